@@ -9,14 +9,22 @@ never raises: every failure is the no-op result of seed 000 §9 with a warning c
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.errors import PruningError
+from mcp_pruner_server.pruning.lineindex import EMPTY_LINE_MARK, LineIndex
 from mcp_pruner_server.pruning.render import build_result, check_options, noop_result, required_keep
-from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, score_lines, window_scores
-from mcp_pruner_server.pruning.select import choose
+from mcp_pruner_server.pruning.scoring import (
+    line_hits,
+    line_terms,
+    query_weights,
+    score_lines,
+    sparse_line_hits,
+    window_scores,
+)
+from mcp_pruner_server.pruning.select import choose, trim_to_budget
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.common import looks_like_diff
 from mcp_pruner_server.pruning.structure.docs import close_fences, docs_plan
@@ -28,9 +36,13 @@ from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceTyp
 __all__ = ["build_result", "estimate_tokens", "noop_result", "prune", "score_lines", "split_lines"]
 
 BACKEND = "heuristic"
-# Beyond this many characters the engine does not try (its cost is linear, but a caller
-# that sends more is better served by the raw text than by a late answer).
-MAX_INPUT_CHARS = 8_000_000
+# Beyond this many characters the engine does not try: 128 Mi characters is twice the tools'
+# 64 MiB raw cap, and at ~2 s per 80 MB an answer still comes in time.
+MAX_INPUT_CHARS = 128 << 20
+# From this many lines on, only the lines holding a question term's root are cut into terms
+# (`sparse_line_hits`): tokenising every line cost ~18 µs a line, 2 s for 100k lines. Far above
+# every dev task (3,519 lines at most), whose outputs therefore stay exactly the same.
+BULK_MIN_LINES = 20_000
 
 
 def prune(
@@ -78,32 +90,61 @@ def _prune(
     lines = split_lines(text)
     n = len(lines)
     floor = required_keep(n, options)
-    if floor >= n or looks_like_diff(lines):
+    index = LineIndex(text, lines)
+    if floor >= n or looks_like_diff(lines, index):
         warnings = ["diff_kept"] if floor < n else []
         deadline.check()
         return build_result(
             text, [True] * n, prune_id, options, backend=BACKEND, elapsed_ms=elapsed_ms(), warnings=warnings
         )
     query = query_weights(goal_hint)
-    lh = line_hits(line_terms(lines, deadline=deadline), query, deadline=deadline)
+    if n >= BULK_MIN_LINES:
+        lh = sparse_line_hits(lines, index, query, deadline=deadline)
+    else:
+        lh = line_hits(line_terms(lines, deadline=deadline), query, deadline=deadline)
     line_scores = window_scores(query, lh, deadline=deadline)
     deadline.check()
     must: list[int] = []
     if source_type == "code":
         units = code_units(lines, lh, query, line_scores, deadline=deadline)
     elif source_type == "logs":
-        units, must = logs_plan(lines, lh, query, goal_hint, deadline=deadline)
+        units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:
         units, must = docs_plan(lines, lh, query, deadline=deadline)
     deadline.check()
-    blank = [not line.strip() for line in lines]
-    keep = choose(n, units, must, floor, line_scores, blank)
+    keep = choose(n, units, must, floor, line_scores, _blank_lines(lines, index))
+    if options.max_kept_lines is not None or options.max_kept_tokens is not None:
+        trim_to_budget(
+            keep,
+            lines,
+            must,
+            line_scores,
+            max_lines=options.max_kept_lines,
+            max_tokens=options.max_kept_tokens,
+            floor=options.min_keep_lines,
+        )
+        # the budget wins over the ratio: rendering must not add back what the budget cut
+        options = replace(options, max_kept_lines=max(options.min_keep_lines, sum(keep)))
     if source_type == "docs":
         close_fences(lines, keep)
     deadline.check()
     result = build_result(
-        text, keep, prune_id, options, backend=BACKEND, elapsed_ms=0.0, priority=line_scores
+        text, keep, prune_id, options, backend=BACKEND, elapsed_ms=0.0, priority=line_scores, lines=lines
     )
     deadline.check()
     # the elapsed time is only known once the result is rendered
     return replace(result, stats=replace(result.stats, elapsed_ms=round(elapsed_ms(), 3)))
+
+
+def _blank_lines(lines: Sequence[str], index: LineIndex) -> list[bool]:
+    """Per line: empty or whitespace only. Only lines starting with whitespace are looked at."""
+    blank = [False] * len(lines)
+    for i in index.lines_starting_with(_BLANK_FIRST_CHARS):
+        blank[i] = not lines[i].strip()
+    return blank
+
+
+# What a blank line starts with: nothing, or a character `str.strip` removes.
+_BLANK_FIRST_CHARS = EMPTY_LINE_MARK + "".join(
+    c for c in map(chr, range(0x3000 + 1)) if c.isspace() and c != "\n"
+)

@@ -13,10 +13,11 @@ from collections.abc import Mapping, Sequence
 
 from mcp_pruner_server.pruning.errors import InvalidOptions
 from mcp_pruner_server.pruning.structure.common import no_prune_lines
-from mcp_pruner_server.pruning.text import estimate_tokens, split_lines
+from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN, estimate_tokens, split_lines
 from mcp_pruner_server.pruning.types import (
     LINE_PREFIX_TEMPLATE,
     MARKER_TEMPLATE,
+    NO_PRUNE_BEGIN,
     Annotation,
     PruneOptions,
     PruneResult,
@@ -38,36 +39,51 @@ def check_options(options: PruneOptions) -> None:
         raise InvalidOptions(f"max_prune_ratio must be within [0, 1], got {ratio!r}")
     if options.min_keep_lines < 0:
         raise InvalidOptions(f"min_keep_lines must be >= 0, got {options.min_keep_lines!r}")
+    for name in ("max_kept_lines", "max_kept_tokens"):
+        value = getattr(options, name)
+        if value is not None and value < 1:
+            raise InvalidOptions(f"{name} must be >= 1, got {value!r}")
 
 
 def required_keep(n: int, options: PruneOptions) -> int:
     """The fewest lines a result may keep: both hard constraints at once.
 
-    `min_keep_lines` above the line count means "keep everything", not a violation.
+    `min_keep_lines` above the line count means "keep everything", not a violation. A
+    `max_kept_lines` budget caps what the ratio asks for (never `min_keep_lines`).
     """
     if options.min_keep_lines >= n:
         return n
     max_pruned = math.floor(n * options.max_prune_ratio + RATIO_EPSILON)
     while max_pruned > 0 and max_pruned / n > options.max_prune_ratio:
         max_pruned -= 1
-    return max(options.min_keep_lines, n - max_pruned)
+    by_ratio = n - max_pruned
+    if options.max_kept_lines is not None:
+        by_ratio = min(by_ratio, options.max_kept_lines)
+    return max(options.min_keep_lines, by_ratio)
 
 
-def _runs(keep: Sequence[bool]) -> list[tuple[int, int]]:
-    """Pruned runs as half-open (start, end) 0-based ranges."""
+def _runs(keep: list[bool]) -> list[tuple[int, int]]:
+    """Pruned runs as half-open (start, end) 0-based ranges (found with `list.index`, in C)."""
     runs: list[tuple[int, int]] = []
-    i = 0
     n = len(keep)
+    i = 0
     while i < n:
-        if keep[i]:
-            i += 1
-            continue
-        j = i
-        while j < n and not keep[j]:
-            j += 1
-        runs.append((i, j))
-        i = j
+        try:
+            start = keep.index(False, i)
+        except ValueError:
+            break
+        try:
+            end = keep.index(True, start)
+        except ValueError:
+            end = n
+        runs.append((start, end))
+        i = end
     return runs
+
+
+def _joined_chars(lines: Sequence[str], start: int, end: int) -> int:
+    """`len("\n".join(lines[start:end]))` without building the string."""
+    return sum(map(len, lines[start:end])) + max(0, end - start - 1)
 
 
 def _marker(prune_id: str, start: int, end: int, reason: str) -> str:
@@ -80,9 +96,8 @@ def fill_cheap_gaps(lines: Sequence[str], keep: list[bool], prune_id: str) -> No
     """Keep every pruned run that costs no more tokens than the marker that would replace it."""
     marker_cost = estimate_tokens(_marker(prune_id, 0, len(lines), DEFAULT_REASON))
     for start, end in _runs(keep):
-        if estimate_tokens("\n".join(lines[start:end])) <= marker_cost:
-            for i in range(start, end):
-                keep[i] = True
+        if (_joined_chars(lines, start, end) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN <= marker_cost:
+            keep[start:end] = [True] * (end - start)
 
 
 def add_back(keep: list[bool], floor: int, priority: Sequence[float] | None) -> None:
@@ -124,7 +139,7 @@ def _reason_of(lines: Sequence[str], start: int, end: int, reasons: Mapping[int,
 
 def _render(
     lines: Sequence[str],
-    mask: Sequence[bool],
+    mask: list[bool],
     prune_id: str,
     options: PruneOptions,
     reasons: Mapping[int, str] | None,
@@ -134,24 +149,47 @@ def _render(
     annotations: list[Annotation] = []
     out: list[str] = []
     runs = _runs(mask)
-    run_at = {start: end for start, end in runs}
-    i = 0
-    while i < n:
-        if i in run_at:
-            end = run_at[i]
-            reason = _reason_of(lines, i, end, reasons)
-            marker = _marker(prune_id, i, end, reason)
-            annotations.append(Annotation(i + 1, end, end - i, reason, marker))
-            if options.include_markers:
-                out.append(marker)
-            i = end
-            continue
+    kept_from = 0
+    for start, end in [*runs, (n, n)]:
+        out.extend(_shown(lines, kept_from, start, options))
+        if start == end:
+            break
+        reason = _reason_of(lines, start, end, reasons)
+        marker = _marker(prune_id, start, end, reason)
+        annotations.append(Annotation(start + 1, end, end - start, reason, marker))
+        if options.include_markers:
+            out.append(marker)
+        kept_from = end
+    return "\n".join(out), annotations, runs
+
+
+def _shown(lines: Sequence[str], start: int, end: int, options: PruneOptions) -> list[str]:
+    """Kept lines `start`..`end - 1` as shown, `N│ ` before each when `annotate_lines`."""
+    if not options.annotate_lines:
+        return list(lines[start:end])
+    n = len(lines)
+    out = []
+    for i in range(start, end):
         # The empty "line" after a final newline gets no number: it is the newline itself.
         trailing_newline = i == n - 1 and n > 1 and lines[i] == ""
-        numbered = options.annotate_lines and not trailing_newline
-        out.append((LINE_PREFIX_TEMPLATE.format(line_no=i + 1) if numbered else "") + lines[i])
-        i += 1
-    return "\n".join(out), annotations, runs
+        out.append(lines[i] if trailing_newline else LINE_PREFIX_TEMPLATE.format(line_no=i + 1) + lines[i])
+    return out
+
+
+def _whole_chars(text: str, lines: Sequence[str], options: PruneOptions) -> int:
+    """The length of the whole text as `_render` shows it with nothing pruned (no string built)."""
+    if not options.annotate_lines:
+        return len(text)
+    n = len(lines)
+    numbered = n - 1 if n > 1 and lines[-1] == "" else n
+    prefix_extra = len(LINE_PREFIX_TEMPLATE.format(line_no=0)) - 1  # all but the digits
+    digits = 0
+    width, low = 1, 1
+    while low <= numbered:  # lines 1-9 have one digit, 10-99 two, ...
+        high = min(numbered, low * 10 - 1)
+        digits += (high - low + 1) * width
+        width, low = width + 1, low * 10
+    return len(text) + digits + prefix_extra * numbered
 
 
 def build_result(
@@ -167,6 +205,7 @@ def build_result(
     used_fallback: bool = False,
     extra_stats: Mapping[str, object] | None = None,
     priority: Sequence[float] | None = None,
+    lines: Sequence[str] | None = None,
 ) -> PruneResult:
     """Render a keep-mask (one bool per `split_lines(text)` line) as a contract-abiding result.
 
@@ -174,10 +213,12 @@ def build_result(
     adds lines back (by `priority`, then nearest to kept lines) until `max_prune_ratio` and
     `min_keep_lines` hold. Invalid options give the no-op result with `constraints_unmet`.
 
+    `lines`, when the caller has them, must be `split_lines(text)` (saves splitting again).
+
     Raises:
         ValueError: when `keep` does not have one entry per line of `text`.
     """
-    lines = split_lines(text)
+    lines = split_lines(text) if lines is None else lines
     n = len(lines)
     if len(keep) != n:
         raise ValueError(f"keep-mask has {len(keep)} entries for {n} lines")
@@ -188,7 +229,7 @@ def build_result(
             text, prune_id, [*warnings, "constraints_unmet"], backend=backend, elapsed_ms=elapsed_ms
         )
     mask = list(keep)
-    for i in no_prune_lines(lines):
+    for i in no_prune_lines(lines) if NO_PRUNE_BEGIN in text else ():
         mask[i] = True
     if n > 1 and lines[-1] == "":
         # The "line" after a final newline is the newline itself: keeping it costs nothing and
@@ -200,10 +241,10 @@ def build_result(
 
     pruned_text, annotations, runs = _render(lines, mask, prune_id, options, reasons)
     if runs and options.include_markers:
-        whole, _, _ = _render(lines, [True] * n, prune_id, options, reasons)
-        if estimate_tokens(pruned_text) >= estimate_tokens(whole):
+        whole_tokens = (_whole_chars(text, lines, options) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+        if estimate_tokens(pruned_text) >= whole_tokens:
             # Markers cost more than everything they hide (a short text): pruning does not pay.
-            pruned_text, annotations, runs = whole, [], []
+            pruned_text, annotations, runs = _render(lines, [True] * n, prune_id, options, reasons)
     pruned = sum(end - start for start, end in runs)
     stats = PruneStats(
         original_lines=n,

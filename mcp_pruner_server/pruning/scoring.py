@@ -8,10 +8,11 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.terms import ABBREVIATIONS, SYNONYMS, terms
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.text import split_lines
@@ -68,17 +69,41 @@ def bm25(
         EngineTimeout: `deadline` passed.
     """
     n = len(docs)
+    with_hits = {i: d for i, d in enumerate(docs) if d.hits}
+    sparse = bm25_sparse(query, with_hits, n, sum(d.length for d in docs), b=b, deadline=deadline)
+    scores = [0.0] * n
+    for i, score in sparse.items():
+        scores[i] = score
+    return scores
+
+
+def bm25_sparse(
+    query: dict[str, float],
+    docs: Mapping[int, Doc],
+    n: int,
+    total_length: int,
+    *,
+    b: float = BM25_B,
+    deadline: Deadline = NO_DEADLINE,
+) -> dict[int, float]:
+    """`bm25` over a collection of `n` documents of `total_length` terms in all, of which only
+    `docs` (by position) may hold a query term: the others score 0 and need no `Doc` at all.
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
     if not n or not query:
-        return [0.0] * n
-    avg = (sum(d.length for d in docs) / n) or 1.0
+        return dict.fromkeys(docs, 0.0)
+    avg = (total_length / n) or 1.0
     df: dict[str, int] = {}
-    for d in docs:
+    for d in docs.values():
         for term in d.hits:
             df[term] = df.get(term, 0) + 1
     idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in df}
-    scores = [0.0] * n
-    for i, doc in deadline.paced(enumerate(docs)):
+    scores: dict[int, float] = {}
+    for i, doc in deadline.paced(docs.items()):
         if not doc.hits:
+            scores[i] = 0.0
             continue
         norm = BM25_K1 * (1.0 - b + b * doc.length / avg)
         total = 0.0
@@ -113,9 +138,14 @@ class LineHits:
     prefix: list[int] = field(default_factory=list)  # prefix[i] = sum(lengths[:i])
 
     def __post_init__(self) -> None:
-        self.hit_lines.extend(i for i, h in enumerate(self.hits) if h)
+        self.hit_lines.extend(itertools.compress(range(len(self.hits)), self.hits))
         self.prefix.append(0)
         self.prefix.extend(itertools.accumulate(self.lengths))
+
+    def has_hits(self, start: int, end: int) -> bool:
+        """Whether a line of `start`..`end - 1` holds a question term."""
+        lo = bisect.bisect_left(self.hit_lines, start)
+        return lo < len(self.hit_lines) and self.hit_lines[lo] < end
 
     def span(self, start: int, end: int, *, repeat: Iterable[int] = ()) -> Doc:
         """The bag of lines `start`..`end - 1` (plus `repeat` lines counted once more)."""
@@ -172,28 +202,85 @@ def line_hits(
     return LineHits(out, [len(line) for line in per_line])
 
 
+def term_roots(query: dict[str, float]) -> list[str]:
+    """For each question term, a string every line matching it holds (case aside): its root.
+
+    A line's term is the stem of a part of a word, and a stem is a prefix of its part except
+    for a final `i` standing for `y` (`retri` of `retry`); a term that holds a question term
+    (`fileno` holds `fil`) holds it in that stem. So the term without a final `i` is in the
+    line. A compound (`store_file`) is in a line only as its parts: its longest part is.
+    """
+    roots = set()
+    for term in query:
+        if "_" in term:
+            roots.add(max(term.split("_"), key=len))
+        else:
+            roots.add(term[:-1] if term.endswith("i") and len(term) > 1 else term)
+    return sorted(root for root in roots if root)
+
+
+def sparse_line_hits(
+    lines: Sequence[str], index: LineIndex, query: dict[str, float], *, deadline: Deadline = NO_DEADLINE
+) -> LineHits:
+    """`line_hits` for a large text: only the lines holding a question term's root are cut into
+    terms (the others cannot match), and a line's length is its characters, not its terms.
+
+    Counting terms needs every line tokenised, the cost this avoids; BM25 only uses lengths
+    relative to their average, which characters give for log lines. (An acronym plural such
+    as `URLsPDF`, whose terms are not all in the line as written, may be missed.)
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
+    candidates = index.lines_containing(term_roots(query), ignore_case=True)
+    found = line_hits([terms_of_line(lines[i]) for i in deadline.paced(candidates)], query, deadline=deadline)
+    hits: list[dict[str, int]] = [_NO_HITS] * len(lines)
+    for i, bag in zip(candidates, found.hits, strict=True):
+        if bag:
+            hits[i] = bag
+    return LineHits(hits, list(map(len, lines)))
+
+
+# Shared by every line without a hit in `sparse_line_hits` (never written to).
+_NO_HITS: dict[str, int] = {}
+
+
 def window_scores(
     query: dict[str, float], lh: LineHits, window: int = LINE_WINDOW, *, deadline: Deadline = NO_DEADLINE
 ) -> list[float]:
     """BM25 of each line's window (`window` lines either side, itself twice); blank lines score 0.
 
+    Only windows near a question term are built; the others count in the average length
+    only, which is summed in closed form (line j is in the windows of its 2*window+1
+    neighbours, fewer at both ends).
+
     Raises:
         EngineTimeout: `deadline` passed.
     """
     n = len(lh.hits)
-    empty: dict[str, int] = {}
     near: set[int] = set()
     for i in lh.hit_lines:
         near.update(range(max(0, i - window), min(n, i + window + 1)))
-    docs: list[Doc] = []
-    for i in deadline.paced(range(n)):
-        lo, hi = max(0, i - window), min(n, i + window + 1)
-        if i in near:
-            docs.append(lh.span(lo, hi, repeat=(i,)))
-        else:  # most lines: no question term nearby
-            docs.append(Doc(empty, lh.prefix[hi] - lh.prefix[lo] + lh.lengths[i]))
-    raw = bm25(query, docs, deadline=deadline)
-    return [s if lh.lengths[i] else 0.0 for i, s in enumerate(raw)]
+    docs = {}
+    for i in deadline.paced(sorted(near)):
+        docs[i] = lh.span(max(0, i - window), min(n, i + window + 1), repeat=(i,))
+    raw = bm25_sparse(query, docs, n, _window_lengths_total(lh.lengths, lh.prefix, window), deadline=deadline)
+    scores = [0.0] * n
+    for i, score in raw.items():
+        if lh.lengths[i]:
+            scores[i] = score
+    return scores
+
+
+def _window_lengths_total(lengths: Sequence[int], prefix: Sequence[int], window: int) -> int:
+    """The sum over every line i of its window's length plus its own (counted twice)."""
+    n = len(lengths)
+    total = prefix[n] * (2 * window + 2)  # every line, in 2*window+1 windows and once more for itself
+    for j in range(min(window, n)):  # the first lines miss the windows before the text...
+        total -= lengths[j] * (window - j)
+    for j in range(max(0, n - window), n):  # ...and the last ones those after it
+        total -= lengths[j] * (window - (n - 1 - j))
+    return total
 
 
 def score_lines(lines: Sequence[str], goal_hint: str, source_type: SourceType) -> list[float]:

@@ -8,8 +8,11 @@ by rank, and then single lines by score, until the floor is met.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+
+from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN
 
 # Runners-up join the focus only while it stays within the floor or this fraction of the
 # lines (the best unit always joins, whatever its size).
@@ -43,9 +46,7 @@ class _FreeBlanks:
     def __init__(self, blank: Sequence[bool]) -> None:
         self.run_of: dict[int, int] = {}
         self.runs: list[list[int]] = []
-        for i, is_blank in enumerate(blank):
-            if not is_blank:
-                continue
+        for i in itertools.compress(range(len(blank)), blank):  # blank lines only: C-level skip
             if i - 1 not in self.run_of:
                 self.runs.append([])
             self.run_of[i] = len(self.runs) - 1
@@ -116,15 +117,73 @@ def choose(
         add(unit.context)
     add(free.lines(keep)[: max(0, floor - count)])
     if count < floor:
-        # the best single lines, those touching kept lines first (they add no marker)
-        def rank(i: int) -> tuple[int, float, int]:
-            touching = (i > 0 and keep[i - 1]) or (i + 1 < n and keep[i + 1])
-            return (0 if touching else 1, -line_scores[i], i)
-
-        for i in sorted(range(n), key=rank):
+        for i in _by_rank(keep, line_scores):
             if count >= floor:
                 break
-            if not keep[i]:
-                keep[i] = True
-                count += 1
+            keep[i] = True
+            count += 1
     return keep
+
+
+def _by_rank(keep: Sequence[bool], line_scores: Sequence[float]) -> Iterator[int]:
+    """Unkept lines, best first: those touching kept lines (they add no marker), then by score,
+    then in order. Lines scoring 0 and touching nothing (most of a large log) are never sorted."""
+    n = len(keep)
+    kept = list(itertools.compress(range(n), keep))
+    touching = {j for i in kept for j in (i - 1, i + 1) if 0 <= j < n and not keep[j]}
+    scored = {i for i in itertools.compress(range(n), line_scores) if not keep[i]} - touching
+    yield from sorted(touching, key=lambda i: (-line_scores[i], i))
+    yield from sorted(scored, key=lambda i: (-line_scores[i], i))
+    yield from _nearest_first(kept, n, touching | scored | set(kept))
+
+
+def _nearest_first(kept: Sequence[int], n: int, seen: set[int]) -> Iterator[int]:
+    """Lines not in `seen`, nearest to a `kept` line first (in order on ties): the context of
+    what is kept, rather than the head of the text. Walks outwards from the kept runs' ends, so
+    the cost follows the lines taken, not the text's length."""
+    edges: list[tuple[int, int]] = []  # (line, direction): the first line and last line of each run
+    for i, line in enumerate(kept):
+        if i == 0 or kept[i - 1] != line - 1:
+            edges.append((line, -1))
+        if i + 1 == len(kept) or kept[i + 1] != line + 1:
+            edges.append((line, 1))
+    if not edges:
+        yield from (i for i in range(n) if i not in seen)
+        return
+    for distance in range(1, n):
+        ring = sorted({j for line, step in edges if 0 <= (j := line + step * distance) < n and j not in seen})
+        if not ring and all(not 0 <= line + step * distance < n for line, step in edges):
+            return
+        seen.update(ring)
+        yield from ring
+
+
+def trim_to_budget(
+    keep: list[bool],
+    lines: Sequence[str],
+    must: Iterable[int],
+    line_scores: Sequence[float],
+    *,
+    max_lines: int | None,
+    max_tokens: int | None,
+    floor: int,
+) -> None:
+    """Unkeep lines until at most `max_lines` lines of at most `max_tokens` (estimated) are kept,
+    never fewer than `floor`.
+
+    What stays first: the lines that must (errors, tracebacks), the last ones first (a run's
+    failure is at its end); then the others by score, the last ones first on ties.
+    """
+    kept = list(itertools.compress(range(len(keep)), keep))
+    must_set = set(must)
+    order = sorted(kept, key=lambda i: (i not in must_set, -line_scores[i], -i))
+    line_cap = len(kept) if max_lines is None else max(floor, max_lines)
+    char_cap = None if max_tokens is None else max_tokens * CHARS_PER_TOKEN
+    chars = 0
+    for rank, i in enumerate(order):
+        chars += len(lines[i]) + 1
+        over_chars = char_cap is not None and chars > char_cap and rank >= floor
+        if rank >= line_cap or over_chars:
+            for j in order[rank:]:
+                keep[j] = False
+            return

@@ -21,13 +21,21 @@ NO_PRUNE_END = "⟦NO_PRUNE_END⟧"
 
 @dataclass(frozen=True)
 class PruneOptions:
-    """seed 000 §5.1; `max_prune_ratio` and `min_keep_lines` are hard constraints."""
+    """seed 000 §5.1; `max_prune_ratio` and `min_keep_lines` are hard constraints.
+
+    (+) `max_kept_lines` / `max_kept_tokens` (estimated tokens of the kept lines): an absolute
+    budget, off by default. When set it wins over `max_prune_ratio` (the floor the ratio implies
+    is cut to fit it) and `min_keep_lines` wins over it; the engine trims what it chose to the
+    budget, errors first (the last ones first), then by score.
+    """
 
     max_prune_ratio: float = 0.8
     min_keep_lines: int = 0
     timeout_ms: int = 1500
     annotate_lines: bool = False
     include_markers: bool = True
+    max_kept_lines: int | None = None
+    max_kept_tokens: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.scoring import LineHits, bm25
+from mcp_pruner_server.pruning.lineindex import LineIndex
+from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25_sparse
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.terms import identifiers
 
@@ -20,8 +21,25 @@ _ERROR = re.compile(
     r"segmentation fault|core dumped|assert|assertion)\b|^E\s|^FAIL|^ERROR|^>\s|(?:error|exception):",
     re.IGNORECASE,
 )
-_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
+_TRACEBACK_TEXT = "Traceback (most recent call last):"
+_TRACEBACK = re.compile(r"^\s*" + re.escape(_TRACEBACK_TEXT))
+_HEADER_CHARS = "=_-*#~"
 _HEADER = re.compile(r"^([=_\-*#~])\1{2,}\s*(\S.*?)\s*\1{3,}\s*$")
+# What every `_ERROR` match holds (lower case), found over the whole text before the regex runs
+# on those lines only; `^E\s` and `^>\s` are found by their first character.
+_ERROR_NEEDLES = (
+    "error",
+    "exception",
+    "traceback",
+    "fatal",
+    "panic",
+    "critical",
+    "fail",
+    "segmentation fault",
+    "core dumped",
+    "assert",
+)
+_ERROR_FIRST_CHARS = "Ee>"
 # Lines either side of an error line that stay with it (the call or assertion that led to it).
 ERROR_CONTEXT = 1
 # A compiler's code frame under an error (rustc, tsc, gcc, babel): `  --> file:l:c`, `42 | code`,
@@ -39,10 +57,11 @@ HEADER_WEIGHT = 3
 MIN_NAMED_IDENTIFIER = 4
 
 
-def _tracebacks(lines: Sequence[str], deadline: Deadline) -> list[int]:
+def _tracebacks(lines: Sequence[str], index: LineIndex, deadline: Deadline) -> list[int]:
     out: list[int] = []
     n = len(lines)
-    for i, line in deadline.paced(enumerate(lines)):
+    for i in deadline.paced(index.lines_containing([_TRACEBACK_TEXT], ignore_case=False)):
+        line = lines[i]
         if not _TRACEBACK.match(line):
             continue
         base = len(line) - len(line.lstrip())
@@ -58,13 +77,14 @@ def _tracebacks(lines: Sequence[str], deadline: Deadline) -> list[int]:
     return out
 
 
-def _sections(lines: Sequence[str], deadline: Deadline) -> list[tuple[int, int]]:
+def _sections(lines: Sequence[str], index: LineIndex, deadline: Deadline) -> list[tuple[int, int]]:
     """Each section header with its own body: up to the next header of any rank.
 
     A section's body stops at its first sub-header, and sub-sections are units of their own
     (so a `____ test ____` failure inside `==== FAILURES ====` is one unit, not part of two).
     """
-    starts = [i for i, line in deadline.paced(enumerate(lines)) if _HEADER.match(line)]
+    candidates = index.lines_starting_with(_HEADER_CHARS)
+    starts = [i for i in deadline.paced(candidates) if _HEADER.match(lines[i])]
     ends = [*starts[1:], len(lines)] if starts else []
     return list(zip(starts, ends, strict=True))
 
@@ -75,46 +95,72 @@ def logs_plan(
     query: dict[str, float],
     goal_hint: str,
     *,
+    index: LineIndex | None = None,
     deadline: Deadline = NO_DEADLINE,
 ) -> tuple[list[Unit], list[int]]:
     """Units (sections, windows of unsectioned lines) and the lines that must stay.
+
+    Only units with a positive score are returned (the others are never chosen). `index` is
+    built from `lines` when not given.
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
     n = len(lines)
-    must: set[int] = set(_tracebacks(lines, deadline))
+    index = index or LineIndex("\n".join(lines), lines)
+    must: set[int] = set(_tracebacks(lines, index, deadline))
     wanted = {w for w in identifiers(goal_hint) if len(w) >= MIN_NAMED_IDENTIFIER}
-    for i, line in deadline.paced(enumerate(lines)):
-        if _ERROR.search(line):
+    errors = set(index.lines_containing(_ERROR_NEEDLES, ignore_case=True))
+    errors.update(index.lines_starting_with(_ERROR_FIRST_CHARS))
+    named = set(index.lines_containing(wanted, ignore_case=True))
+    for i in deadline.paced(sorted(errors | named)):
+        line = lines[i]
+        if i in errors and _ERROR.search(line):
             must.update(range(max(0, i - ERROR_CONTEXT), min(n, i + ERROR_CONTEXT + 1)))
             j = i + 1
             while j < min(n, i + 1 + MAX_CODE_FRAME_LINES) and _CODE_FRAME.match(lines[j]):
                 must.add(j)
                 j += 1
-        elif wanted and any(w in line.lower() for w in wanted):
+        elif i in named and any(w in line.lower() for w in wanted):
             must.add(i)
-    spans: list[tuple[tuple[int, ...], tuple[int, ...], int | None]] = []
-    covered = [False] * n
-    for start, end in _sections(lines, deadline):
-        for i in range(start, end):
-            covered[i] = True
+    # (body start, body end, header or None, header shown as context); in the order ties are ranked
+    spans: list[tuple[int, int, int | None, bool]] = []
+    sections = _sections(lines, index, deadline)
+    for start, end in sections:
         if end - start <= MAX_SECTION_LINES:
-            spans.append((tuple(range(start, end)), (), start))
+            spans.append((start, end, start, False))
         else:
-            for w in range(start + 1, end, WINDOW_LINES):
-                spans.append((tuple(range(w, min(end, w + WINDOW_LINES))), (start,), start))
-    chunk: list[int] = []
-    for i in range(n + 1):
-        if (i == n or covered[i] or len(chunk) >= WINDOW_LINES) and chunk:
-            spans.append((tuple(chunk), (), None))
-            chunk = []
-        if i < n and not covered[i]:
-            chunk.append(i)
-    bags = [
-        lh.doc(body, repeat=[header] * HEADER_WEIGHT if header is not None else ())
-        for body, _, header in deadline.paced(spans)
-    ]
-    scores = bm25(query, bags, deadline=deadline)
-    units = [Unit(body, score, context) for (body, context, _), score in zip(spans, scores, strict=True)]
-    return units, sorted(must)
+            spans.extend(
+                (w, min(end, w + WINDOW_LINES), start, True) for w in range(start + 1, end, WINDOW_LINES)
+            )
+    # sections run to the next header and the last one to the end: only the head is unsectioned
+    unsectioned = sections[0][0] if sections else n
+    spans.extend(
+        (w, min(unsectioned, w + WINDOW_LINES), None, False) for w in range(0, unsectioned, WINDOW_LINES)
+    )
+    return _scored_units(spans, lh, query, deadline), sorted(must)
+
+
+def _scored_units(
+    spans: Sequence[tuple[int, int, int | None, bool]],
+    lh: LineHits,
+    query: dict[str, float],
+    deadline: Deadline,
+) -> list[Unit]:
+    """BM25 over every span (its header counted `HEADER_WEIGHT` more times), computed only for
+    the spans holding a question term: the others score 0 but count in the average length."""
+    total = 0
+    docs: dict[int, Doc] = {}
+    for k, (start, end, header, _) in enumerate(deadline.paced(spans)):
+        repeat = [header] * HEADER_WEIGHT if header is not None else []
+        total += lh.prefix[end] - lh.prefix[start] + sum(lh.lengths[i] for i in repeat)
+        if lh.has_hits(start, end) or (header is not None and lh.hits[header]):
+            docs[k] = lh.span(start, end, repeat=repeat)
+    scores = bm25_sparse(query, docs, len(spans), total, deadline=deadline)
+    units = []
+    for k, score in scores.items():
+        if score > 0:
+            start, end, header, shown = spans[k]
+            context = (header,) if shown and header is not None else ()
+            units.append(Unit(tuple(range(start, end)), score, context))
+    return units

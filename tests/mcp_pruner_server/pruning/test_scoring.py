@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.scoring import score_lines
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_pruner_server.pruning.lineindex import LineIndex
+from mcp_pruner_server.pruning.scoring import (
+    line_hits,
+    line_terms,
+    query_weights,
+    score_lines,
+    sparse_line_hits,
+)
 
 
 def test_the_best_line_scores_one_and_unrelated_or_blank_lines_zero() -> None:
@@ -17,3 +27,39 @@ def test_a_question_term_matches_inside_a_run_together_identifier() -> None:
     lines = ["a = 1", "b = 2", "return self._fp.fileno()", "c = 3", "d = 4", "e = 5"]
     scores = score_lines(lines, "the file descriptor", "code")
     assert max(range(len(lines)), key=scores.__getitem__) == 2
+
+
+_WORDS = st.sampled_from(
+    [
+        "retry",
+        "retries",
+        "retried",
+        "fileno",
+        "readlines",
+        "parseRecord",
+        "parse_record",
+        "HTTPError",
+        "webhooks",
+        "payment",
+        "failed",
+        "saved",
+        "cfg",
+        "configuration",
+        "CPUs",
+        "x",
+        "é",
+        "storeFileBreaks",
+    ]
+)
+
+
+@given(
+    st.lists(st.lists(_WORDS, max_size=6).map(" ".join), min_size=1, max_size=25),
+    st.lists(_WORDS, min_size=1, max_size=3).map(" ".join),
+)
+def test_sparse_line_hits_finds_every_line_the_full_tokeniser_does(lines: list[str], question: str) -> None:
+    query = query_weights(question)
+    full = line_hits(line_terms(lines), query)
+    sparse = sparse_line_hits(lines, LineIndex("\n".join(lines), lines), query)
+    assert sparse.hits == full.hits
+    assert sparse.lengths == [len(line) for line in lines]  # characters stand for terms

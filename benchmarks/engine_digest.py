@@ -1,0 +1,55 @@
+"""Digest of the engine's output on every task of harness task files, to prove a change is neutral.
+
+    python benchmarks/engine_digest.py ../shared/eval/dev_*.jsonl > before.json
+    ... change the engine ...
+    python benchmarks/engine_digest.py ... > after.json && diff before.json after.json
+
+Each task is pruned with the harness's options (`min_keep_lines=0`, no markers) at three ratios,
+and with the tools' options (line numbers, markers); one SHA-256 per task and setting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from dataclasses import replace
+
+from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.types import PruneOptions
+from mcp_pruner_server.tools.output_pruning import tool_output_options
+
+# The harness's sweep (its default ratio is 0.8) and the tools' own options.
+RATIOS = (0.5, 0.8, 0.95)
+# Generous: the digest compares outputs, never timeouts (the machine is shared).
+TIMEOUT_MS = 600_000
+
+
+def settings() -> dict[str, PruneOptions]:
+    out = {
+        f"harness@{r}": PruneOptions(
+            max_prune_ratio=r, min_keep_lines=0, timeout_ms=TIMEOUT_MS, include_markers=False
+        )
+        for r in RATIOS
+    }
+    out["tool"] = replace(tool_output_options(TIMEOUT_MS), timeout_ms=TIMEOUT_MS)
+    return out
+
+
+def main(paths: list[str]) -> int:
+    digests: dict[str, str] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            tasks = [json.loads(line) for line in handle if line.strip()]
+        for task in tasks:
+            for name, options in settings().items():
+                result = prune(task["text"], task["goal_hint"], task["source_type"], options, "prn_digest")
+                body = json.dumps([result.pruned_text, list(result.warnings)], ensure_ascii=False)
+                digests[f"{task['id']}|{name}"] = hashlib.sha256(body.encode()).hexdigest()[:16]
+    json.dump(digests, sys.stdout, indent=0, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

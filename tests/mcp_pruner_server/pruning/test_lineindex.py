@@ -1,0 +1,48 @@
+"""`LineIndex`: whole-text finds answer with exactly the lines a per-line search would."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mcp_pruner_server.pruning import lineindex
+from mcp_pruner_server.pruning.lineindex import LineIndex
+from mcp_pruner_server.pruning.text import split_lines
+
+_LINES = st.lists(st.text(alphabet="abEeRrOo é>-=\t", max_size=12), min_size=1, max_size=30)
+
+
+def _index(lines: list[str]) -> LineIndex:
+    return LineIndex("\n".join(lines), lines)
+
+
+@given(_LINES, st.sampled_from(["err", "o", "ré", "e e"]))
+def test_lines_containing_is_the_per_line_search(lines: list[str], needle: str) -> None:
+    index = _index(lines)
+    assert index.lines_containing([needle], ignore_case=False) == [
+        i for i, x in enumerate(lines) if needle in x
+    ]
+    expected = [i for i, x in enumerate(lines) if needle in x.lower()]
+    assert index.lines_containing([needle], ignore_case=True) == expected
+
+
+@given(_LINES)
+def test_lines_starting_with_is_the_per_line_test(lines: list[str]) -> None:
+    index = _index(lines)
+    expected = [i for i, x in enumerate(lines) if x[:1] in ("E", ">") and x]
+    assert index.lines_starting_with("E>") == expected
+    assert index.lines_starting_with(lineindex.EMPTY_LINE_MARK) == [i for i, x in enumerate(lines) if not x]
+
+
+def test_a_needle_across_a_chunk_boundary_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lineindex, "LOWER_CHUNK_CHARS", 8)
+    text = "abcdef\nxxxxxERROR here\nnothing\nerr"
+    index = LineIndex(text, split_lines(text))
+    assert index.lines_containing(["error", "err"], ignore_case=True) == [1, 3]
+
+
+def test_line_of_maps_offsets_to_lines() -> None:
+    text = "ab\n\ncd"
+    index = LineIndex(text, split_lines(text))
+    assert [index.line_of(o) for o in range(len(text))] == [0, 0, 0, 1, 2, 2]
