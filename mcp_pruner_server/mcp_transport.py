@@ -11,6 +11,14 @@ The SDK sees the same `ToolDispatcher` as `/rpc`; domain errors become JSON-RPC 
 the same codes and data (`MCPError`). What it hands the SDK is already JSON-safe (the
 dispatcher's replies, error data through `jsonsafe.sanitize_object`), so the SDK's own pydantic
 serialization writes strict JSON too.
+
+A tool result's text block is what the agent's model reads: plain text by default
+(`tools/model_text.py`), the result's JSON with `JEEVES_MCP_PRUNER_TEXT_BLOCK=json` (the MCP
+spec's SHOULD, for clients that only read text and parse it). A client that sends
+`X-Jeeves-Result-View: text` gets results without `structuredContent` and tools without
+`outputSchema`: Claude Code 2.1.330 hands its model `JSON.stringify(structuredContent)` whenever
+a result has one, so that is the only way its model reads the text block (`jeeves run` sets
+the header for Claude).
 """
 
 from __future__ import annotations
@@ -18,7 +26,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from typing import TYPE_CHECKING, Any
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import anyio.to_thread
@@ -31,6 +41,7 @@ from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, sanitize_object, strict_
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.rpc import JEEVES_SCHEMA_VERSION, rpc_request_id
 from mcp_pruner_server.security import replay_message, send_rpc_refusal
+from mcp_pruner_server.tools.model_text import model_text
 
 if TYPE_CHECKING:
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -43,9 +54,34 @@ SERVER_INSTRUCTIONS = (
     "⟦PRUNÉ: prune_id=… lignes a-b …⟧). Use recover_text with that prune_id and range to see "
     "any removed lines."
 )
+TEXT_BLOCK_ENV = "JEEVES_MCP_PRUNER_TEXT_BLOCK"
+# Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code).
+RESULT_VIEW_HEADER = "X-Jeeves-Result-View"
+RESULT_VIEW_TEXT = "text"
+TextBlock = Literal["plain", "json"]
+TEXT_BLOCKS: tuple[TextBlock, ...] = ("plain", "json")
 
 
-def build_session_manager(dispatcher: ToolDispatcher, max_body_bytes: int) -> StreamableHTTPSessionManager:
+def text_block_setting(env: Mapping[str, str]) -> TextBlock:
+    """`plain` (default) or `json` from the environment; any other value is logged and ignored."""
+    raw = env.get(TEXT_BLOCK_ENV, "").strip().lower()
+    for choice in TEXT_BLOCKS:
+        if raw == choice:
+            return choice
+    if raw:
+        from mcp_pruner_server.logs import log_event
+
+        log_event(
+            "mcp_pruner.config_invalid",
+            level="warning",
+            field_errors=[{"field": TEXT_BLOCK_ENV, "message": f"expected one of {', '.join(TEXT_BLOCKS)}"}],
+        )
+    return "plain"
+
+
+def build_session_manager(
+    dispatcher: ToolDispatcher, max_body_bytes: int, text_block: TextBlock = "plain"
+) -> StreamableHTTPSessionManager:
     """Import the SDK and wire its low-level server to the dispatcher (runs in a worker thread)."""
     import mcp_types as types
     from mcp.server.context import ServerRequestContext
@@ -56,21 +92,31 @@ def build_session_manager(dispatcher: ToolDispatcher, max_body_bytes: int) -> St
 
     from mcp_pruner_server.errors import DomainRpcError
 
-    tools = [types.Tool.model_validate(spec) for spec in dispatcher.list_tools()]
+    specs = dispatcher.list_tools()
+    tools = [types.Tool.model_validate(spec) for spec in specs]
+    # A result without structuredContent must not announce an outputSchema (clients check it).
+    text_only_tools = [
+        types.Tool.model_validate({k: v for k, v in spec.items() if k != "outputSchema"}) for spec in specs
+    ]
 
-    async def list_tools(_ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+    async def list_tools(ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=text_only_tools if _wants_text_only(ctx) else tools)
 
     async def call_tool(
-        _ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         try:
             reply = await dispatcher.call(params.name, params.arguments)
         except DomainRpcError as exc:
             raise MCPError(exc.rpc_code, exc.message, sanitize_object(exc.data)) from exc
+        text = reply.text
+        if text_block == "plain":
+            render = functools.partial(model_text, params.name, reply.structured)
+            rendered: str | None = await run_off_loop_if_large(render, len(reply.text))
+            text = reply.text if rendered is None else rendered
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=reply.text)],
-            structured_content=reply.structured,
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=None if _wants_text_only(ctx) else reply.structured,
             is_error=reply.is_error,
         )
 
@@ -108,12 +154,24 @@ def build_session_manager(dispatcher: ToolDispatcher, max_body_bytes: int) -> St
     )
 
 
+def _wants_text_only(ctx: Any) -> bool:
+    """True when the HTTP request behind `ctx` carries `X-Jeeves-Result-View: text`."""
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    if headers is None:
+        return False
+    value = headers.get(RESULT_VIEW_HEADER)
+    return isinstance(value, str) and value.strip().lower() == RESULT_VIEW_TEXT
+
+
 class McpEndpoint:
     """The ASGI app mounted at `/mcp`; `run()` must be running (the app lifespan starts it)."""
 
-    def __init__(self, dispatcher: ToolDispatcher, *, max_body_bytes: int) -> None:
+    def __init__(
+        self, dispatcher: ToolDispatcher, *, max_body_bytes: int, text_block: TextBlock | None = None
+    ) -> None:
         self._dispatcher = dispatcher
         self._max_body_bytes = max_body_bytes
+        self._text_block = text_block_setting(os.environ) if text_block is None else text_block
         self._ready = anyio.Event()
         self._app: ASGIApp | None = None
         self._failed: BaseException | None = None
@@ -125,7 +183,7 @@ class McpEndpoint:
         task_status.started()
         try:
             manager = await anyio.to_thread.run_sync(
-                build_session_manager, self._dispatcher, self._max_body_bytes
+                build_session_manager, self._dispatcher, self._max_body_bytes, self._text_block
             )
         except Exception as exc:  # the server still answers /rpc and the health routes
             log_exception("mcp_pruner.sdk_failed")

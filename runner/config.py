@@ -45,6 +45,10 @@ USER_ONLY_FIELDS = frozenset({"server_command", "claude_command", "codex_command
 # The table of `jeeves.toml` shared with the server's pruning settings; each reads its own keys.
 TOML_TABLE = "mcp_pruner"
 
+# `prefer`: the agent keeps its built-in read/search/shell tools and is told to prefer ours;
+# `replace`: the runner removes those built-ins, so the pruned tools are the only way to read.
+TOOLS_MODES = ("prefer", "replace")
+
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 
@@ -70,6 +74,7 @@ class RunnerConfig:
     failure_threshold: int = DEFAULT_FAILURE_THRESHOLD
     claude_command: tuple[str, ...] = ("claude",)
     codex_command: tuple[str, ...] = ("codex",)
+    tools_mode: str = TOOLS_MODES[0]
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,13 @@ def _parse_command(raw: str) -> tuple[str, ...]:
     return argv
 
 
+def _parse_tools_mode(raw: str) -> str:
+    mode = raw.strip().lower()
+    if mode not in TOOLS_MODES:
+        raise _Invalid(f"expected one of {', '.join(TOOLS_MODES)}")
+    return mode
+
+
 # field name -> (environment variable, TOML key or None, parser)
 _SETTINGS: dict[str, tuple[str, str | None, Callable[[str], object]]] = {
     "enabled": ("JEEVES_MCP_PRUNER_ENABLED", "enabled", _parse_bool),
@@ -182,6 +194,7 @@ _SETTINGS: dict[str, tuple[str, str | None, Callable[[str], object]]] = {
     "failure_threshold": ("JEEVES_MCP_PRUNER_FAILURE_THRESHOLD", "failure_threshold", _int_in(1, 1_000)),
     "claude_command": ("JEEVES_CLAUDE_COMMAND", "claude_command", _parse_command),
     "codex_command": ("JEEVES_CODEX_COMMAND", "codex_command", _parse_command),
+    "tools_mode": ("JEEVES_MCP_PRUNER_TOOLS_MODE", "tools_mode", _parse_tools_mode),
 }
 
 

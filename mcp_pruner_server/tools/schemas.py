@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_pruner_server.tools import limits as L
-
 JsonSchema = dict[str, Any]
+# Claude Code's per-tool override of a server's `alwaysLoad` (false: deferred behind ToolSearch).
+ALWAYS_LOAD_META = "anthropic/alwaysLoad"
 
 PRUNING_REASONS = (
     "disabled_or_unconfigured",
@@ -25,26 +25,14 @@ PRUNING_REASONS = (
 )
 PRUNE_OPTION_FIELDS = ("max_prune_ratio", "min_keep_lines", "timeout_ms", "annotate_lines", "include_markers")
 
-_FOCUS_QUESTION: JsonSchema = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": L.FOCUS_QUESTION_MAX_CHARS,
-    "description": "Optional. When given, the output is pruned line by line to what matters for this "
-    "question; removed blocks are marked and recoverable with recover_text.",
-}
-_MAX_OUTPUT_BYTES: JsonSchema = {
-    "type": "integer",
-    "minimum": L.MAX_OUTPUT_BYTES_MIN,
-    "maximum": L.MAX_OUTPUT_BYTES_MAX,
-    "description": "Raw output is cut to this many bytes before any pruning.",
-}
-_TIMEOUT_MS: JsonSchema = {
-    "type": "integer",
-    "minimum": L.TIMEOUT_MS_MIN,
-    "maximum": L.TIMEOUT_MS_MAX,
-    "default": L.TIMEOUT_MS_DEFAULT,
-}
-_CWD: JsonSchema = {"type": "string", "minLength": 1, "description": "Directory inside the server root."}
+# Every request of an agent carries these schemas (Claude and Codex resend them each turn), so
+# the input schemas say what a model needs and no more: types, enums, required fields, short
+# descriptions. The limits are enforced by `arguments.py` (a clear -32602 names the field) and
+# documented in TOOLS_CONTRACT.md; repeating them here cost ~700 tokens per request.
+_FOCUS_QUESTION: JsonSchema = {"type": "string", "description": "What you are looking for."}
+_MAX_OUTPUT_BYTES: JsonSchema = {"type": "integer"}
+_TIMEOUT_MS: JsonSchema = {"type": "integer", "description": "Default 30000."}
+_CWD: JsonSchema = {"type": "string"}
 
 PRUNING_METADATA_SCHEMA: JsonSchema = {
     "type": "object",
@@ -103,10 +91,10 @@ def _result_schema(tool: str, ok_properties: JsonSchema) -> JsonSchema:
 READ_INPUT: JsonSchema = {
     "type": "object",
     "properties": {
-        "path": {"type": "string", "minLength": 1, "description": "File path, relative to the server root."},
+        "path": {"type": "string"},
         "encoding": {"type": "string", "enum": ["utf-8"]},
-        "start_line": {"type": "integer", "minimum": 1, "description": "1-based, inclusive."},
-        "end_line": {"type": "integer", "minimum": 1, "description": "1-based, inclusive, clamped."},
+        "start_line": {"type": "integer"},
+        "end_line": {"type": "integer"},
         "max_output_bytes": _MAX_OUTPUT_BYTES,
         "context_focus_question": _FOCUS_QUESTION,
     },
@@ -117,14 +105,9 @@ READ_INPUT: JsonSchema = {
 BASH_INPUT: JsonSchema = {
     "type": "object",
     "properties": {
-        "cmd": {"type": "string", "minLength": 1, "maxLength": L.BASH_CMD_MAX_CHARS},
+        "cmd": {"type": "string"},
         "cwd": _CWD,
-        "env": {
-            "type": "object",
-            "propertyNames": {"pattern": L.ENV_KEY_PATTERN},
-            "additionalProperties": {"type": "string", "maxLength": L.ENV_VALUE_MAX_CHARS},
-            "maxProperties": L.ENV_MAX_ENTRIES,
-        },
+        "env": {"type": "object", "additionalProperties": {"type": "string"}},
         "timeout_ms": _TIMEOUT_MS,
         "max_output_bytes": _MAX_OUTPUT_BYTES,
         "context_focus_question": _FOCUS_QUESTION,
@@ -136,23 +119,13 @@ BASH_INPUT: JsonSchema = {
 GREP_INPUT: JsonSchema = {
     "type": "object",
     "properties": {
-        "pattern": {"type": "string", "minLength": 1, "maxLength": L.GREP_PATTERN_MAX_CHARS},
-        "paths": {
-            "type": "array",
-            "items": {"type": "string", "minLength": 1},
-            "minItems": 1,
-            "maxItems": L.GREP_PATHS_MAX,
-        },
+        "pattern": {"type": "string"},
+        "paths": {"type": "array", "items": {"type": "string"}},
         "cwd": _CWD,
-        "fixed_string": {"type": "boolean", "default": False},
-        "case_sensitive": {"type": "boolean", "default": True},
-        "context_lines": {"type": "integer", "minimum": 0, "maximum": L.CONTEXT_LINES_MAX, "default": 0},
-        "max_matches": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": L.MAX_MATCHES_MAX,
-            "default": L.MAX_MATCHES_DEFAULT,
-        },
+        "fixed_string": {"type": "boolean"},
+        "case_sensitive": {"type": "boolean"},
+        "context_lines": {"type": "integer"},
+        "max_matches": {"type": "integer"},
         "timeout_ms": _TIMEOUT_MS,
         "max_output_bytes": _MAX_OUTPUT_BYTES,
         "context_focus_question": _FOCUS_QUESTION,
@@ -314,67 +287,78 @@ class ToolSpec:
     input_schema: JsonSchema
     output_schema: JsonSchema
     read_only: bool
+    # False for the tools a coding agent's model does not need (programs call them): Claude Code
+    # keeps them behind its ToolSearch even when the server is `alwaysLoad` (`_meta` below).
+    for_models: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The MCP `Tool` object (camelCase keys, as on the wire)."""
-        return {
+        tool: dict[str, Any] = {
             "name": self.name,
             "description": self.description,
             "inputSchema": self.input_schema,
             "outputSchema": self.output_schema,
             "annotations": {"readOnlyHint": self.read_only, "openWorldHint": False},
         }
+        if not self.for_models:
+            tool["_meta"] = {ALWAYS_LOAD_META: False}
+        return tool
 
 
 _RECOVER_DESCRIPTION = (
-    "Recover raw lines removed by pruning: give the prune_id and line ranges in the original "
-    "numbering (the numbers shown in markers ⟦PRUNÉ: prune_id=… lignes a-b …⟧)."
+    "Get back lines a pruning marker ⟦PRUNÉ: prune_id=… lignes a-b …⟧ removed: its prune_id and "
+    "ranges in the original numbering."
 )
 
 TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "read",
-        "Read a UTF-8 text file inside the workspace root. With context_focus_question, the content "
-        "is pruned to the lines relevant to the question (original line numbers kept, removed blocks "
-        "marked and recoverable).",
+        "Read a text file in the workspace; with context_focus_question, only the lines that matter "
+        "(original numbers kept).",
         READ_INPUT,
         READ_OUTPUT,
         read_only=True,
     ),
     ToolSpec(
         "bash",
-        "Run a shell command (bash -lc) in the workspace root with a hard timeout. With "
-        "context_focus_question, stdout/stderr are pruned to the lines relevant to the question "
-        "(e.g. 'why does test_x fail?'). A nonzero exit is reported as an error result with output.",
+        "Run a shell command (bash -lc) in the workspace; with context_focus_question, its output "
+        "is pruned to the lines that matter (e.g. why a test fails).",
         BASH_INPUT,
         BASH_OUTPUT,
         read_only=False,
     ),
     ToolSpec(
         "grep",
-        "Search files with ripgrep (regex, or fixed_string). With context_focus_question, the "
-        "path:line:text listing is pruned to the matches relevant to the question.",
+        "Search files with ripgrep; with context_focus_question, only the matches that matter.",
         GREP_INPUT,
         GREP_OUTPUT,
         read_only=True,
     ),
     ToolSpec(
         "prune_text",
-        "Prune a text line by line to what matters for goal_hint (never summarized, order kept); "
-        "returns pruned_text, annotations, stats and a prune_id for recover_text.",
+        "Prune a text line by line to what matters for goal_hint; returns a prune_id for recover_text.",
         PRUNE_TEXT_INPUT,
         PRUNE_TEXT_OUTPUT,
         read_only=True,
+        for_models=False,
     ),
     ToolSpec("recover_text", _RECOVER_DESCRIPTION, RECOVER_TEXT_INPUT, RECOVER_TEXT_OUTPUT, read_only=True),
     ToolSpec(
         "recover_range",
-        "Alias of recover_text. " + _RECOVER_DESCRIPTION,
+        "Alias of recover_text.",
         RECOVER_TEXT_INPUT,
         RECOVER_TEXT_OUTPUT,
         read_only=True,
+        for_models=False,
     ),
-    ToolSpec("health", "Server status and capabilities.", HEALTH_INPUT, HEALTH_OUTPUT, read_only=True),
+    ToolSpec(
+        "health",
+        "Server status and capabilities.",
+        HEALTH_INPUT,
+        HEALTH_OUTPUT,
+        read_only=True,
+        for_models=False,
+    ),
 )
 
 TOOLS_BY_NAME: dict[str, ToolSpec] = {spec.name: spec for spec in TOOL_SPECS}

@@ -22,9 +22,9 @@ def get_provider(name: str, config: RunnerConfig) -> Provider:
         RunnerError: no provider has that name.
     """
     if name == "claude":
-        return ClaudeProvider(command=config.claude_command)
+        return ClaudeProvider(command=config.claude_command, tools_mode=config.tools_mode)
     if name == "codex":
-        return CodexProvider(command=config.codex_command)
+        return CodexProvider(command=config.codex_command, tools_mode=config.tools_mode)
     if name == "command":
         return CommandProvider()
     if name == "demo":

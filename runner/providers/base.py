@@ -18,6 +18,9 @@ from typing import Protocol
 SERVER_KEY = "jeeves_pruner"
 URL_ENV = "JEEVES_MCP_URL"
 TOKEN_ENV = "JEEVES_MCP_TOKEN"
+# Claude Code and Codex hand their model the JSON of `structuredContent` when a result has one;
+# with this header our server leaves it out, so the model reads the plain text block.
+RESULT_VIEW_HEADERS = {"X-Jeeves-Result-View": "text"}
 # Never inherited by a provider: stale endpoints from an outer run, and the server's own secret.
 _SCRUBBED_ENV = frozenset({URL_ENV, TOKEN_ENV, "JEEVES_MCP_PRUNER_TOKEN"})
 

@@ -1,18 +1,27 @@
-"""Codex: `-c mcp_servers.jeeves_pruner.*` overrides, the token passed by environment variable."""
+"""Codex: `-c mcp_servers.jeeves_pruner.*` overrides, the token passed by environment variable.
+
+What its model then gets (checked against the real binary, tests/interop/test_agent_loop.py):
+our read/grep/bash/recover_text in the tools of every request (the other three are
+`disabled_tools`: programs call them, models do not), the guidance as a developer message
+(`developer_instructions`), and in `replace` mode no `exec_command` (`features.shell_tool=false`).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.providers.base import SERVER_KEY, TOKEN_ENV, Launch, McpEndpoint
+from runner.providers.base import RESULT_VIEW_HEADERS, SERVER_KEY, TOKEN_ENV, Launch, McpEndpoint
+from runner.providers.guidance import guidance_text
 
 # The server is already healthy when Codex starts; this covers only Codex's own handshake.
 CODEX_STARTUP_TIMEOUT_SEC = 20
 # A `bash` tool call may run 300 s (its `timeout_ms` ceiling) plus pruning; Codex must not give up first.
 CODEX_TOOL_TIMEOUT_SEC = 330
+# Our tools a model does not need (programs call them): left out of every model request.
+TOOLS_NOT_FOR_MODELS = ("prune_text", "recover_range", "health")
 
 
 def codex_settings(
@@ -27,7 +36,14 @@ def codex_settings(
         ("bearer_token_env_var", json.dumps(TOKEN_ENV)),
         ("startup_timeout_sec", str(startup_timeout_sec)),
         ("tool_timeout_sec", str(tool_timeout_sec)),
+        ("disabled_tools", json.dumps(list(TOOLS_NOT_FOR_MODELS))),  # a JSON array of strings is TOML
+        ("http_headers", _inline_table(RESULT_VIEW_HEADERS)),
     ]
+
+
+def _inline_table(values: Mapping[str, str]) -> str:
+    """A TOML inline table of strings (JSON strings of ASCII are TOML basic strings)."""
+    return "{ " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in values.items()) + " }"
 
 
 def codex_overrides(
@@ -56,11 +72,27 @@ def codex_env(token: str) -> dict[str, str]:
     return {TOKEN_ENV: token}
 
 
+def steering_overrides(tools_mode: str = "prefer") -> list[str]:
+    """`-c` overrides that make the model prefer (or, `replace`, only have) our tools."""
+    args = ["-c", f"developer_instructions={json.dumps(guidance_text())}"]
+    if tools_mode == "replace":
+        args += ["-c", "features.shell_tool=false"]
+    return args
+
+
 def build_codex_args(
-    url: str | None, user_args: Sequence[str], codex_command: Sequence[str] = ("codex",)
+    url: str | None,
+    user_args: Sequence[str],
+    codex_command: Sequence[str] = ("codex",),
+    tools_mode: str = "prefer",
 ) -> list[str]:
-    """`codex exec` argv with our overrides (none when `url` is None), then the user's args."""
-    overrides = codex_overrides(url) if url is not None else []
+    """`codex exec` argv with our overrides (none when `url` is None), then the user's args.
+
+    The user's own `-c` come later on the command line, so they override ours.
+    """
+    if url is None:
+        return [*codex_command, "exec", *user_args]
+    overrides = [*codex_overrides(url), *steering_overrides(tools_mode)]
     return [*codex_command, "exec", *overrides, *user_args]
 
 
@@ -69,11 +101,12 @@ class CodexProvider:
     """Runs `codex exec` with the pruner configured as an HTTP MCP server."""
 
     command: tuple[str, ...] = ("codex",)
+    tools_mode: str = "prefer"
     name: str = "codex"
 
     def launch(self, user_args: Sequence[str], endpoint: McpEndpoint | None, scratch: Path) -> Launch:
         """`codex exec` with `-c` overrides and `JEEVES_MCP_TOKEN` when the pruner is healthy."""
         if endpoint is None:
             return Launch(tuple(build_codex_args(None, user_args, self.command)))
-        argv = build_codex_args(endpoint.url, user_args, self.command)
+        argv = build_codex_args(endpoint.url, user_args, self.command, self.tools_mode)
         return Launch(tuple(argv), codex_env(endpoint.token))

@@ -42,6 +42,8 @@ LOOPBACK_HOSTS = "127.0.0.1,localhost,::1"
 
 SERVER_NAME_IN_CLIENTS = "jeeves_pruner"
 EXPECTED_TOOLS = ("read", "bash", "grep", "prune_text", "recover_text", "recover_range", "health")
+# What `jeeves run` lets an agent's model see (the rest are for programs: `disabled_tools`, deferred).
+MODEL_TOOLS = ("read", "bash", "grep", "recover_text")
 
 # A code file where a question about one function should leave most of the file out.
 TARGET_FUNCTION = "compute_invoice_total"

@@ -79,8 +79,8 @@ def test_inspector_reads_a_file_raw_without_a_focus_question(
     structured = result["structuredContent"]
     assert structured["content"] == SMALL_TEXT
     assert structured["pruning"]["applied"] is False
-    # The same JSON travels as text for clients that ignore structuredContent.
-    assert json.loads(result["content"][0]["text"]) == structured
+    # The text block is what a model reads: the file itself, no JSON envelope.
+    assert result["content"][0]["text"] == SMALL_TEXT.rstrip("\n")
 
 
 # `legacy` is the initialize handshake; `modern` speaks 2026-07-28 (server/discover), as Claude does.

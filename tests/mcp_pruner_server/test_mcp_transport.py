@@ -1,5 +1,6 @@
 """`/mcp` with the official `mcp` client (`streamable_http_client`) against the real server process."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,44 @@ async def test_the_sdk_client_reads_back_bytes_that_are_not_utf8_through_every_w
     assert read.structured_content["content"] == expected
     assert grep.structured_content is not None
     assert grep.structured_content["matches"][0]["line"] == 3
+
+
+async def _text_and_tools(url: str, headers: dict[str, str]) -> tuple[Any, list[Any]]:
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        Client(streamable_http_client(url, http_client=http), mode="legacy") as client,
+    ):
+        listing = await client.list_tools()
+        result = await client.call_tool("read", {"path": "billing.py", "context_focus_question": QUESTION})
+    return result, listing.tools
+
+
+async def test_the_text_block_is_the_pruned_lines_and_the_text_view_header_drops_the_json(
+    tmp_path: Path,
+) -> None:
+    write_workspace(tmp_path)
+    with child_server(tmp_path) as server, anyio.fail_after(READY_TIMEOUT_S * 2):
+        url = server.ready["url"]
+        plain, tools = await _text_and_tools(url, {})
+        text_view, text_view_tools = await _text_and_tools(url, {"X-Jeeves-Result-View": "text"})
+    text = plain.content[0].text
+    assert "tax = subtotal * rate" in text
+    assert not text.startswith("{")
+    assert text.splitlines()[-1].startswith("[")
+    assert "recover_text prune_id=prn_" in text.splitlines()[-1]
+    assert plain.structured_content is not None  # programs still get every field
+    assert all(tool.output_schema is not None for tool in tools)
+    # Claude Code and Codex show their model JSON.stringify(structuredContent) when there is one.
+    assert text_view.structured_content is None
+    assert all(tool.output_schema is None for tool in text_view_tools)
+    assert text_view.content[0].text.split("prune_id=")[0] == text.split("prune_id=")[0]
+
+
+async def test_the_json_text_block_is_kept_behind_a_setting(tmp_path: Path) -> None:
+    write_workspace(tmp_path)
+    with (
+        child_server(tmp_path, env={"JEEVES_MCP_PRUNER_TEXT_BLOCK": "json"}) as server,
+        anyio.fail_after(READY_TIMEOUT_S * 2),
+    ):
+        result, _ = await _text_and_tools(server.ready["url"], {})
+    assert json.loads(result.content[0].text) == result.structured_content

@@ -47,6 +47,7 @@ def test_enabled_accepts_the_usual_words(tmp_path: Path, raw: str, expected: boo
         ("JEEVES_MCP_PRUNER_COMMAND", "'unterminated"),
         ("JEEVES_PRUNER_TIMEOUT_MS", "abc"),
         ("JEEVES_MCP_PRUNER_MAX_PRUNE_INPUT_BYTES", "10"),
+        ("JEEVES_MCP_PRUNER_TOOLS_MODE", "only"),
     ],
 )
 def test_an_invalid_value_is_reported_and_its_field_keeps_the_default(
@@ -156,3 +157,13 @@ def test_the_environment_still_sets_commands_when_a_project_file_exists(tmp_path
     assert errors == []
     assert config.server_command == ("srv", "--x")
     assert config.root_dir == tmp_path.resolve()
+
+
+def test_tools_mode_is_prefer_by_default_and_replace_from_the_project_file_or_the_environment(
+    tmp_path: Path,
+) -> None:
+    assert load(tmp_path, {})[0].tools_mode == "prefer"
+    (tmp_path / "jeeves.toml").write_text('[mcp_pruner]\ntools_mode = "replace"\n')
+    assert load(tmp_path, {}) == (load(tmp_path, {})[0], [])
+    assert load(tmp_path, {})[0].tools_mode == "replace"
+    assert load(tmp_path, {"JEEVES_MCP_PRUNER_TOOLS_MODE": "Prefer"})[0].tools_mode == "prefer"

@@ -10,7 +10,9 @@ from runner.providers.codex import (
     build_codex_args,
     codex_overrides,
     codex_toml,
+    steering_overrides,
 )
+from runner.providers.guidance import guidance_text
 
 URL = "http://127.0.0.1:4321/mcp"
 
@@ -25,6 +27,10 @@ def test_the_overrides_set_url_token_variable_and_both_timeouts() -> None:
         "mcp_servers.jeeves_pruner.startup_timeout_sec=20",
         "-c",
         f"mcp_servers.jeeves_pruner.tool_timeout_sec={CODEX_TOOL_TIMEOUT_SEC}",
+        "-c",
+        'mcp_servers.jeeves_pruner.disabled_tools=["prune_text", "recover_range", "health"]',
+        "-c",
+        'mcp_servers.jeeves_pruner.http_headers={ "X-Jeeves-Result-View" = "text" }',
     ]
 
 
@@ -36,6 +42,7 @@ def test_each_override_value_is_valid_toml_as_codex_parses_it() -> None:
         parsed[key] = tomllib.loads(f"v = {value}")["v"]
     assert parsed["mcp_servers.jeeves_pruner.url"] == URL
     assert parsed["mcp_servers.jeeves_pruner.tool_timeout_sec"] > 300  # above bash's 300 s ceiling
+    assert parsed["mcp_servers.jeeves_pruner.http_headers"] == {"X-Jeeves-Result-View": "text"}
 
 
 def test_the_toml_snippet_is_the_same_table() -> None:
@@ -57,3 +64,20 @@ def test_without_a_healthy_server_codex_exec_gets_no_mcp_overrides(tmp_path: Pat
     launch = CodexProvider().launch(["do it"], None, tmp_path)
     assert launch.argv == ("codex", "exec", "do it")
     assert launch.env == {}
+
+
+def test_the_guidance_is_a_developer_instructions_override_codex_parses_back_verbatim() -> None:
+    flag, pair = steering_overrides()
+    key, _, value = pair.partition("=")
+    assert (flag, key) == ("-c", "developer_instructions")
+    assert tomllib.loads(f"v = {value}")["v"] == guidance_text()
+
+
+def test_replace_mode_turns_codexs_shell_tool_off_and_the_users_overrides_come_last(tmp_path: Path) -> None:
+    launch = CodexProvider(tools_mode="replace").launch(
+        ["-c", "features.shell_tool=true", "do it"], McpEndpoint(URL, "t"), tmp_path
+    )
+    argv = list(launch.argv)
+    assert argv.index("features.shell_tool=false") < argv.index("features.shell_tool=true")
+    prefer = CodexProvider().launch(["x"], McpEndpoint(URL, "t"), tmp_path)
+    assert "features.shell_tool=false" not in prefer.argv
