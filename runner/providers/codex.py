@@ -38,6 +38,7 @@ def codex_settings(
         ("tool_timeout_sec", str(tool_timeout_sec)),
         ("disabled_tools", json.dumps(list(TOOLS_NOT_FOR_MODELS))),  # a JSON array of strings is TOML
         ("http_headers", _inline_table(RESULT_VIEW_HEADERS)),
+        ("tools.bash.approval_mode", json.dumps("approve")),
     ]
 
 

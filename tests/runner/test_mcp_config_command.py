@@ -14,7 +14,12 @@ def test_the_claude_snippet_is_the_runners_config_with_a_token_reference() -> No
     result = CliRunner().invoke(app, ["mcp-config", "--provider", "claude", "--url", URL])
     assert result.exit_code == 0
     server = json.loads(result.stdout)["mcpServers"]["jeeves_pruner"]
-    assert server == {"type": "http", "url": URL, "headers": {"Authorization": "Bearer ${JEEVES_MCP_TOKEN}"}}
+    assert server == {
+        "type": "http",
+        "url": URL,
+        "alwaysLoad": True,
+        "headers": {"Authorization": "Bearer ${JEEVES_MCP_TOKEN}", "X-Jeeves-Result-View": "text"},
+    }
 
 
 def test_the_codex_snippet_is_toml_plus_the_equivalent_flags() -> None:

@@ -27,7 +27,8 @@ from runner_support import (
 
 import runner.run
 from runner.providers.claude import ClaudeProvider
-from runner.providers.codex import CodexProvider, codex_overrides
+from runner.providers.codex import CodexProvider, codex_overrides, steering_overrides
+from runner.providers.guidance import guidance_text
 
 pytestmark = pytest.mark.anyio
 
@@ -281,6 +282,7 @@ async def test_claude_gets_a_private_working_config_removed_after_the_run(
         f"--mcp-config={config_path}",
         "--strict-mcp-config",
         "--allowedTools=mcp__jeeves_pruner",
+        f"--append-system-prompt={guidance_text()}",
         "-p",
         "hi",
     ]
@@ -301,7 +303,12 @@ async def test_codex_gets_the_overrides_and_the_token_in_its_environment(
         )
     seen = json.loads(await anyio.Path(agent_record).read_text())
     assert outcome.summary.pruner_url is not None
-    assert seen["argv"] == ["exec", *codex_overrides(outcome.summary.pruner_url), "fix it"]
+    assert seen["argv"] == [
+        "exec",
+        *codex_overrides(outcome.summary.pruner_url),
+        *steering_overrides(),
+        "fix it",
+    ]
     assert seen["token_env"]
 
 

@@ -31,6 +31,8 @@ def test_the_overrides_set_url_token_variable_and_both_timeouts() -> None:
         'mcp_servers.jeeves_pruner.disabled_tools=["prune_text", "recover_range", "health"]',
         "-c",
         'mcp_servers.jeeves_pruner.http_headers={ "X-Jeeves-Result-View" = "text" }',
+        "-c",
+        'mcp_servers.jeeves_pruner.tools.bash.approval_mode="approve"',
     ]
 
 

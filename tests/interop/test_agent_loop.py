@@ -1,0 +1,99 @@
+"""Issue 11: what the model actually receives from the real Claude Code and Codex under `jeeves run`.
+
+Each test plays the scripted debugging session of `agent_loop.py` through the real agent and
+asserts on the requests the scripted model recorded: our schemas in the first request, the
+guidance in the system/developer prompt, every tool result plain numbered text close to the
+size of its kept lines, every needed line delivered, and in `replace` mode no built-in
+read/search/shell tool. The per-step token table is printed (`pytest -s` shows it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from agent_loop import (
+    ANSWER,
+    CLAUDE_BUILTINS,
+    CODEX_SHELL_TOOLS,
+    AgentRun,
+    kept_chars,
+    needed_lines_missing,
+    plain,
+    report,
+    run_agent,
+)
+from interop_support import MODEL_TOOLS
+
+from runner.providers.guidance import guidance_text
+
+pytestmark = [pytest.mark.real_client, pytest.mark.anyio]
+
+# The issue's bound on what a result may add to its kept lines (headers, trailer, the agent's envelope).
+ENVELOPE_RATIO = 1.1
+ENVELOPE_CHARS = 200
+# What a tool result must never look like to the model: the JSON of the whole result.
+JSON_ENVELOPE_KEYS = ('"tool":', '"pruning":', '"structuredContent"')
+# The issue's ceiling on what our tool definitions add to every request.
+MAX_TOOL_DEFINITION_TOKENS = 1_000
+
+
+def check_session(run: AgentRun) -> None:
+    print(report(run))  # the per-step table, shown by `pytest -s`
+    assert run.returncode == 0, run.describe()
+    assert run.model_errors == (), run.describe()
+    assert ANSWER in run.stdout, run.describe()
+    first = run.loop_requests[0]
+    dialect = run.dialect
+
+    ours = dialect.our_tools(first)
+    assert set(ours) == set(MODEL_TOOLS), sorted(ours)
+    for name in ("read", "grep", "bash"):
+        schema = ours[name].get("input_schema") or ours[name].get("parameters")
+        assert "context_focus_question" in schema["properties"], (name, ours[name])
+    assert dialect.tool_definition_tokens(first) <= MAX_TOOL_DEFINITION_TOKENS
+
+    assert guidance_text() in dialect.instructions(first)
+
+    results = run.results
+    assert len(results) == 4, run.describe()
+    for received in results:
+        text = plain(received)
+        assert not text.lstrip().startswith("{"), text[:300]
+        assert not any(key in text for key in JSON_ENVELOPE_KEYS), text[:300]
+        kept = kept_chars(text)
+        assert kept > 0, text[:300]
+        assert len(received) <= ENVELOPE_RATIO * kept + ENVELOPE_CHARS, (len(received), kept, received[:300])
+    assert needed_lines_missing(run) == []
+
+
+async def test_claude_code_under_jeeves_run_gets_our_tools_the_guidance_and_plain_text(
+    tmp_path: Path,
+) -> None:
+    run = await run_agent("claude", tmp_path)
+
+    check_session(run)
+    assert {"Read", "Bash"} <= set(run.dialect.tool_names(run.loop_requests[0]))  # prefer keeps them
+
+
+async def test_codex_under_jeeves_run_gets_our_tools_the_guidance_and_plain_text(tmp_path: Path) -> None:
+    run = await run_agent("codex", tmp_path)
+
+    check_session(run)
+    assert "exec_command" in run.dialect.tool_names(run.loop_requests[0])  # prefer keeps it
+
+
+async def test_claude_code_in_replace_mode_has_no_builtin_read_search_or_shell_tool(tmp_path: Path) -> None:
+    run = await run_agent("claude", tmp_path, tools_mode="replace")
+
+    check_session(run)
+    for request in run.loop_requests:
+        assert not set(CLAUDE_BUILTINS) & set(run.dialect.tool_names(request))
+
+
+async def test_codex_in_replace_mode_has_no_shell_tool(tmp_path: Path) -> None:
+    run = await run_agent("codex", tmp_path, tools_mode="replace")
+
+    check_session(run)
+    for request in run.loop_requests:
+        assert not set(CODEX_SHELL_TOOLS) & set(run.dialect.tool_names(request))
