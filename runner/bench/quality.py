@@ -23,6 +23,7 @@ from typing import cast
 
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions, SourceType
+from mcp_pruner_server.tools.model_text import model_text
 from runner.bench.errors import HarnessNotFound, TaskFileInvalid
 from runner.bench.tokens import count_tokens
 
@@ -139,6 +140,25 @@ def _options(ratio: float) -> PruneOptions:
     )
 
 
+def model_view_tokens(text: str, goal: str, source_type: SourceType, ratio: float, prune_id: str) -> int:
+    """Tokens of the `read` result a model receives for `text` at `ratio` (the /mcp text block).
+
+    That is the kept lines numbered as in the file, one marker per removed block and the
+    trailer line: the harness's options (no numbers, no markers) would undercount it.
+    """
+    options = PruneOptions(
+        max_prune_ratio=ratio,
+        min_keep_lines=0,
+        timeout_ms=ENGINE_TIMEOUT_MS,
+        annotate_lines=True,
+        include_markers=True,
+    )
+    result = prune(text, goal, source_type, options, prune_id)
+    pruning = {"applied": result.stats.pruned_lines > 0}
+    rendered = model_text("read", {"tool": "read", "content": result.pruned_text, "pruning": pruning})
+    return count_tokens(rendered or "")
+
+
 def evaluate(
     harness: Harness, tasks: Sequence[Task], ratio: float, *, count_tokens_too: bool = False
 ) -> QualityRun:
@@ -161,9 +181,9 @@ def evaluate(
         if result.stats.pruned_ratio > ratio + 1e-9:
             problems.append(f"pruned_ratio {result.stats.pruned_ratio} > max {ratio}")
         violations += [f"{task['id']}: {p}" for p in problems]
-        if count_tokens_too:
+        if count_tokens_too:  # what a model pays: the raw file vs the pruned read's text block
             before += count_tokens(text)
-            after += count_tokens(result.pruned_text)
+            after += model_view_tokens(text, goal, source_type, ratio, f"bench_view_{index}")
         kept_by = {OURS: kept & nonblank}
         k = len(kept_by[OURS])
         for name, baseline in harness.baselines.items():

@@ -27,7 +27,7 @@ from rich.text import Text
 from runner.bench.tokens import tokenizer
 from runner.demo.display import show_call, show_totals
 from runner.demo.errors import DemoError, DemoSetupError, ToolCallFailed
-from runner.demo.session import DemoSession, Structured
+from runner.demo.session import DemoSession, ToolAnswer
 from runner.providers.base import TOKEN_ENV, URL_ENV
 
 SAMPLE_PROJECT = Path(__file__).resolve().parent / "sample_project"
@@ -93,12 +93,13 @@ async def run_demo(url: str, token: str, root: Path, console: Console) -> None:
             Client(streamable_http_client(url, http_client=http)) as client,
         ):
 
-            async def call(tool: str, arguments: Mapping[str, object]) -> Structured:
+            async def call(tool: str, arguments: Mapping[str, object]) -> ToolAnswer:
                 result = await client.call_tool(tool, dict(arguments))
                 if result.structured_content is None:
                     raise ToolCallFailed(f"{tool}: the result has no structuredContent")
-                structured: Structured = result.structured_content
-                return structured
+                # What an agent hands its model: the text blocks (plain text, see mcp_transport.py).
+                text = "\n".join(block.text for block in result.content if block.type == "text")
+                return ToolAnswer(result.structured_content, text)
 
             session = DemoSession(call, relative, sys.executable)
             console.print(

@@ -20,7 +20,7 @@ def _table(title: str) -> Table:
         ("call", "left"),
         ("tool", "left"),
         ("raw tokens", "right"),
-        ("sent tokens", "right"),
+        ("model gets", "right"),
         ("saved", "right"),
         ("fallback?", "center"),
         ("needed lines kept", "right"),
@@ -82,7 +82,7 @@ def show_totals(console: Console, reports: Sequence[CallReport], tokenizer_name:
     )
     console.print(table)
     console.print(
-        f"[bold green]OK[/bold green]: {saved:.1f}% of the tool-output tokens saved; "
+        f"[bold green]OK[/bold green]: the model gets {saved:.1f}% fewer tool-result tokens; "
         f"100% of the {needed} lines the agent needed were sent ({recovered} through recover_text).",
         soft_wrap=True,
     )

@@ -2,8 +2,9 @@
 
 Each step calls the tool twice through the same MCP client: once without a focus question
 (what an agent pays today: the raw output) and once with it (what it pays through the
-pruner). The step then checks that every line the agent needs is in what was sent, and the
-last step fetches back, with `recover_text`, a pruned range the agent needs.
+pruner). Tokens are those of the result's text block, what an agent hands its model. The step
+then checks that every line the agent needs is in what was sent, and the last step fetches
+back, with `recover_text`, a pruned range the agent needs.
 """
 
 from __future__ import annotations
@@ -36,10 +37,18 @@ EXPECTED_ERRORS = {"bash": {"nonzero_exit"}}
 Structured = Mapping[str, object]
 
 
-class ToolCaller(Protocol):
-    """Calls one MCP tool and returns its `structuredContent` (the session's only I/O)."""
+@dataclass(frozen=True)
+class ToolAnswer:
+    """One tool result: its `structuredContent` (checked) and its text block (what a model reads)."""
 
-    async def __call__(self, tool: str, arguments: Mapping[str, object]) -> Structured: ...
+    structured: Structured
+    text: str
+
+
+class ToolCaller(Protocol):
+    """Calls one MCP tool and returns its result (the session's only I/O)."""
+
+    async def __call__(self, tool: str, arguments: Mapping[str, object]) -> ToolAnswer: ...
 
 
 @dataclass(frozen=True)
@@ -109,23 +118,24 @@ class DemoSession:
 
     async def _pair(
         self, tool: str, arguments: dict[str, object], question: str
-    ) -> tuple[Structured, Structured]:
+    ) -> tuple[ToolAnswer, ToolAnswer]:
         raw = await self._checked(tool, arguments)
         pruned = await self._checked(tool, {**arguments, "context_focus_question": question})
         return raw, pruned
 
-    async def _checked(self, tool: str, arguments: Mapping[str, object]) -> Structured:
-        result = await self.call(tool, arguments)
-        error = result.get("error")
+    async def _checked(self, tool: str, arguments: Mapping[str, object]) -> ToolAnswer:
+        answer = await self.call(tool, arguments)
+        error = answer.structured.get("error")
         if isinstance(error, Mapping) and error.get("code") not in EXPECTED_ERRORS.get(tool, set()):
             raise ToolCallFailed(f"{tool} failed: {error.get('code')}: {error.get('message')}")
-        return result
+        return answer
 
     async def read_source(self) -> CallReport:
         """`read` the big source file, asking how the bulk discount is computed."""
         began = time.monotonic()
         path = f"{self.workspace}/{SOURCE_FILE}"
-        raw, pruned = await self._pair("read", {"path": path}, READ_QUESTION)
+        raw_answer, answer = await self._pair("read", {"path": path}, READ_QUESTION)
+        raw, pruned = raw_answer.structured, answer.structured
         meta = _pruning(pruned)
         self._source_raw = _text(raw, "content")
         self._source_sent = _text(pruned, "content")
@@ -139,8 +149,8 @@ class DemoSession:
             step=SOURCE_FILE,
             tool="read",
             question=READ_QUESTION,
-            raw_tokens=count_tokens(self._source_raw),
-            sent_tokens=count_tokens(self._source_sent),
+            raw_tokens=count_tokens(raw_answer.text),
+            sent_tokens=count_tokens(answer.text),
             applied=applied,
             fallback=meta.get("fallback") is True,
             needed=len(needed),
@@ -154,7 +164,8 @@ class DemoSession:
         """`grep` for "discount" across the project, asking where `bulk_discount` is called."""
         began = time.monotonic()
         args: dict[str, object] = {"pattern": GREP_PATTERN, "paths": ["."], "cwd": self.workspace}
-        raw, pruned = await self._pair("grep", args, GREP_QUESTION)
+        raw_answer, answer = await self._pair("grep", args, GREP_QUESTION)
+        raw, pruned = raw_answer.structured, answer.structured
         meta = _pruning(pruned)
         raw_text = _grep_listing(raw)
         listing = pruned.get("listing")
@@ -167,8 +178,8 @@ class DemoSession:
             step=f"{GREP_PATTERN!r} in the project",
             tool="grep",
             question=GREP_QUESTION,
-            raw_tokens=count_tokens(raw_text),
-            sent_tokens=count_tokens(sent),
+            raw_tokens=count_tokens(raw_answer.text),
+            sent_tokens=count_tokens(answer.text),
             applied=applied,
             fallback=meta.get("fallback") is True,
             needed=len(needed),
@@ -188,7 +199,8 @@ class DemoSession:
             "env": {"PYTHONDONTWRITEBYTECODE": "1"},
             "timeout_ms": BASH_TIMEOUT_MS,
         }
-        raw, pruned = await self._pair("bash", args, BASH_QUESTION)
+        raw_answer, answer = await self._pair("bash", args, BASH_QUESTION)
+        raw, pruned = raw_answer.structured, answer.structured
         meta = _pruning(pruned)
         applied = meta.get("applied") is True
         raw_text = _text(raw, "stdout")
@@ -203,8 +215,8 @@ class DemoSession:
             step=f"pytest -v {TESTS_DIR}",
             tool="bash",
             question=BASH_QUESTION,
-            raw_tokens=count_tokens(raw_text + _text(raw, "stderr")),
-            sent_tokens=count_tokens(sent + _text(pruned, "stderr")),
+            raw_tokens=count_tokens(raw_answer.text),
+            sent_tokens=count_tokens(answer.text),
             applied=applied,
             fallback=meta.get("fallback") is True,
             needed=len(needed),
@@ -241,14 +253,14 @@ class DemoSession:
             ]
         else:  # everything it needs was kept: recover the function's own lines to show the round trip
             ranges = [{"start_line": min(needed), "end_line": max(needed)}]
-        result = await self._checked(
+        answer = await self._checked(
             "recover_text",
             {"prune_id": self._source_prune_id, "ranges": ranges, "include_line_numbers": True},
         )
-        recovered_text = _text(result, "raw_text")
+        recovered_text = _text(answer.structured, "raw_text")
         recovered = ln.shown_lines(recovered_text, pruned=True)
         _check("recover_text", lost, recovered)
-        tokens = count_tokens(recovered_text)
+        tokens = count_tokens(answer.text)
         spans = ", ".join(f"{r['start_line']}-{r['end_line']}" for r in ranges)
         return CallReport(
             step=f"lines {spans} ({helper})",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.types import PruneOptions
+from runner.bench.quality import ENGINE_TIMEOUT_MS, model_view_tokens
 from runner.bench.tokens import count_tokens, tokenizer
 
 
@@ -14,3 +17,21 @@ def test_the_offline_encoding_is_used_and_counts_bpe_tokens() -> None:
 
 def test_special_token_text_is_counted_as_text() -> None:
     assert count_tokens("<|endoftext|>") > 1
+
+
+def test_the_bench_counts_the_text_block_a_model_receives_numbers_markers_and_trailer_included() -> None:
+    helpers = [f"def helper_{n}(x):\n    return x * {n}\n" for n in range(200)]
+    text = "\n".join([*helpers, "def tax(v):\n    return v"])
+    goal = "how is tax computed?"
+    bare = PruneOptions(
+        max_prune_ratio=0.8,
+        min_keep_lines=0,
+        timeout_ms=ENGINE_TIMEOUT_MS,
+        annotate_lines=False,
+        include_markers=False,
+    )
+    without_numbers = prune(text, goal, "code", bare, "bare").pruned_text
+
+    viewed = model_view_tokens(text, goal, "code", 0.8, "view")
+
+    assert count_tokens(without_numbers) < viewed < count_tokens(text)

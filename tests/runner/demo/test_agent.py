@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,11 +32,19 @@ def run_demo(cwd: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+# Issue 11's bar for the demo session, on what the model receives.
+MIN_SAVED_PCT = 65.0
+
+
 def test_the_demo_runs_through_the_real_sidecar_keeps_every_needed_line_and_cleans_up(tmp_path: Path) -> None:
     done = run_demo(tmp_path)
 
     assert done.returncode == 0, done.stdout + done.stderr
     assert "100% of the 20 lines the agent needed were sent" in done.stdout
+    # Issue 11: counted on the text blocks a model receives, the session costs >= 65 % fewer tokens.
+    saved = re.search(r"the model gets ([0-9.]+)% fewer tool-result tokens", done.stdout)
+    assert saved is not None, done.stdout
+    assert float(saved.group(1)) >= MIN_SAVED_PCT
     for tool in ("read", "grep", "bash", "recover_text"):
         assert f"│ {tool} " in done.stdout, tool
     assert "TOTAL" in done.stdout

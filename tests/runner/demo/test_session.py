@@ -6,10 +6,11 @@ from collections.abc import Mapping
 
 import pytest
 
+from mcp_pruner_server.tools.model_text import model_text
 from runner.demo import lines as ln
 from runner.demo.agent import SAMPLE_PROJECT
 from runner.demo.errors import NeededLinesMissing, ToolCallFailed
-from runner.demo.session import FOCUS_FUNCTION, SOURCE_FILE, DemoSession, Structured
+from runner.demo.session import FOCUS_FUNCTION, SOURCE_FILE, DemoSession, Structured, ToolAnswer
 
 pytestmark = pytest.mark.anyio
 SOURCE = (SAMPLE_PROJECT / SOURCE_FILE).read_text(encoding="utf-8")
@@ -39,8 +40,12 @@ class FakeServer:
         self.keep = keep
         self.calls: list[tuple[str, dict[str, object]]] = []
 
-    async def __call__(self, tool: str, arguments: Mapping[str, object]) -> Structured:
+    async def __call__(self, tool: str, arguments: Mapping[str, object]) -> ToolAnswer:
         self.calls.append((tool, dict(arguments)))
+        structured = self.structured(tool, arguments)
+        return ToolAnswer(structured, model_text(tool, dict(structured)) or "")
+
+    def structured(self, tool: str, arguments: Mapping[str, object]) -> Structured:
         if tool == "read" and "context_focus_question" not in arguments:
             return {"tool": "read", "content": SOURCE, "pruning": {"attempted": False}}
         if tool == "read":
