@@ -12,6 +12,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from server_fixtures import READY_TIMEOUT_S, child_server
 
+from mcp_pruner_server.mcp_transport import text_block_setting
+
 pytestmark = pytest.mark.anyio
 TOKEN = "tok-sdk-client"
 QUESTION = "where is the tax computed?"
@@ -162,3 +164,9 @@ async def test_the_json_text_block_is_kept_behind_a_setting(tmp_path: Path) -> N
     ):
         result, _ = await _text_and_tools(server.ready["url"], {})
     assert json.loads(result.content[0].text) == result.structured_content
+
+
+def test_the_text_block_setting_is_plain_unless_json_is_asked_for() -> None:
+    assert text_block_setting({}) == "plain"
+    assert text_block_setting({"JEEVES_MCP_PRUNER_TEXT_BLOCK": " JSON "}) == "json"
+    assert text_block_setting({"JEEVES_MCP_PRUNER_TEXT_BLOCK": "xml"}) == "plain"  # logged, not fatal

@@ -1,3 +1,4 @@
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -85,3 +86,19 @@ def test_a_null_exit_code_and_a_null_column_fit_the_output_schemas() -> None:
     Draft202012Validator(TOOLS_BY_NAME["bash"].output_schema).validate(bash)
     Draft202012Validator(TOOLS_BY_NAME["grep"].output_schema).validate({**grep, "pruning": pruning})
     assert not Draft202012Validator(TOOLS_BY_NAME["bash"].output_schema).is_valid({**bash, "exit_code": "1"})
+
+
+def test_the_tools_for_models_are_read_bash_grep_and_recover_text_and_fit_in_1000_tokens() -> None:
+    # Issue 11: agents resend these definitions with every model request (counted as Claude sends them).
+    from runner.bench.tokens import count_tokens
+
+    for_models = [s for s in TOOL_SPECS if s.for_models]
+    assert [s.name for s in for_models] == ["read", "bash", "grep", "recover_text"]
+    prefix = "mcp__jeeves_pruner__"
+    definitions = [
+        {"name": prefix + spec.name, "description": spec.description, "input_schema": spec.input_schema}
+        for spec in for_models
+    ]
+    assert sum(count_tokens(json.dumps(d, ensure_ascii=False)) for d in definitions) <= 1_000
+    others = [s.to_dict() for s in TOOL_SPECS if not s.for_models]
+    assert all(tool["_meta"] == {"anthropic/alwaysLoad": False} for tool in others)
