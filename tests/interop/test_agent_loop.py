@@ -73,7 +73,8 @@ async def test_claude_code_under_jeeves_run_gets_our_tools_the_guidance_and_plai
     run = await run_agent("claude", tmp_path)
 
     check_session(run)
-    assert {"Read", "Bash"} <= set(run.dialect.tool_names(run.loop_requests[0]))  # prefer keeps them
+    # prefer keeps the built-ins, and tool search stays on for the user's other tools.
+    assert {"Read", "Bash", "ToolSearch"} <= set(run.dialect.tool_names(run.loop_requests[0]))
 
 
 async def test_codex_under_jeeves_run_gets_our_tools_the_guidance_and_plain_text(tmp_path: Path) -> None:
