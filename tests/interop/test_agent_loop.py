@@ -1,6 +1,6 @@
 """Issue 11: what the model actually receives from the real Claude Code and Codex under `jeeves run`.
 
-Each test plays the scripted debugging session of `agent_loop.py` through the real agent and
+Each test plays the scripted debugging session of `agent_script.py` through the real agent and
 asserts on the requests the scripted model recorded: our schemas in the first request, the
 guidance in the system/developer prompt, every tool result plain numbered text close to the
 size of its kept lines, every needed line delivered, and in `replace` mode no built-in
@@ -12,17 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from agent_loop import (
-    ANSWER,
-    CLAUDE_BUILTINS,
-    CODEX_SHELL_TOOLS,
-    AgentRun,
-    kept_chars,
-    needed_lines_missing,
-    plain,
-    report,
-    run_agent,
-)
+from agent_loop import CLAUDE_BUILTINS, CODEX_SHELL_TOOLS, AgentRun, run_agent
+from agent_report import kept_chars, needed_lines_missing, report
+from agent_script import ANSWER, plain
 from interop_support import MODEL_TOOLS
 
 from runner.providers.guidance import guidance_text
@@ -49,7 +41,8 @@ def check_session(run: AgentRun) -> None:
     ours = dialect.our_tools(first)
     assert set(ours) == set(MODEL_TOOLS), sorted(ours)
     for name in ("read", "grep", "bash"):
-        schema = ours[name].get("input_schema") or ours[name].get("parameters")
+        # Claude's tools carry `input_schema`, Codex's `parameters`.
+        schema = ours[name]["input_schema"] if run.agent == "claude" else ours[name]["parameters"]
         assert "context_focus_question" in schema["properties"], (name, ours[name])
     assert dialect.tool_definition_tokens(first) <= MAX_TOOL_DEFINITION_TOKENS
 

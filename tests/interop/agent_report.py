@@ -1,0 +1,178 @@
+"""What the model received, measured: per step, the built-in tool's output vs our tool result.
+
+`python tests/interop/agent_report.py` runs both agents (prefer mode) and prints the table.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+from agent_loop import AgentRun, run_agent
+from agent_script import Script, bash_command, plain
+
+from runner.bench.tokens import count_tokens, tokenizer
+from runner.demo import lines as ln
+from runner.demo.session import (
+    FAILING_TEST,
+    FOCUS_FUNCTION,
+    GREP_PATTERN,
+    SOURCE_FILE,
+)
+from runner.providers.guidance import guidance_text
+from tools_exec.grep_rg import find_rg
+
+_NUMBERED = re.compile(r"^\d+│ ")
+_MARKER_LINE = re.compile(r"^⟦PRUNÉ: prune_id=\S+ lignes \d+-\d+ \(\d+\) raison=.*⟧$")
+
+
+def builtin_read(project: Path, path: str, agent: str) -> str:
+    """Claude Code's `Read` numbers every line like `cat -n`; Codex runs `cat` through its shell."""
+    text = (project / path).read_text(encoding="utf-8")
+    if agent == "codex":
+        return text
+    return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(text.split("\n"), start=1))
+
+
+def builtin_grep(project: Path, pattern: str) -> str:
+    """`rg -n PATTERN .`, as a shell or grep tool prints it."""
+    rg = find_rg() or "rg"
+    run = subprocess.run([rg, "-n", pattern, "."], cwd=project, capture_output=True, text=True, check=False)
+    return run.stdout
+
+
+def builtin_bash(project: Path, cmd: str) -> str:
+    """The command's stdout and stderr, as a shell tool returns them."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    run = subprocess.run(
+        ["bash", "-c", cmd], cwd=project, capture_output=True, text=True, env=env, check=False
+    )
+    return run.stdout + run.stderr + f"\nexit code: {run.returncode}"
+
+
+@dataclass(frozen=True)
+class StepTokens:
+    label: str
+    tool: str
+    raw_tokens: int
+    received_tokens: int
+
+    @property
+    def saved_pct(self) -> float:
+        return 100.0 * (self.raw_tokens - self.received_tokens) / self.raw_tokens if self.raw_tokens else 0.0
+
+
+def step_tokens(run: AgentRun) -> list[StepTokens]:
+    """Per step: what the built-in tool would have returned vs what the model received."""
+    script = Script(run.project, sys.executable)
+    steps = script.first_steps()
+    results = run.results
+    if results:
+        steps.append(script.recover_step(plain(results[0])))
+    rows = []
+    for step, received in zip(steps, results, strict=False):
+        if step.tool == "read":
+            raw = builtin_read(run.project, SOURCE_FILE, run.agent)
+        elif step.tool == "grep":
+            raw = builtin_grep(run.project, GREP_PATTERN)
+        elif step.tool == "bash":
+            raw = builtin_bash(run.project, bash_command(sys.executable))
+        else:  # a built-in Read of the same range
+            ranges = step.arguments["ranges"]
+            assert isinstance(ranges, list)
+            numbered = builtin_read(run.project, SOURCE_FILE, run.agent).split("\n")
+            raw = "\n".join("\n".join(numbered[r["start_line"] - 1 : r["end_line"]]) for r in ranges)
+        rows.append(StepTokens(step.label, step.tool, count_tokens(raw), count_tokens(received)))
+    return rows
+
+
+def report(run: AgentRun) -> str:
+    """The per-step table of one session, as plain text."""
+    rows = step_tokens(run)
+    first = run.loop_requests[0] if run.loop_requests else {}
+    definitions = run.dialect.tool_definition_tokens(first)
+    guidance = count_tokens(guidance_text())
+    out = [
+        f"{run.agent} (tools_mode={run.tools_mode}), {len(run.loop_requests)} model requests; "
+        f"tokens: {tokenizer().name}",
+        f"{'step':<28} {'tool':<13} {'raw (built-in)':>15} {'received':>9} {'saved':>7}",
+    ]
+    for row in rows:
+        numbers = f"{row.raw_tokens:>15,} {row.received_tokens:>9,} {row.saved_pct:>6.1f}%"
+        out.append(f"{row.label:<28} {row.tool:<13} {numbers}")
+    raw_total = sum(r.raw_tokens for r in rows)
+    received_total = sum(r.received_tokens for r in rows)
+    saved = 100.0 * (raw_total - received_total) / raw_total if raw_total else 0.0
+    out.append(f"{'TOTAL':<28} {'':<13} {raw_total:>15,} {received_total:>9,} {saved:>6.1f}%")
+    out.append(
+        f"per request: our tool definitions {definitions:,} tokens "
+        f"({', '.join(sorted(run.dialect.our_tools(first)))}), the guidance {guidance:,} tokens"
+    )
+    return "\n".join(out)
+
+
+def _guidance() -> str:
+
+    return guidance_text()
+
+
+def kept_chars(text: str) -> int:
+    """Characters of the kept lines (numbered lines and markers) in a tool result."""
+    return sum(
+        len(line) + 1 for line in text.split("\n") if _NUMBERED.match(line) or _MARKER_LINE.match(line)
+    )
+
+
+def _same_line(a: str, b: str) -> bool:
+    """Equal, or equal up to where pytest cut the longer one to the terminal width (`...`)."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return short.endswith("...") and long.startswith(short[:-3])
+
+
+def needed_lines_missing(run: AgentRun) -> list[str]:
+    """Lines the session needs that reached the model neither directly nor through recover_text."""
+    results = [plain(r) for r in run.results]
+    if len(results) < 4:
+        return [f"only {len(results)} tool results reached the model"]
+    read, grep, bash, recovered = results[:4]
+    script = Script(run.project, sys.executable)
+    problems: list[str] = []
+    shown = ln.shown_lines(read, pruned=True)
+    for n, text in ln.missing(ln.function_lines(script.source, FOCUS_FUNCTION), shown).items():
+        problems.append(f"read: line {n} {text!r}")
+    for path in sorted(run.project.rglob("*.py")):
+        relative = path.relative_to(run.project).as_posix()
+        for n, text in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+            if f"{FOCUS_FUNCTION}(" in text and f"{relative}:{n}:" not in grep:
+                problems.append(f"grep: {relative}:{n}")
+    raw_log = builtin_bash(run.project, bash_command(sys.executable))
+    bash_shown = list(ln.shown_lines(bash, pruned=True).values())
+    for text in ln.failure_lines(raw_log, FAILING_TEST).values():
+        if not any(_same_line(text, shown_line) for shown_line in bash_shown):
+            problems.append(f"bash: {text!r}")
+    _, helper = script.helper_needed(read)
+    lost = ln.missing(helper, shown)
+    for n, text in ln.missing(lost, ln.shown_lines(recovered, pruned=True)).items():
+        problems.append(f"recover_text: line {n} {text!r}")
+    return problems
+
+
+def main() -> None:
+    """Run both agents (prefer mode) and print their per-step tables."""
+    for agent in ("claude", "codex"):
+        with tempfile.TemporaryDirectory(prefix="agent-loop-") as workdir:
+            run = anyio.run(run_agent, agent, Path(workdir))
+            print(report(run))  # this script's output is the table
+            print()
+
+
+if __name__ == "__main__":
+    main()
