@@ -16,9 +16,9 @@ A tool result's text block is what the agent's model reads: plain text by defaul
 (`tools/model_text.py`), the result's JSON with `JEEVES_MCP_PRUNER_TEXT_BLOCK=json` (the MCP
 spec's SHOULD, for clients that only read text and parse it). A client that sends
 `X-Jeeves-Result-View: text` gets results without `structuredContent` and tools without
-`outputSchema`: Claude Code 2.1.330 hands its model `JSON.stringify(structuredContent)` whenever
-a result has one, so that is the only way its model reads the text block (`jeeves run` sets
-the header for Claude).
+`outputSchema`: Claude Code 2.1.330 and Codex 0.169 hand their model the JSON of
+`structuredContent` whenever a result has one, so that is the only way their model reads the
+text block (`jeeves run` sets the header for both).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ SERVER_INSTRUCTIONS = (
     "any removed lines."
 )
 TEXT_BLOCK_ENV = "JEEVES_MCP_PRUNER_TEXT_BLOCK"
-# Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code).
+# Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code, Codex).
 RESULT_VIEW_HEADER = "X-Jeeves-Result-View"
 RESULT_VIEW_TEXT = "text"
 TextBlock = Literal["plain", "json"]
