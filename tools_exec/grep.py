@@ -8,6 +8,7 @@ there were more), at most `max_output_bytes` of paths and text.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from tools_exec.errors import InvalidPathError, ToolTimeoutError
 from tools_exec.grep_collect import GrepEngine, GrepMatch, GrepResult, MatchCollector
 from tools_exec.grep_rg import find_rg, rg_argv, run_rg
 from tools_exec.limits import (
+    BINARY_SNIFF_BYTES,
     DEFAULT_MAX_MATCHES,
     DEFAULT_MAX_OUTPUT_BYTES,
     DEFAULT_TIMEOUT_MS,
@@ -29,6 +31,10 @@ from tools_exec.limits import (
 from tools_exec.paths import relative_to_root, resolve_inside, resolve_root
 
 __all__ = ["GrepEngine", "GrepMatch", "GrepResult", "find_rg", "grep"]
+
+# The interpreter that runs the Python searcher's child: this one, as it was at import (a
+# test may point `sys.executable` elsewhere to hide the wheel's rg).
+_PYTHON = sys.executable
 
 
 async def grep(
@@ -48,8 +54,8 @@ async def grep(
 ) -> GrepResult:
     """Search `pattern` in `paths` (relative to `cwd`, itself relative to `root`; all confined).
 
-    `engine="auto"` uses `rg_path`, else `find_rg()`, else the Python searcher; "rg" insists on rg
-    (SpawnError without one), "python" forces the fallback.
+    `engine="auto"` uses `rg_path`, else `find_rg()`, else the Python searcher (a child process,
+    `grep_python`); "rg" insists on rg (SpawnError without one), "python" forces the fallback.
 
     Raises:
         ValueError: empty pattern or paths, NUL in the pattern, a limit below its minimum.
@@ -82,22 +88,21 @@ async def grep(
             engine="python" if rg is None else "rg",
         )
 
-    timed_out = False
     if rg is None:
-        regex = grep_python.compile_pattern(pattern, fixed_string=fixed_string, case_sensitive=case_sensitive)
-        try:
-            await anyio.to_thread.run_sync(
-                lambda: grep_python.search(
-                    real_root,
-                    rel_paths,
-                    regex,
-                    context_lines=context_lines,
-                    deadline=started + timeout_ms / 1000,
-                    collector=collector,
-                )
-            )
-        except grep_python.DeadlineExpired:
-            timed_out = True
+        # A child process, killed at the deadline like rg: `re` can backtrack for minutes
+        # inside one call that holds the GIL (see grep_python's module doc).
+        compiled = grep_python.compile_pattern(
+            pattern, fixed_string=fixed_string, case_sensitive=case_sensitive
+        )
+        argv = grep_python.child_argv(
+            _PYTHON,
+            real_root,
+            rel_paths,
+            compiled,
+            context_lines=context_lines,
+            max_line_chars=max_output_bytes,
+            binary_sniff_bytes=BINARY_SNIFF_BYTES,
+        )
     else:
         argv = rg_argv(
             rg,
@@ -109,15 +114,15 @@ async def grep(
             max_matches=max_matches,
             max_output_bytes=max_output_bytes,
         )
-        outcome = await run_rg(
-            argv,
-            root=real_root,
-            env=sanitized_env(os.environ),
-            timeout_s=timeout_ms / 1000,
-            collector=collector,
-            max_output_bytes=max_output_bytes,
-        )
-        timed_out = outcome.timed_out
+    outcome = await run_rg(
+        argv,
+        root=real_root,
+        env=sanitized_env(os.environ),
+        timeout_s=timeout_ms / 1000,
+        collector=collector,
+        max_output_bytes=max_output_bytes,
+    )
+    timed_out = outcome.timed_out
     if timed_out:
         raise ToolTimeoutError(f"search timed out after {timeout_ms} ms", partial=result(truncated=True))
     return result(truncated=False)

@@ -1,46 +1,106 @@
-"""The pure-Python searcher, used when no `rg` binary can be found. Same result shape as rg.
+"""The pure-Python searcher, used when no `rg` binary can be found: a child process printing rg's
+`--null` output, so `grep_rg.run_rg` supervises it, parses it and kills it exactly as it does rg.
+
+Why a process and not a worker thread: Python's `re` backtracks, and one `re.search` of
+`(a+)+$` on a line of 36 characters runs for minutes inside C code that holds the GIL. In a
+thread no deadline check between lines ever runs, and the server's event loop (which needs the
+GIL for every request) froze with it. A child has its own GIL and its process group is killed
+at the deadline like rg's. Measured: the child starts in ~15 ms (`python -I -S`, standard
+library only), against ~90 ms if it imported `tools_exec`; a linear-time engine (RE2) would
+have been a new compiled dependency with another regex dialect.
+
+Hence this module imports nothing from `tools_exec` at module level: it runs as a script
+(`python -I -S grep_python.py SPEC`), and the parent side (`compile_pattern`,
+`child_argv`) is the only part the package uses.
 
 Policy, as close to ripgrep's defaults as a few lines allow: hidden entries and binary files
 (NUL in the first 8 KiB) are skipped while walking, symlinks are not followed, a path named
 explicitly is always searched. Unlike rg it does not read ignore files (`.gitignore`), so it may
 return more matches; its regex dialect is Python's `re`, not Rust's `regex`.
-It runs in a worker thread; it checks the deadline and cancellation at every file and directory
-it walks and every few thousand lines within a file.
 """
 
 from __future__ import annotations
 
 import collections
+import json
 import os
 import re
-import time
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
-import anyio.from_thread
-
-from tools_exec.errors import RgError
-from tools_exec.grep_collect import MatchCollector
-from tools_exec.limits import BINARY_SNIFF_BYTES, PYTHON_GREP_CANCEL_CHECK_LINES
-from tools_exec.text import decode_lossy, strip_line_ending
-
-
-class DeadlineExpired(Exception):
-    """Raised inside the worker thread when the search outlives its timeout (internal)."""
+# Exit status for an unreadable file, as rg's (run_rg turns it into RgError with our stderr).
+_EXIT_ERROR = 2
+# Output is written in blocks this large: one write per block keeps the pipe busy, not the loop.
+_WRITE_BLOCK_BYTES = 65_536
 
 
-def compile_pattern(pattern: str, *, fixed_string: bool, case_sensitive: bool) -> re.Pattern[str]:
-    """The pattern as Python would search it.
+def compile_pattern(pattern: str, *, fixed_string: bool, case_sensitive: bool) -> tuple[str, int]:
+    """The pattern and flags as Python searches them, checked by compiling them once.
 
     Raises:
         RgError: the pattern is not a valid regular expression.
     """
+    from tools_exec.errors import RgError  # the parent's side only: the child imports no package
+
+    source = re.escape(pattern) if fixed_string else pattern
+    flags = 0 if case_sensitive else re.IGNORECASE
     try:
-        return re.compile(
-            re.escape(pattern) if fixed_string else pattern, 0 if case_sensitive else re.IGNORECASE
-        )
+        re.compile(source, flags)
     except re.error as exc:
         raise RgError(f"regex parse error: {exc}", exit_code=2) from exc
+    return source, flags
+
+
+def child_argv(
+    python: str,
+    root: Path,
+    rel_paths: Sequence[str],
+    pattern: tuple[str, int],
+    *,
+    context_lines: int,
+    max_line_chars: int,
+    binary_sniff_bytes: int,
+) -> list[str]:
+    """The command line of a search child: isolated (`-I`), without site-packages (`-S`).
+
+    `max_line_chars` plays rg's `--max-columns-preview`: a longer line is printed cut to it.
+    """
+    spec = {
+        "root": str(root),
+        "paths": list(rel_paths),
+        "pattern": pattern[0],
+        "flags": pattern[1],
+        "context_lines": context_lines,
+        "max_line_chars": max_line_chars,
+        "sniff": binary_sniff_bytes,
+    }
+    return [python, "-I", "-S", __file__, json.dumps(spec)]
+
+
+class _Printer:
+    """rg's `--null` lines: `path NUL line:column:text` (match), `path NUL line-text` (context)."""
+
+    def __init__(self, out: BinaryIO, max_line_chars: int) -> None:
+        self._out = out
+        self._max = max_line_chars
+        self._block: list[bytes] = []
+        self._size = 0
+
+    def line(self, path: str, number: int, column: int | None, text: str) -> None:
+        text = text[: self._max]
+        head = f"{number}:{column}:" if column is not None else f"{number}-"
+        data = f"{path}\0{head}{text}\n".encode("utf-8", "surrogateescape")
+        self._block.append(data)
+        self._size += len(data)
+        if self._size >= _WRITE_BLOCK_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        self._out.write(b"".join(self._block))
+        self._out.flush()
+        self._block, self._size = [], 0
 
 
 def search(
@@ -49,30 +109,25 @@ def search(
     regex: re.Pattern[str],
     *,
     context_lines: int,
-    deadline: float,
-    collector: MatchCollector,
+    sniff: int,
+    printer: _Printer,
 ) -> None:
-    """Search `rel_paths` (relative to the resolved `root`) into `collector`. Runs in a thread.
+    """Print every match (and context line) of `rel_paths`, relative to the resolved `root`.
 
     Raises:
-        DeadlineExpired: `time.monotonic()` passed `deadline`.
-        RgError: a file could not be read (rg exits 2 in the same case).
+        OSError: a file could not be read (rg exits 2 in the same case).
     """
-    ticker = _Ticker(deadline)
     for rel in rel_paths:
-        for file_rel in _walk(root, rel, ticker):
-            ticker.check()  # a tree of empty or skipped files has no lines to tick on
-            if not _search_file(root, file_rel, regex, context_lines, ticker, collector):
-                return
+        for file_rel in _walk(root, rel):
+            _search_file(root, file_rel, regex, context_lines, sniff, printer)
 
 
-def _walk(root: Path, rel: str, ticker: _Ticker) -> Iterator[str]:
+def _walk(root: Path, rel: str) -> Iterator[str]:
     start = root / rel
     if not start.is_dir():
         yield rel
         return
     for dirpath, dirnames, filenames in os.walk(start, followlinks=False):
-        ticker.check()  # per directory: a deep tree of empty directories is a walk too
         dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
         base = Path(dirpath)
         for name in sorted(filenames):
@@ -83,72 +138,63 @@ def _walk(root: Path, rel: str, ticker: _Ticker) -> Iterator[str]:
 
 
 def _search_file(
-    root: Path,
-    rel: str,
-    regex: re.Pattern[str],
-    context_lines: int,
-    ticker: _Ticker,
-    collector: MatchCollector,
-) -> bool:
+    root: Path, rel: str, regex: re.Pattern[str], context_lines: int, sniff: int, printer: _Printer
+) -> None:
     if not (root / rel).is_file():
-        return True  # a FIFO or device named explicitly: reading it could block forever
+        return  # a FIFO or device named explicitly: reading it could block forever
     try:
         with open(root / rel, "rb") as handle:
-            if b"\0" in handle.read(BINARY_SNIFF_BYTES):
-                return True  # binary: skipped, as rg does
+            if b"\0" in handle.read(sniff):
+                return  # binary: skipped, as rg does
             handle.seek(0)
-            return _scan_lines(rel, handle, regex, context_lines, ticker, collector)
+            _scan_lines(rel, handle, regex, context_lines, printer)
     except OSError as exc:
-        raise RgError(f"{rel}: {exc.strerror or exc}", exit_code=2) from exc
+        raise OSError(f"{rel}: {exc.strerror or exc}") from exc
 
 
 def _scan_lines(
-    rel: str,
-    lines: Iterable[bytes],
-    regex: re.Pattern[str],
-    context_lines: int,
-    ticker: _Ticker,
-    collector: MatchCollector,
-) -> bool:
+    rel: str, lines: Iterable[bytes], regex: re.Pattern[str], context_lines: int, printer: _Printer
+) -> None:
     before: collections.deque[tuple[int, str]] = collections.deque(maxlen=context_lines)
     after_left = 0
     for number, raw in enumerate(lines, start=1):
-        ticker.tick()
-        text = strip_line_ending(decode_lossy(raw))
+        text = raw.decode("utf-8", errors="replace")
+        text = text[:-1] if text.endswith("\n") else text
+        text = text[:-1] if text.endswith("\r") else text
         found = regex.search(text)
         if found is not None:
             for context_number, context_text in before:
-                if not collector.add(rel, context_number, None, context_text, is_match=False):
-                    return False
+                printer.line(rel, context_number, None, context_text)
             before.clear()
-            column = len(text[: found.start()].encode()) + 1
-            if not collector.add(rel, number, column, text, is_match=True):
-                return False
+            printer.line(rel, number, len(text[: found.start()].encode()) + 1, text)
             after_left = context_lines
         elif after_left:
             after_left -= 1
-            if not collector.add(rel, number, None, text, is_match=False):
-                return False
+            printer.line(rel, number, None, text)
         elif context_lines:
             before.append((number, text))
-    return True
 
 
-class _Ticker:
-    """Honours cancellation and the deadline: at every file and directory, and every
-    `PYTHON_GREP_CANCEL_CHECK_LINES` lines within a file."""
+def main(argv: Sequence[str]) -> int:
+    """The child: search as `argv[1]` (child_argv's JSON) says; exit 0, or 2 with a message."""
+    spec = json.loads(argv[1])
+    printer = _Printer(sys.stdout.buffer, spec["max_line_chars"])
+    try:
+        search(
+            Path(spec["root"]),
+            spec["paths"],
+            re.compile(spec["pattern"], spec["flags"]),
+            context_lines=spec["context_lines"],
+            sniff=spec["sniff"],
+            printer=printer,
+        )
+    except OSError as exc:
+        printer.flush()
+        sys.stderr.write(f"{exc}\n")
+        return _EXIT_ERROR
+    printer.flush()
+    return 0
 
-    def __init__(self, deadline: float) -> None:
-        self._deadline = deadline
-        self._count = 0
 
-    def tick(self) -> None:
-        self._count += 1
-        if not self._count % PYTHON_GREP_CANCEL_CHECK_LINES:
-            self.check()
-
-    def check(self) -> None:
-        """About a microsecond: anyio reads the host task's cancel scope without a loop round trip."""
-        anyio.from_thread.check_cancelled()
-        if time.monotonic() > self._deadline:
-            raise DeadlineExpired
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -90,6 +90,3 @@ RG_STDERR_MAX_BYTES = 65_536
 
 MATCH_OVERHEAD_BYTES = 16
 """What one match costs against `max_output_bytes` beyond its path and text (line, column, JSON)."""
-
-PYTHON_GREP_CANCEL_CHECK_LINES = 4096
-"""The pure-Python searcher checks for cancellation/timeout every this many lines."""
