@@ -7,6 +7,8 @@
 - `--exit-with-parent`: the server stops when its stdin pipe reaches EOF (the runner holds the
   other end; however the runner dies, the kernel closes it) or when its parent process
   changes (re-parented to init or a subreaper).
+- Connections are bounded (`connections.py`): a header-read timeout, a cap derived from the
+  fd limit, which is raised to the hard limit first.
 - SIGTERM/SIGINT: uvicorn stops accepting, lets in-flight requests finish for
   `SHUTDOWN_GRACE_S`, runs the lifespan shutdown, and the process exits 0.
 """
@@ -24,6 +26,7 @@ import threading
 
 import uvicorn
 
+from mcp_pruner_server.connections import accept_backlog, bounded_protocol, connection_cap, raise_fd_limit
 from mcp_pruner_server.logs import configure_logging, log_event
 from mcp_pruner_server.settings import PARENT_POLL_INTERVAL_S, SHUTDOWN_GRACE_S, TOKEN_ENV, ServerSettings
 
@@ -155,6 +158,7 @@ def run_server(settings: ServerSettings) -> int:
         )
         return 2
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+    fd_limit = raise_fd_limit()
     from mcp_pruner_server.app import build_app, build_parts  # after logging: it logs config errors
 
     sock = bind_socket(settings.host, settings.port)
@@ -165,6 +169,9 @@ def run_server(settings: ServerSettings) -> int:
         access_log=False,
         lifespan="on",
         ws="none",
+        http=bounded_protocol(connection_cap(fd_limit)),
+        # asyncio listens again with this on our socket (uvicorn's default is 2048).
+        backlog=accept_backlog(fd_limit, LISTEN_BACKLOG),
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
     server = _Server(config, ready_line(settings, sock))

@@ -41,6 +41,8 @@ async def in_process(
             transport=httpx.ASGITransport(app, raise_app_exceptions=raise_app_exceptions),
             base_url=BASE_URL,
             timeout=30,
+            # Every POST route takes only application/json (issue 16); raw `content=` bodies too.
+            headers={"content-type": "application/json"},
         ) as client,
     ):
         yield client

@@ -39,7 +39,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ChildServ
 
 @pytest.fixture(scope="module")
 def http(server: tuple[ChildServer, Path]) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server[0].base_url, timeout=HTTP_TIMEOUT_S) as client:
+    # Every POST route takes only application/json (issue 16): the raw bodies below say so.
+    headers = {"content-type": "application/json"}
+    with httpx.Client(base_url=server[0].base_url, timeout=HTTP_TIMEOUT_S, headers=headers) as client:
         yield client
 
 

@@ -1,6 +1,7 @@
 """The guard in front of every route: token, Host/Origin, body size — all answered in JSON-RPC form."""
 
 import contextlib
+import json
 import os
 import subprocess
 from collections.abc import AsyncIterator
@@ -10,9 +11,15 @@ import anyio
 import httpx
 import pytest
 from server_fixtures import JSON_HEADERS, READY_TIMEOUT_S, child_server, in_process, server_argv
+from starlette.types import Message, Receive, Scope, Send
 
 from mcp_pruner_server.app import build_app, build_parts
-from mcp_pruner_server.security import is_loopback_host_header, is_loopback_origin
+from mcp_pruner_server.security import (
+    SecurityMiddleware,
+    is_loopback_host_header,
+    is_loopback_origin,
+    send_json_body,
+)
 from mcp_pruner_server.settings import MAX_REQUEST_BODY_BYTES, ServerSettings
 
 pytestmark = pytest.mark.anyio
@@ -87,12 +94,52 @@ async def test_a_foreign_origin_is_403_and_a_foreign_host_is_421(tmp_path: Path)
         origin = await client.post("/rpc", json=LIST, headers={"origin": "http://evil.example"})
         null_origin = await client.post("/mcp", json=LIST, headers={**JSON_HEADERS, "origin": "null"})
         host = await client.post("/rpc", json=LIST, headers={"host": "evil.example:8000"})
-        local_origin = await client.post("/rpc", json=LIST, headers={"origin": "http://localhost:5173"})
+    async with in_process(tmp_path, token=TOKEN) as client:
+        auth = {"authorization": f"Bearer {TOKEN}", "origin": "http://localhost:5173"}
+        local_origin = await client.post("/rpc", json=LIST, headers=auth)
     assert origin.status_code == 403
     assert null_origin.status_code == 403
     assert host.status_code == 421
     assert origin.json()["error"]["message"].startswith("Forbidden")
-    assert local_origin.status_code == 200
+    assert local_origin.status_code == 200  # with a token: a page cannot know it
+
+
+async def test_without_a_token_no_browser_request_is_served_even_from_a_loopback_origin(
+    tmp_path: Path,
+) -> None:
+    # A simple request (no preflight) from another local web app: it ran bash before (issue 16).
+    marker = tmp_path / "marker"
+    bash = {"name": "bash", "arguments": {"cmd": f"touch {marker}"}}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": bash}
+    async with in_process(tmp_path) as client:
+        simple = await client.post(
+            "/rpc",
+            json=body,
+            headers={"content-type": "text/plain", "origin": "http://localhost:8080"},
+        )
+        json_typed = await client.post("/rpc", json=body, headers={"origin": "http://localhost:8080"})
+    assert (simple.status_code, json_typed.status_code) == (403, 403)
+    assert simple.json()["error"]["code"] == -32002
+    assert not marker.exists()
+
+
+async def test_a_post_that_is_not_application_json_is_415_on_every_body_route(tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    bash = {"name": "bash", "arguments": {"cmd": f"touch {marker}"}}
+    body = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": %s}' % json.dumps(bash).encode()
+    async with in_process(tmp_path) as client:
+        answers = {
+            path: await client.post(path, content=body, headers={"content-type": "text/plain"})
+            for path in ("/rpc", "/mcp", "/prune", "/execute", "/api/mcp-gateway/x/rpc")
+        }
+        charset = await client.post(
+            "/rpc", content=body, headers={"content-type": "Application/JSON; charset=utf-8"}
+        )
+    assert {path: a.status_code for path, a in answers.items()} == dict.fromkeys(answers, 415)
+    assert answers["/rpc"].json()["error"]["code"] == -32006
+    assert answers["/execute"].json()["error"]["code"] == "unsupported_media_type"
+    assert charset.status_code == 200
+    assert marker.exists()  # only the JSON-typed call ran
 
 
 async def test_a_body_over_the_limit_is_413_declared_or_streamed(tmp_path: Path) -> None:
@@ -136,10 +183,13 @@ def test_loopback_host_and_origin_recognition() -> None:
 async def test_any_loopback_host_is_served_under_its_own_host_header(
     tmp_path: Path, host: str, url_host: str
 ) -> None:
-    async with bound_to(tmp_path, host, url_host) as client:
-        answer = await client.post("/rpc", json=LIST)
-        local_origin = await client.post("/rpc", json=LIST, headers={"origin": f"http://{url_host}:5173"})
-        foreign = await client.post("/rpc", json=LIST, headers={"host": "evil.example:8000"})
+    async with bound_to(tmp_path, host, url_host, token=TOKEN) as client:
+        auth = {"authorization": f"Bearer {TOKEN}"}
+        answer = await client.post("/rpc", json=LIST, headers=auth)
+        local_origin = await client.post(
+            "/rpc", json=LIST, headers={**auth, "origin": f"http://{url_host}:5173"}
+        )
+        foreign = await client.post("/rpc", json=LIST, headers={**auth, "host": "evil.example:8000"})
     assert answer.status_code == 200
     assert len(answer.json()["result"]["tools"]) == 7
     assert local_origin.status_code == 200
@@ -181,3 +231,47 @@ async def test_allow_remote_without_a_token_refuses_to_start(tmp_path: Path) -> 
     assert done.stdout == b""
     assert b"JEEVES_MCP_PRUNER_TOKEN" in done.stderr
     assert b"mcp_pruner.start_failed" in done.stderr
+
+
+async def test_bodies_buffered_at_once_are_bounded_and_the_bytes_are_given_back() -> None:
+    release = anyio.Event()
+    entered = anyio.Event()
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await receive()
+        entered.set()
+        await release.wait()  # the first request holds its 100 bytes until released
+        await send_json_body(send, 200, b"{}")
+
+    guard = SecurityMiddleware(app, token=None, max_body_bytes=100, check_host=False, max_bytes_in_flight=150)
+
+    async def request(statuses: list[int]) -> None:
+        sent: list[Message] = []
+        body: Message = {"type": "http.request", "body": b"x" * 100, "more_body": False}
+
+        async def receive() -> Message:
+            return body
+
+        async def send(message: Message) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/rpc",
+            "headers": [(b"content-type", b"application/json")],
+        }
+        await guard(scope, receive, send)
+        statuses.append(sent[0]["status"])
+
+    first: list[int] = []
+    second: list[int] = []
+    third: list[int] = []
+    with anyio.fail_after(5):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(request, first)
+            await entered.wait()
+            await request(second)  # 100 + 100 > 150 while the first is in flight
+            release.set()
+        await request(third)  # the first one's bytes were given back
+    assert (first, second, third) == ([200], [503], [200])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import subprocess
 import sys
 import sysconfig
@@ -12,13 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.abc
 import httpx
 import pytest
-from server_fixtures import READY_TIMEOUT_S, ChildServer, read_ready_line
+from server_fixtures import READY_TIMEOUT_S, ChildServer, child_server, read_ready_line, server_argv
+
+from mcp_pruner_server.connections import HEADER_READ_TIMEOUT_S
 
 REPO = Path(__file__).resolve().parents[2]
 # A request the server must answer while something else misbehaves: seconds, not minutes.
 RESPONSIVE_S = 2.0
+TOKEN = "tok-hardening"
+# The review's count: with `ulimit -n 64` it took 58 of them to lock /healthz out.
+HALF_OPEN_CONNECTIONS = 200
 
 
 @contextlib.contextmanager
@@ -88,3 +95,97 @@ async def test_a_catastrophic_regex_in_the_python_grep_times_out_and_the_server_
     assert health == [200, 200, 200]
     result = answer["result"]["structuredContent"]
     assert result["error"]["code"] == "timeout", result
+
+
+@contextlib.contextmanager
+def server_with_fd_limit(root: Path, soft: int, hard: int, env: Mapping[str, str]) -> Iterator[ChildServer]:
+    """The real server started under `ulimit -n` (soft, hard)."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    process = subprocess.Popen(
+        server_argv(root),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, **env},
+        preexec_fn=limit,  # a single setrlimit call, before exec
+    )
+    try:
+        assert process.stdout is not None
+        yield ChildServer(process, read_ready_line(process.stdout))
+    finally:
+        process.kill()
+        process.wait(timeout=READY_TIMEOUT_S)
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
+
+
+def open_files_limit(pid: int) -> tuple[int, int]:
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            soft, hard = line.split()[3:5]
+            return int(soft), int(hard)
+    raise AssertionError("no 'Max open files' line")
+
+
+async def read_until_closed(stream: anyio.abc.SocketStream) -> bytes:
+    received = b""
+    with contextlib.suppress(anyio.EndOfStream, anyio.BrokenResourceError, ConnectionResetError):
+        while True:
+            received += await stream.receive()
+    return received
+
+
+@pytest.mark.anyio
+async def test_a_post_to_a_health_route_is_refused_before_its_body_is_read(tmp_path: Path) -> None:
+    # The review pinned 16 MiB per connection this way, unauthenticated (RSS 77 -> 644 MiB).
+    with child_server(tmp_path, env={"JEEVES_MCP_PRUNER_TOKEN": TOKEN}) as server:
+        port = server.ready["port"]
+        for path in ("/healthz", "/health"):
+            stream = await anyio.connect_tcp("127.0.0.1", port)
+            async with stream:
+                head = (
+                    f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {16 * 1024 * 1024}\r\n\r\n"
+                )
+                await stream.send(head.encode() + b"x" * 1024)  # the body's first KiB, and no more
+                with anyio.fail_after(RESPONSIVE_S):
+                    answer = await stream.receive()
+            assert answer.startswith(b"HTTP/1.1 405"), answer[:200]
+
+
+@pytest.mark.anyio
+async def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path: Path) -> None:
+    with child_server(tmp_path) as server:
+        stream = await anyio.connect_tcp("127.0.0.1", server.ready["port"])
+        async with stream:
+            await stream.send(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line, ever
+            with anyio.fail_after(HEADER_READ_TIMEOUT_S + 3):
+                assert await read_until_closed(stream) == b""
+
+
+@pytest.mark.anyio
+async def test_half_open_connections_under_a_low_fd_limit_do_not_lock_out_healthz_and_execute(
+    tmp_path: Path,
+) -> None:
+    env = {"JEEVES_MCP_PRUNER_TOKEN": TOKEN}
+    auth = {"authorization": f"Bearer {TOKEN}", "content-type": "application/json"}
+    with server_with_fd_limit(tmp_path, 64, 64, env) as server:
+        port = server.ready["port"]
+        async with contextlib.AsyncExitStack() as stack:
+            for _ in range(HALF_OPEN_CONNECTIONS):
+                with anyio.fail_after(RESPONSIVE_S):
+                    stream = await stack.enter_async_context(await anyio.connect_tcp("127.0.0.1", port))
+                await stream.send(b"GET /healthz HTTP/1.1\r\n")
+            async with httpx.AsyncClient(base_url=server.base_url, timeout=RESPONSIVE_S) as client:
+                health = await client.get("/healthz")
+                execute = await client.post("/execute", json={"tool": "health", "params": {}}, headers=auth)
+    assert health.status_code == 200
+    assert execute.status_code == 200, execute.text
+
+
+def test_the_soft_fd_limit_is_raised_to_the_hard_one_at_start(tmp_path: Path) -> None:
+    with server_with_fd_limit(tmp_path, 256, 1024, {}) as server:
+        assert open_files_limit(server.process.pid) == (1024, 1024)
