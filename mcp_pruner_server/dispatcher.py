@@ -27,6 +27,7 @@ from mcp_pruner_server.jsonsafe import dumps, sanitize_object
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline import RequestTrace, Trigger
 from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.recovery import recover_work
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools import arguments as parse
 from mcp_pruner_server.tools.bash_tool import run_bash_tool
@@ -212,9 +213,11 @@ class ToolDispatcher:
             if isinstance(parsed, parse.PruneTextArgs):
                 body = await run_prune_text(self._service, parsed)
             elif isinstance(parsed, parse.RecoverArgs):
-                # Numbering 300k recovered lines is ~165 ms of CPU: off the loop when the text is big.
+                # Numbering 300k recovered lines is ~165 ms of CPU: off the loop when the work
+                # (the stored text times the ranges, each may span it all) is big.
                 recover = functools.partial(run_recover, self._service, parsed)
-                body = await run_off_loop_if_large(recover, self._stored_chars(parsed.prune_id))
+                work = recover_work(self._stored_chars(parsed.prune_id), parsed.ranges)
+                body = await run_off_loop_if_large(recover, work)
             else:
                 body = self._service.health()
         except DomainRpcError as exc:

@@ -263,3 +263,42 @@ def test_an_answer_larger_than_the_output_cap_is_refused(monkeypatch: pytest.Mon
     assert store.recover("prn_a", [(1, 5)], include_line_numbers=False).raw_text
     with pytest.raises(InvalidRangeError, match="more than 50 chars"):
         store.recover("prn_a", [(1, 5)] * 3, include_line_numbers=False)
+
+
+@given(
+    lines=st.lists(st.text(alphabet="ab│é\r", max_size=5), min_size=1, max_size=30),
+    ranges=st.lists(st.tuples(st.integers(1, 35), st.integers(0, 40)), min_size=1, max_size=5),
+    numbers=st.booleans(),
+)
+def test_the_answer_is_measured_exactly_before_it_is_built(
+    lines: list[str], ranges: list[tuple[int, int]], numbers: bool
+) -> None:
+    text = "\n".join(lines)
+    store = RecoveryStore(ttl_s=60, max_entries=4, max_bytes=1 << 20)
+    store.put("p", text)
+    ranges = [(start, start + extra) for start, extra in ranges if start <= len(lines)]
+    if not ranges:
+        return
+    served = recovery._clamp_ranges("p", ranges, len(lines))
+    built = store.recover("p", ranges, numbers).raw_text
+    assert recovery._answer_chars(lines, served, numbers) == len(built)
+
+
+def test_a_thousand_whole_text_ranges_past_the_budget_fail_before_building(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = RecoveryStore(ttl_s=60, max_entries=4, max_bytes=1 << 20)
+    store.put("p", "a\n" * 32000)
+    built: list[int] = []
+    template = recovery.LINE_PREFIX_TEMPLATE
+
+    class Counting(str):
+        def format(self, *args: object, **kwargs: object) -> str:
+            built.append(1)
+            return template.format(*args, **kwargs)
+
+    # A spy on the line numbering: the review's request used to number millions of lines first.
+    monkeypatch.setattr(recovery, "LINE_PREFIX_TEMPLATE", Counting(template))
+    with pytest.raises(InvalidRangeError):
+        store.recover("p", [(1, 10**9)] * 1000, True)
+    assert len(built) <= 1  # the template's own length, measured once
