@@ -3,12 +3,20 @@
 The event names are seed 002's (`mcp_pruner.*`), plus `provider.*` and `run.*` for the parts
 of the run the seed leaves to the runner. The logger is built locally (no global structlog
 configuration) so the server and tests in the same process keep theirs.
+
+Logging is never fatal: a write that fails (`--log-file /dev/full`, a stderr pipe whose reader
+went away) is counted in `write_failures`, and the stream's file descriptor is pointed at
+/dev/null so that neither later events nor the interpreter's flush at exit fail again (a failed
+flush of stderr at exit would turn the agent's exit code into 120). The events are still kept
+in memory for the run summary.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
+import os
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, TextIO
@@ -96,6 +104,8 @@ class EventLog:
             cache_logger_on_first_use=False,
         )
         self._events: list[Event] = []
+        self._stream = stream
+        self.write_failures = 0
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -110,4 +120,23 @@ class EventLog:
         """Log `event` with `data` (omitted from the line when empty)."""
         self._events.append(Event(event, level, MappingProxyType(dict(data))))
         log_method = getattr(self._logger, level)
-        log_method(event, **data)
+        try:
+            log_method(event, **data)
+        except (OSError, ValueError):  # ValueError: the stream was closed under us
+            self.write_failures += 1
+            if self.write_failures == 1:
+                silence_stream(self._stream)
+
+
+def silence_stream(stream: TextIO) -> None:
+    """After a failed write: point `stream`'s fd at /dev/null, so that what its buffer still
+    holds and every later write go nowhere instead of failing again (see the module doc)."""
+    with contextlib.suppress(OSError, ValueError):
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+    with contextlib.suppress(OSError, ValueError):
+        stream.flush()  # the bytes that failed go to /dev/null now, so close() will not fail

@@ -357,9 +357,11 @@ async def run(request: RunRequest, log: EventLog) -> RunOutcome:
         finally:
             with anyio.CancelScope(shield=True):
                 server_pid = state.server.pid if state.server is not None else None
-                await state.shutdown(client, failure)
-                if request.adopt_orphans:
-                    await state.kill_orphans(server_pid)
+                try:
+                    await state.shutdown(client, failure)
+                finally:  # whatever shutdown raised, nothing the run started is left behind
+                    if request.adopt_orphans:
+                        await state.kill_orphans(server_pid)
             io_tg.cancel_scope.cancel()
     if state.stop_signal is not None and state.provider_process is None:
         exit_code = shell_exit_code(-state.stop_signal)

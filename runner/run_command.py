@@ -72,7 +72,8 @@ def run_command(
         stream: TextIO = sys.stderr
         if log_file is not None:
             try:
-                stream = stack.enter_context(log_file.open("a", encoding="utf-8", buffering=1))
+                stream = log_file.open("a", encoding="utf-8", buffering=1)
+                stack.callback(_close_quietly, stream)
             except OSError as exc:
                 typer.echo(f"jeeves run: cannot open --log-file {log_file}: {exc.strerror or exc}", err=True)
                 raise typer.Exit(EXIT_USAGE) from None
@@ -84,9 +85,32 @@ def run_command(
             chosen, tuple(args or ()), workdir, config, handle_signals=True, adopt_orphans=adopt
         )
         outcome = anyio.run(run, request, log)
-    sys.stderr.write(render_text(outcome.summary))
+    # The agent's exit code is the run's: an output nobody can read any more does not change it.
+    _write_quietly(sys.stderr, render_text(outcome.summary))
     if json_file is not None:
-        json_file.write_text(outcome.summary.to_json() + "\n", encoding="utf-8")
+        try:
+            json_file.write_text(outcome.summary.to_json() + "\n", encoding="utf-8")
+        except OSError as exc:
+            _write_quietly(
+                sys.stderr, f"jeeves run: cannot write --json-file {json_file}: {exc.strerror or exc}\n"
+            )
     if json_out:
-        sys.stdout.write(outcome.summary.to_json() + "\n")
+        _write_quietly(sys.stdout, outcome.summary.to_json() + "\n")
     raise typer.Exit(outcome.exit_code)
+
+
+def _close_quietly(stream: TextIO) -> None:
+    """Close the log file; a write that failed was counted by the log, not worth an exit code."""
+    with contextlib.suppress(OSError):
+        stream.close()
+
+
+def _write_quietly(stream: TextIO, text: str) -> None:
+    """Write and flush; on failure point the stream at /dev/null (the exit flush must not fail)."""
+    from runner.events import silence_stream
+
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        silence_stream(stream)
