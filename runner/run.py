@@ -36,6 +36,7 @@ from runner.providers.base import McpEndpoint, Provider
 from runner.server_process import ServerProcess, fetch_stats, spawn_server, wait_until_healthy
 from runner.states import RunState, RunStateMachine
 from runner.summary import RunSummary
+from runner.watchdog import Watchdog
 from tools_exec.supervise import shell_exit_code
 
 # After forwarding SIGTERM to the provider, how long it gets to exit before SIGKILL.
@@ -66,6 +67,8 @@ class RunRequest:
     handle_signals: bool = False
     # Only for a process that is a child subreaper and runs nothing else: see `runner.orphans`.
     adopt_orphans: bool = False
+    # Cleans up if this process is SIGKILLed (`runner.watchdog`); told about scratch directories.
+    watchdog: Watchdog | None = None
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,8 @@ class _Run:
 
     async def run_provider(self, client: httpx.AsyncClient) -> int:
         with _scratch_dir() as scratch:
+            if self.request.watchdog is not None:
+                self.request.watchdog.remove_on_death(scratch)
             try:
                 launch = self.request.provider.launch(self.request.user_args, self.endpoint, scratch)
             except ProviderSpawnError as exc:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
 from runner.providers import PROVIDER_NAMES
+
+if TYPE_CHECKING:
+    from runner.events import EventLog
+    from runner.watchdog import Watchdog
 
 
 def run_command(
@@ -81,10 +85,19 @@ def run_command(
         # Orphans of our children (a `bash` tool child of a crashed server) re-parent to us,
         # so the run can kill them at the end instead of leaving them to init.
         adopt = become_child_subreaper()
+        watchdog = _start_watchdog(log) if adopt else None
         request = RunRequest(
-            chosen, tuple(args or ()), workdir, config, handle_signals=True, adopt_orphans=adopt
+            chosen,
+            tuple(args or ()),
+            workdir,
+            config,
+            handle_signals=True,
+            adopt_orphans=adopt,
+            watchdog=watchdog,
         )
         outcome = anyio.run(run, request, log)
+        if watchdog is not None:
+            watchdog.disarm()  # the run cleaned up after itself (on an exception it did not)
     # The agent's exit code is the run's: an output nobody can read any more does not change it.
     _write_quietly(sys.stderr, render_text(outcome.summary))
     if json_file is not None:
@@ -97,6 +110,18 @@ def run_command(
     if json_out:
         _write_quietly(sys.stdout, outcome.summary.to_json() + "\n")
     raise typer.Exit(outcome.exit_code)
+
+
+def _start_watchdog(log: EventLog) -> Watchdog | None:
+    """The process that cleans up if we are SIGKILLed (`runner.watchdog`); None if it cannot start."""
+    from runner import events as ev
+    from runner.watchdog import start_watchdog
+
+    try:
+        return start_watchdog()
+    except OSError as exc:
+        log.emit(ev.WATCHDOG_UNAVAILABLE, "warning", error=exc.strerror or str(exc))
+        return None
 
 
 def _close_quietly(stream: TextIO) -> None:
