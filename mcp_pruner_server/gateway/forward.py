@@ -34,6 +34,7 @@ from mcp_pruner_server.gateway.errors import (
     UnknownServerError,
     UpstreamDisconnectedError,
     UpstreamNotJsonError,
+    UpstreamNotJsonRpcError,
     UpstreamReplyTooLargeError,
     UpstreamTimeoutError,
     UpstreamUnreachableError,
@@ -112,6 +113,7 @@ class UpstreamClient:
             UpstreamTimeoutError: connect or the whole exchange outlived its timeout.
             UpstreamDisconnectedError: the connection broke before the reply was complete.
             UpstreamNotJsonError: an SSE event's data is not JSON.
+            UpstreamNotJsonRpcError: an SSE response's id is not a string, number or null.
             UpstreamReplyTooLargeError: the reply is over `max_reply_bytes`.
         """
         url = self.url_of(server)
@@ -219,7 +221,15 @@ async def _collect(server: str, url: str, data: str, messages: list[object], pen
     messages.append(message)
     if not _is_response(message):
         return False  # a notification or a server request (progress, logging) before the response
-    pending.discard(message.get("id"))
+    response_id = message.get("id")
+    if isinstance(response_id, bool) or not (
+        response_id is None or isinstance(response_id, str | int | float)
+    ):
+        # `{"id": [1], ...}` is unhashable: not a JSON-RPC response, said as such (-32016).
+        raise UpstreamNotJsonRpcError(
+            server, url, "an SSE response's 'id' must be a string, a number or null"
+        )
+    pending.discard(response_id)
     return not pending
 
 

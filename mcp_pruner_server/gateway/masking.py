@@ -12,8 +12,9 @@ into the marker (`gateway/service.py`). This module holds:
   list, str, numbers, bool, None), calling the masker on every string longer than
   `max_chars`. O(n) in the size of the value; copy-on-write: a dict or list is copied
   (shallowly) only when one of its children changed, so untouched subtrees are shared with
-  the input, never deep-copied, and the input is never mutated. Dict keys are left alone
-  (masking a key could merge two keys into one).
+  the input, never deep-copied, and the input is never mutated. Dict keys are masked too
+  (a 10,000-character key is as much context as a 10,000-character value), each with its own
+  recovery id, so two masked keys never merge.
 - `mask_response` — the JSON-RPC envelope: only `result` and `error.data` are walked;
   `jsonrpc`, `id`, `error.code` and `error.message` are kept as they are. A batch (list of
   responses) is masked element by element.
@@ -207,8 +208,30 @@ def _is_json_of(text: str, value: object) -> bool:
 
 def _walk_dict(node: dict[str, object], max_chars: int, mask: StringMasker) -> dict[str, object]:
     changes = _changed_children(node.items(), max_chars, mask)
-    # Shallow: the untouched children are shared; a replaced key keeps its place.
-    return {**node, **dict(changes)} if changes else node
+    out = {**node, **dict(changes)} if changes else node  # shallow: untouched children shared
+    if any(len(key) > max_chars for key in node):
+        return _mask_keys(out, max_chars, mask)
+    return out
+
+
+def _mask_keys(node: dict[str, object], max_chars: int, mask: StringMasker) -> dict[str, object]:
+    """`node` with every key longer than `max_chars` masked, in place of the key and in order.
+
+    A masked key carries its own recovery id, so two never merge; should the marker say
+    `unavailable` for two keys with the same head and tail, ` #2`, ` #3`... tell them apart.
+    """
+    out: dict[str, object] = {}
+    for key, value in node.items():
+        if len(key) > max_chars:
+            masked = mask(key)
+            new_key, n = masked, 1
+            while new_key in out or (new_key != key and new_key in node):
+                n += 1
+                new_key = f"{masked} #{n}"
+            out[new_key] = value
+        else:
+            out[key] = value
+    return out
 
 
 def _walk_list(node: list[object], max_chars: int, mask: StringMasker) -> list[object]:

@@ -88,12 +88,44 @@ def decode_reply(reply: UpstreamReply, request: GatewayRequest) -> object | None
         if not ok:
             raise UpstreamHttpStatusError(server, url, reply.status, excerpt(reply.body)) from exc
         raise UpstreamNotJsonError(server, url, str(exc) or type(exc).__name__, excerpt(reply.body)) from exc
-    problem = jsonrpc_problem(message)
+    problem = jsonrpc_problem(message) or id_mismatch(message, request)
     if problem is not None:
         if not ok:
             raise UpstreamHttpStatusError(server, url, reply.status, excerpt(reply.body))
         raise UpstreamNotJsonRpcError(server, url, problem)
     return message
+
+
+def is_valid_id(value: object) -> bool:
+    """A JSON-RPC id a response may carry: a string, a number (not a boolean), or null."""
+    return value is None or (isinstance(value, str | int | float) and not isinstance(value, bool))
+
+
+def same_id(a: object, b: object) -> bool:
+    """JSON equality of two valid ids (`1` is not `true`, `"1"` is not `1`)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return False
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def id_mismatch(message: object, request: GatewayRequest) -> str | None:
+    """Why the response(s) in `message` do not answer `request`'s ids; None if they do.
+
+    A response answers an id the caller sent, or has a null id with an error (the upstream
+    could not read the request's id, JSON-RPC 2.0 §5).
+    """
+    responses = message if isinstance(message, list) else [message]
+    for response in responses:
+        if not isinstance(response, dict):
+            continue  # jsonrpc_problem's to report
+        response_id = response.get("id")
+        if response_id is None and "error" in response:
+            continue
+        if not any(same_id(response_id, wanted) for wanted in request.reply_ids):
+            return f"the response id {json.dumps(response_id)} answers no id of the request"
+    return None
 
 
 def jsonrpc_problem(message: object) -> str | None:
@@ -116,6 +148,8 @@ def _response_problem(message: object) -> str | None:
         return "'jsonrpc' is not \"2.0\""
     if "id" not in message:
         return "no 'id'"
+    if not is_valid_id(message["id"]):
+        return "'id' must be a string, a number or null"
     if ("result" in message) == ("error" in message):
         return "a response has exactly one of 'result' and 'error'"
     error = message.get("error")
@@ -140,8 +174,8 @@ def _from_sse(reply: UpstreamReply, request: GatewayRequest) -> object | None:
     if request.is_batch:
         message: object = responses
     else:
-        message = next((r for r in responses if r.get("id") == request.single_id), responses[0])
-    problem = jsonrpc_problem(message)
+        message = next((r for r in responses if same_id(r.get("id"), request.single_id)), responses[0])
+    problem = jsonrpc_problem(message) or id_mismatch(message, request)
     if problem is not None:
         raise UpstreamNotJsonRpcError(reply.server, reply.url, problem)
     return message
@@ -149,7 +183,7 @@ def _from_sse(reply: UpstreamReply, request: GatewayRequest) -> object | None:
 
 def _ids(messages: list[dict[str, object]]) -> list[object]:
     # Only hashable ids can be waited for; an object or array id is the upstream's to refuse.
-    return [m["id"] for m in messages if "id" in m and isinstance(m["id"], str | int | float | None)]
+    return [m["id"] for m in messages if "id" in m and is_valid_id(m["id"])]
 
 
 def _focus(message: dict[str, object]) -> tuple[str | None, SourceType]:

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from server_fixtures import call_tool, in_process
@@ -70,6 +71,26 @@ async def recover_all(client: httpx.AsyncClient, prune_id: str) -> str:
     )
     raw_text: str = answer["result"]["structuredContent"]["raw_text"]
     return raw_text
+
+
+async def test_a_long_dict_key_is_masked_like_any_string_and_recovers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 10,000-character key came back whole; the README says every string at any depth.
+    key = "".join(f"k{i:05d}" for i in range(1667))[:10_000]
+    async with (
+        up.serve(up.echo_result(lambda _: {"files": {key: 1, "short": 2}})) as upstream,
+        gateway(tmp_path, monkeypatch, {"fs": upstream.url}) as client,
+    ):
+        response = await post(client, "fs", CALL)
+        files = response.json()["result"]["files"]
+        masked_key = next(k for k in files if k != "short")
+        marker = MARKER.search(masked_key)
+        assert marker is not None
+        assert len(masked_key) < 4000 + 200
+        middle = await recover_all(client, marker.group(4))
+    assert files[masked_key] == 1
+    assert key[:2000] + middle + key[-2000:] == key
 
 
 async def test_a_small_call_is_forwarded_unchanged_and_answered_as_is(
@@ -221,6 +242,12 @@ async def test_an_http_500_page_is_an_http_status_error_with_an_excerpt(
         (b'{"jsonrpc": "2.0", "id": 7, "result": 1, "error": {"code": 1, "message": "x"}}', -32016),
         (b'{"jsonrpc": "2.0", "id": 7, "error": "boom"}', -32016),
         (b"[1, 2]", -32016),
+        # Ids: not a JSON-RPC id, or not the request's (issue 16: these reached the caller).
+        (b'{"jsonrpc": "2.0", "id": [7], "result": {}}', -32016),
+        (b'{"jsonrpc": "2.0", "id": true, "result": {}}', -32016),
+        (b'{"jsonrpc": "2.0", "id": 8, "result": {}}', -32016),
+        (b'{"jsonrpc": "2.0", "id": "7", "result": {}}', -32016),
+        (b'{"jsonrpc": "2.0", "id": null, "result": {}}', -32016),
     ],
 )
 async def test_a_reply_that_is_not_json_rpc_has_its_own_code(
@@ -233,6 +260,31 @@ async def test_a_reply_that_is_not_json_rpc_has_its_own_code(
         error = await error_of(client, "fs")
     assert error["code"] == code
     assert "'fs'" in error["message"]
+
+
+@pytest.mark.parametrize("bad_id", [[7], {"a": 1}, True])
+async def test_an_sse_response_with_an_invalid_id_is_not_json_rpc_not_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad_id: object
+) -> None:
+    # `{"id": [1]}` raised TypeError (unhashable) in the SSE reader: -32603 and a traceback.
+    async with (
+        up.serve(up.sse(lambda _: [{"jsonrpc": "2.0", "id": bad_id, "result": {}}])) as upstream,
+        gateway(tmp_path, monkeypatch, {"fs": upstream.url}) as client,
+    ):
+        with anyio.fail_after(MARGIN_S):
+            error = await error_of(client, "fs")
+    assert error["code"] == -32016
+    assert error["data"]["code"] == "gateway_upstream_not_jsonrpc"
+
+
+async def test_a_null_id_error_answers_the_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = b'{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}'
+    async with (
+        up.serve(up.raw(200, body)) as upstream,
+        gateway(tmp_path, monkeypatch, {"fs": upstream.url}) as client,
+    ):
+        response = await post(client, "fs", CALL)
+    assert response.json()["error"]["code"] == -32700
 
 
 async def test_a_reply_over_the_byte_cap_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
