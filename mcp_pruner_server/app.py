@@ -41,6 +41,7 @@ from mcp_pruner_server.execute_route import ExecuteEndpoint, error_body
 from mcp_pruner_server.gateway import install_gateway
 from mcp_pruner_server.jsonsafe import SafeJSONResponse, rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
+from mcp_pruner_server.mcp_guard import McpGuard
 from mcp_pruner_server.mcp_transport import McpEndpoint
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning_config import PruningConfig, load_pruning_config
@@ -260,7 +261,7 @@ def build_app(parts: ServerParts) -> Starlette:
     app = Starlette(
         exception_handlers={404: http_refusal, 405: http_refusal, Exception: internal_error},
         routes=[
-            Route("/mcp", mcp),
+            Route("/mcp", McpGuard(mcp)),  # ids checked as /rpc checks them (mcp_guard.py)
             Route("/rpc", rpc_route, methods=["POST"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/health", health, methods=["GET"]),

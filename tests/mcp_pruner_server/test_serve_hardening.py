@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import resource
 import subprocess
@@ -229,3 +230,47 @@ async def test_a_recover_of_a_thousand_whole_text_ranges_does_not_stall_healthz(
                     worst = max(worst, anyio.current_time() - started)
     assert answer["error"]["code"] == -32005, answer
     assert worst < HEALTHZ_STALL_S, f"/healthz waited {worst * 1000:.0f} ms behind one recover_text"
+
+
+MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+@pytest.mark.anyio
+async def test_mcp_answers_every_malformed_request_with_a_json_rpc_error(tmp_path: Path) -> None:
+    # Each of these got 202 and no answer, or a text/plain 400 (issue 16); /rpc answers -32600.
+    ids = ["true", "1.5", "[]", "{}", "1e300"]
+    with child_server(tmp_path) as server:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
+            by_id = {
+                raw: await client.post(
+                    "/mcp",
+                    content=f'{{"jsonrpc": "2.0", "id": {raw}, "method": "ping"}}',
+                    headers=MCP_HEADERS,
+                )
+                for raw in ids
+            }
+            text_plain = await client.post(
+                "/mcp",
+                content=b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
+                headers={"content-type": "text/plain"},
+            )
+        stream = await anyio.connect_tcp("127.0.0.1", server.ready["port"])
+        async with stream:
+            head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            head += "Content-Length: abc\r\n\r\n"
+            await stream.send(head.encode())
+            with anyio.fail_after(RESPONSIVE_S):
+                bad_length = await read_until_closed(stream)
+    for raw, response in by_id.items():
+        assert response.status_code == 400, (raw, response.status_code, response.text)
+        assert response.json() == {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32600, "message": "Invalid Request: 'id' must be a string, a number or null"},
+        }
+    assert text_plain.status_code == 415
+    assert text_plain.json()["error"]["code"] == -32006
+    head_bytes, _, body = bad_length.partition(b"\r\n\r\n")
+    assert head_bytes.startswith(b"HTTP/1.1 400")
+    assert b"content-type: application/json" in head_bytes.lower()
+    assert json.loads(body)["error"]["code"] == -32600
