@@ -18,10 +18,11 @@ returns a `PruneOutcome`:
 
 Steps: a fresh `prune_id` (`prn_` + time-sortable random id); the ORIGINAL text is stored
 first, always — a no-op's prune_id must recover too (§9); past `MCP_PRUNER_MAX_INPUT_CHARS`
-or `JEEVES_MCP_PRUNER_MAX_PRUNE_INPUT_BYTES` → no-op `input_too_large`; then the selected
-backend; any `BackendError` → the heuristic engine's result with `used_fallback=true`, the
-error's warning codes first (e.g. `deepinfra_error`, `deepinfra_http_error`) and its stats
-(`deepinfra_http_status`, `fallback_from`); any other exception → no-op `internal_error`.
+characters (tool outputs are held to `JEEVES_MCP_PRUNER_MAX_PRUNE_INPUT_BYTES` before they
+get here) → no-op `input_too_large`; then the selected backend; any `BackendError` → the
+heuristic engine's result with `used_fallback=true`, the error's warning codes first (e.g.
+`deepinfra_error`, `deepinfra_http_error`) and its stats (`deepinfra_http_status`,
+`fallback_from`); any other exception → no-op `internal_error`.
 A text too large for the recovery store adds the `recovery_unavailable` warning.
 """
 
@@ -241,12 +242,10 @@ class PrunerService:
         return PruneOutcome(result, self._backend.name, result.stats.used_fallback)
 
     def _too_large(self, text: str) -> bool:
-        if len(text) > self._config.max_input_chars:
-            return True
-        # Chars bound bytes from below: skip the encode when even 4 bytes per char would fit.
-        if len(text) * 4 <= self._config.max_prune_input_bytes:
-            return False
-        return len(text.encode("utf-8", "surrogatepass")) > self._config.max_prune_input_bytes
+        # One limit, in characters, as documented: a byte limit here as well made 157,500 CJK
+        # characters (472 KB) `input_too_large` under a 262,144-character limit. Tool outputs
+        # have their own limit in bytes, checked before they get here (`output_pruning`).
+        return len(text) > self._config.max_input_chars
 
     def _elapsed(self, started: float) -> float:
         return (self._clock() - started) * 1000.0

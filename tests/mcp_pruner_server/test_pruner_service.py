@@ -94,14 +94,9 @@ def test_kept_lines_and_recovered_ranges_reproduce_the_original_byte_for_byte(
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize(
-    "config",
-    [PruningConfig(max_input_chars=1024), PruningConfig(max_prune_input_bytes=1024)],
-    ids=["chars", "bytes"],
-)
-async def test_input_over_the_limit_is_a_recoverable_no_op(config: PruningConfig) -> None:
+async def test_input_over_the_limit_is_a_recoverable_no_op() -> None:
     text = "é\n" * 600  # 1200 chars, 1800 bytes
-    service = PrunerService(config, make_store())
+    service = PrunerService(PruningConfig(max_input_chars=1024), make_store())
     outcome = await service.prune(text, "q", "logs", OPTIONS)
     await service.aclose()
     result = outcome.result
@@ -213,3 +208,18 @@ async def test_the_service_uses_the_backend_the_config_names(config: PruningConf
     assert service.backend_name == name
     assert service.health()["backend"] == name
     await service.aclose()
+
+
+@pytest.mark.anyio
+async def test_the_prune_text_limit_is_in_characters_only() -> None:
+    # 157,500 CJK characters (472,500 bytes) were `input_too_large` under a limit the README
+    # gives as 262,144 characters: a second, byte limit applied too (issue 16).
+    text = ("漢字かな交じり文" * 5 + "\n") * 3500
+    assert len(text) == 143_500
+    assert len(text.encode()) > 262_144
+    service = PrunerService(PruningConfig(), make_store())
+    under = await service.prune(text, "q", "logs", OPTIONS)
+    over = await service.prune("a" * (PruningConfig().max_input_chars + 1), "q", "logs", OPTIONS)
+    await service.aclose()
+    assert "input_too_large" not in under.result.warnings
+    assert over.result.warnings == ("input_too_large",)
