@@ -14,11 +14,13 @@ this call, failing, or exiting) the command runs under the sanitized server envi
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
@@ -33,11 +35,29 @@ ENV_KEY_PATTERN = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 # Names dropped from the server environment before any child sees it. Matched on the upper-cased
 # name, so `github_token` goes too: `*_API_KEY`/`*_APIKEY` (ANTHROPIC_, OPENAI_, DEEPINFRA_), any
 # `*_KEY` (AWS_SECRET_ACCESS_KEY, *_PRIVATE_KEY), `*_TOKEN` (GITHUB_TOKEN, JEEVES_MCP_PRUNER_TOKEN,
-# AWS_SESSION_TOKEN), `*_AUTH`, `*_CREDENTIAL(S)`, and SECRET / PASSWORD / PASSWD anywhere.
+# AWS_SESSION_TOKEN), `*_AUTH`, `*_CREDENTIAL(S)`, `*_PAT` (GITHUB_PAT), `*_PWD` / `*_PASS`
+# (MYSQL_PWD; not `PWD` itself), agent sockets (`*_AUTH_SOCK`: SSH_AUTH_SOCK lets a child sign
+# as the user), and SECRET / PASSWORD / PASSWD / PASSPHRASE anywhere.
 # One POSIX ERE, so bash (`[[ =~ ]]`, see `secret_unset_prelude`) applies the very same rule.
-_SECRET_NAME_ERE = r"(^|_)(API_?KEY|KEY|TOKEN|AUTH|CREDENTIALS?)$|SECRET|PASSWORD|PASSWD"
+_SECRET_NAME_ERE = (
+    r"(^|_)(API_?KEY|KEY|TOKEN|AUTH|CREDENTIALS?|AUTH_SOCK)$|_(PAT|PWD|PASS)$"
+    r"|SECRET|PASSWORD|PASSWD|PASSPHRASE"
+)
 _SECRET_NAME = re.compile(_SECRET_NAME_ERE)
-_SECRET_EXACT = frozenset({"JEEVES_MCP_PRUNER_TOKEN", "JEEVES_MCP_TOKEN", "GH_TOKEN", "NPM_TOKEN"})
+_SECRET_EXACT = frozenset(
+    {"JEEVES_MCP_PRUNER_TOKEN", "JEEVES_MCP_TOKEN", "GH_TOKEN", "NPM_TOKEN", "GPG_AGENT_INFO"}
+)
+# A value that is a URL with a password in it (`postgres://app:hunter2@db/app` in DATABASE_URL,
+# `https://user:ghp_…@github.com`): whatever the variable is called, it is a credential.
+_URL_WITH_PASSWORD_ERE = r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#@[:space:]]*:[^/?#@[:space:]]*@"
+_URL_WITH_PASSWORD = re.compile(_URL_WITH_PASSWORD_ERE.replace("[:space:]", r"\s"))
+
+# The user's own choice, read from the server's environment: comma- or space-separated names,
+# `*` as a wildcard. ALLOW passes a variable the rule would drop (SSH_AUTH_SOCK for `git` over
+# ssh); DENY drops one it would pass. DENY wins over ALLOW.
+ENV_ALLOW_VAR = "JEEVES_MCP_PRUNER_ENV_ALLOW"
+ENV_DENY_VAR = "JEEVES_MCP_PRUNER_ENV_DENY"
+_PATTERN_SHAPE = re.compile(r"^[A-Z0-9_*]+$")
 
 # Variables bash sets itself in every shell; copying the snapshot's values would be wrong.
 _SHELL_OWNED = frozenset({"PWD", "OLDPWD", "SHLVL", "_"})
@@ -49,31 +69,76 @@ _snapshots: OrderedDict[_Key, dict[str, str] | None] = OrderedDict()
 _locks: dict[_Key, anyio.Lock] = {}  # one capture per key at a time; dropped once nobody waits
 
 
+@dataclass(frozen=True)
+class EnvPolicy:
+    """The user's allow and deny lists, as POSIX EREs over upper-cased names ("" = none)."""
+
+    allow_ere: str = ""
+    deny_ere: str = ""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> EnvPolicy:
+        """The lists in `env` (`JEEVES_MCP_PRUNER_ENV_ALLOW` / `_DENY`); malformed entries ignored."""
+        return cls(_names_ere(env.get(ENV_ALLOW_VAR, "")), _names_ere(env.get(ENV_DENY_VAR, "")))
+
+    def allows(self, name: str) -> bool:
+        return bool(self.allow_ere) and re.search(self.allow_ere, name) is not None
+
+    def denies(self, name: str) -> bool:
+        return bool(self.deny_ere) and re.search(self.deny_ere, name) is not None
+
+
+def _names_ere(value: str) -> str:
+    names = [n for n in re.split(r"[,\s]+", value.strip().upper()) if n and _PATTERN_SHAPE.match(n)]
+    return "|".join(f"^{n.replace('*', '.*')}$" for n in names)
+
+
 def is_secret_name(name: str) -> bool:
     """True for variable names that look like credentials and must not reach a child."""
     upper = name.upper()
     return upper in _SECRET_EXACT or _SECRET_NAME.search(upper) is not None
 
 
-def sanitized_env(base: Mapping[str, str]) -> dict[str, str]:
-    """`base` without secret-looking variables (see `is_secret_name`)."""
-    return {key: value for key, value in base.items() if not is_secret_name(key)}
+def is_secret(name: str, value: str, policy: EnvPolicy | None = None) -> bool:
+    """Whether the variable must not reach a child: the user's deny list, else the built-in rule
+    (secret-looking name, or a URL value holding a password) unless the allow list passes it."""
+    policy = policy or EnvPolicy()
+    upper = name.upper()
+    if policy.denies(upper):
+        return True
+    if not (is_secret_name(name) or _URL_WITH_PASSWORD.search(value)):
+        return False
+    return not policy.allows(upper)
 
 
-def secret_unset_prelude(overrides: Mapping[str, str]) -> str:
-    """Bash that drops secret-looking variables a login profile exported, then re-applies `overrides`.
+def sanitized_env(base: Mapping[str, str], policy: EnvPolicy | None = None) -> dict[str, str]:
+    """`base` without secret variables (see `is_secret`), under `policy` (default: read from `base`)."""
+    policy = EnvPolicy.from_env(base) if policy is None else policy
+    return {key: value for key, value in base.items() if not is_secret(key, value, policy)}
+
+
+def secret_unset_prelude(overrides: Mapping[str, str], policy: EnvPolicy | None = None) -> str:
+    """Bash that drops secret variables a login profile exported, then re-applies `overrides`.
 
     For `bash -lc` the profile runs inside the child, after we sanitized its environment; this
     prefix (joined to the command with `;`, no newline, so line numbers in errors do not move)
-    applies `is_secret_name` there too. Overrides are re-exported so they win, as in cached mode.
+    applies `is_secret` there too (`policy` default: the server's environment). Overrides are
+    re-exported so they win, as in cached mode.
     """
+    policy = EnvPolicy.from_env(os.environ) if policy is None else policy
     exact = "|".join(sorted(_SECRET_EXACT))
-    pattern = shlex.quote(f"{_SECRET_NAME_ERE}|^({exact})$")
+    never = "^$"  # an ERE no variable name matches: an empty list
     parts = [
-        f"__jeeves_re={pattern}",
+        f"__jeeves_re={shlex.quote(f'{_SECRET_NAME_ERE}|^({exact})$')}",
+        f"__jeeves_url={shlex.quote(_URL_WITH_PASSWORD_ERE)}",
+        f"__jeeves_allow={shlex.quote(policy.allow_ere or never)}",
+        f"__jeeves_deny={shlex.quote(policy.deny_ere or never)}",
         "for __jeeves_v in $(compgen -e 2>/dev/null); do"
-        ' if [[ ${__jeeves_v^^} =~ $__jeeves_re ]]; then unset "$__jeeves_v"; fi; done',
-        "unset __jeeves_v __jeeves_re",
+        " __jeeves_n=${__jeeves_v^^};"
+        " if [[ $__jeeves_n =~ $__jeeves_deny ]]"
+        " || { { [[ $__jeeves_n =~ $__jeeves_re ]] || [[ ${!__jeeves_v} =~ $__jeeves_url ]]; }"
+        ' && ! [[ $__jeeves_n =~ $__jeeves_allow ]]; }; then unset "$__jeeves_v"; fi; done',
+        "unset __jeeves_v __jeeves_n __jeeves_re __jeeves_url __jeeves_allow __jeeves_deny",
     ]
     parts += [f"export {key}={shlex.quote(value)}" for key, value in overrides.items()]
     return "; ".join(parts) + "; "
@@ -171,7 +236,7 @@ async def _capture(
     snapshot = parse_env_block(stdout.raw())
     # The profile may export credentials (`export OPENAI_API_KEY=...` in ~/.bash_profile): the same
     # rule as for the server's own environment applies, and the cache never holds them.
-    return (None if snapshot is None else sanitized_env(snapshot)), False
+    return (None if snapshot is None else sanitized_env(snapshot, EnvPolicy.from_env(base))), False
 
 
 def parse_env_block(raw: bytes) -> dict[str, str] | None:

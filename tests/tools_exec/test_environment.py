@@ -15,6 +15,7 @@ from tools_exec.environment import (
     sanitized_env,
     validate_overrides,
 )
+from tools_exec.process import LoginShell, run_bash
 
 pytestmark = pytest.mark.anyio
 
@@ -46,6 +47,13 @@ def login_base(home: Path) -> dict[str, str]:
         "SSH_PRIVATE_KEY",
         "NPM_CONFIG__AUTH",
         "GOOGLE_APPLICATION_CREDENTIALS",
+        # issue 16: these passed the filter
+        "GITHUB_PAT",
+        "MYSQL_PWD",
+        "SSH_AUTH_SOCK",
+        "GPG_AGENT_INFO",
+        "SMTP_PASS",
+        "GPG_PASSPHRASE",
     ],
 )
 def test_secret_looking_names_are_dropped(name: str) -> None:
@@ -54,10 +62,62 @@ def test_secret_looking_names_are_dropped(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["PATH", "HOME", "LANG", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "KEYMAP"]
+    "name", ["PATH", "HOME", "LANG", "TOKENIZERS_PARALLELISM", "KEYMAP", "PWD", "OLDPWD", "PATH_INFO"]
 )
 def test_ordinary_names_are_kept(name: str) -> None:
     assert not is_secret_name(name)
+
+
+SECRETS = {
+    "DATABASE_URL": "postgres://app:hunter2@db.internal:5432/app",
+    "GITHUB_PAT": "ghp_pat",
+    "MYSQL_PWD": "mysql-pwd",
+    "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock",
+}
+KEPT = {
+    "SERVICE_URL": "https://db.internal/app",
+    "GIT_URL": "https://user@host/repo.git",
+    "PATH": "/usr/bin:/bin",
+}
+
+
+def test_a_url_holding_a_password_is_dropped_whatever_its_name() -> None:
+    assert sanitized_env({**SECRETS, **KEPT}) == KEPT
+
+
+def test_the_allow_and_deny_lists_change_the_rule_deny_winning() -> None:
+    base = {
+        **SECRETS,
+        **KEPT,
+        "FOO_BAR": "x",
+        "JEEVES_MCP_PRUNER_ENV_ALLOW": "ssh_auth_sock, database_*",
+        "JEEVES_MCP_PRUNER_ENV_DENY": "FOO_*,DATABASE_URL",
+    }
+    kept = sanitized_env(base)
+    assert "SSH_AUTH_SOCK" in kept
+    assert "FOO_BAR" not in kept
+    assert "DATABASE_URL" not in kept  # denied and allowed: deny wins
+    assert "GITHUB_PAT" not in kept
+
+
+@pytest.mark.parametrize("login_shell", ["cached_env", "every_call", "off"])
+async def test_bash_children_see_none_of_them_in_every_login_mode(
+    root: Path,
+    home_with_profile: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    login_shell: LoginShell,
+) -> None:
+    # A real bash: the variables come from the server's environment and from a login profile.
+    clear_login_environment_cache()
+    home = home_with_profile("export PROFILE_DSN='mysql://root:toor@localhost/db'\nexport API_PAT=p\n")
+    monkeypatch.setenv("HOME", str(home))
+    for name, value in {**SECRETS, "KEEP_ME": "ok", "ALLOWED_PAT": "a"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("JEEVES_MCP_PRUNER_ENV_ALLOW", "ALLOWED_PAT")
+    result = await run_bash(root, "env", login_shell=login_shell)
+    names = {line.partition("=")[0] for line in result.stdout.splitlines()}
+    assert not names & {*SECRETS, "PROFILE_DSN", "API_PAT"}, names & {*SECRETS, "PROFILE_DSN", "API_PAT"}
+    assert {"KEEP_ME", "ALLOWED_PAT"} <= names
 
 
 def test_overrides_with_lowercase_or_odd_keys_are_refused() -> None:
