@@ -1,10 +1,11 @@
 """Checks in front of the MCP SDK on `/mcp`, so it answers malformed requests as `/rpc` does.
 
-The SDK (stateless JSON mode) takes a request whose `id` is `true`, `1.5`, `[]`, `{}` or
-`1e300` for a notification and answers 202 with no body; `/rpc` answers those with -32600 and
-a null id (JSON-RPC 2.0 §4: an id is a string, a number without fraction, or null). Here the
-same rule runs before the SDK sees the body: such a request gets HTTP 400 (the SDK's status
-for an invalid JSON-RPC message) with the JSON-RPC error `/rpc` would send.
+The SDK (stateless JSON mode) takes a request whose `id` is `true`, `1.5`, `[]`, `{}`, `1e300`
+or `null` for a notification and answers 202 with no body; `/rpc` answers the first five with
+-32600 and a null id (JSON-RPC 2.0 §4: an id is a string, a number without fraction, or null).
+Here the same rule runs before the SDK sees the body, plus MCP's own (an MCP request id "MUST
+NOT be null"): such a request gets HTTP 400 (the SDK's status for an invalid JSON-RPC message)
+with the JSON-RPC error `/rpc` would send.
 
 What remains the SDK's or the HTTP layer's (documented in the README): a `Content-Type` other
 than JSON is refused earlier by `SecurityMiddleware` (415, JSON-RPC); a malformed request line
@@ -25,12 +26,12 @@ from mcp_pruner_server.security import replay_message, send_rpc_refusal
 RPC_INVALID_REQUEST = -32600
 # The SDK's status for an invalid JSON-RPC message on the Streamable HTTP transport.
 INVALID_REQUEST_STATUS = 400
-INVALID_ID_MESSAGE = "Invalid Request: 'id' must be a string, a number or null"
+INVALID_ID_MESSAGE = "Invalid Request: an MCP request 'id' must be a string or an integer"
 
 
 def is_valid_request_id(value: object) -> bool:
-    """`/rpc`'s rule for a request id: a string, an integer (not a boolean), or null."""
-    return value is None or (isinstance(value, str | int) and not isinstance(value, bool))
+    """MCP's rule for a request id: a string or an integer (not a boolean); `/rpc` also takes null."""
+    return isinstance(value, str | int) and not isinstance(value, bool)
 
 
 def has_invalid_id(message: object) -> bool:

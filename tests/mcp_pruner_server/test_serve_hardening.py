@@ -238,7 +238,7 @@ MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, 
 @pytest.mark.anyio
 async def test_mcp_answers_every_malformed_request_with_a_json_rpc_error(tmp_path: Path) -> None:
     # Each of these got 202 and no answer, or a text/plain 400 (issue 16); /rpc answers -32600.
-    ids = ["true", "1.5", "[]", "{}", "1e300"]
+    ids = ["true", "1.5", "[]", "{}", "1e300", "null"]  # null: MCP ids must not be null
     with child_server(tmp_path) as server:
         async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as client:
             by_id = {
@@ -266,7 +266,10 @@ async def test_mcp_answers_every_malformed_request_with_a_json_rpc_error(tmp_pat
         assert response.json() == {
             "jsonrpc": "2.0",
             "id": None,
-            "error": {"code": -32600, "message": "Invalid Request: 'id' must be a string, a number or null"},
+            "error": {
+                "code": -32600,
+                "message": "Invalid Request: an MCP request 'id' must be a string or an integer",
+            },
         }
     assert text_plain.status_code == 415
     assert text_plain.json()["error"]["code"] == -32006
