@@ -166,11 +166,19 @@ class UpstreamReplyTooLargeError(GatewayError):
     rpc_code = -32017
     code = "gateway_upstream_reply_too_large"
 
-    def __init__(self, server: str, url: str, limit: int) -> None:
+    def __init__(self, server: str, url: str, limit: int, *, json_values: int | None = None) -> None:
+        if json_values is None:
+            what = f"a reply larger than {limit} bytes"
+            data: dict[str, object] = {"limit_bytes": limit}
+        else:  # within the byte cap, but its values would take far more memory once decoded
+            what = (
+                f"a reply of {json_values} JSON values, more than decoding {limit} bytes may hold in memory"
+            )
+            data = {"limit_bytes": limit, "json_values": json_values}
         super().__init__(
             server,
             url,
-            f"Gateway: MCP server {server!r} at {url} sent a reply larger than {limit} bytes; "
+            f"Gateway: MCP server {server!r} at {url} sent {what}; "
             f"ask for less (a range, a filter) or raise JEEVES_GATEWAY_MAX_REPLY_BYTES",
-            limit_bytes=limit,
+            **data,
         )

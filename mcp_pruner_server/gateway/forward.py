@@ -51,6 +51,14 @@ FORWARDED_HEADERS: Final = ("mcp-protocol-version", "mcp-session-id")
 ACCEPT: Final = "application/json, text/event-stream"
 # How much of an unusable body an error shows (enough to recognise an HTML error page).
 EXCERPT_CHARS: Final = 200
+# Decoding memory: a JSON reply becomes Python objects, ~50 bytes for each small value (an int
+# or a short string, its list slot or dict entry) however few bytes it took in JSON: 64 MB of
+# numbers took 9x the reply. A reply is decoded only if its values fit in the larger of
+# `DECODE_MEMORY_FACTOR` x its size and `DECODE_MEMORY_FLOOR_BYTES` (a small reply of small
+# values costs little whatever the ratio).
+DECODED_BYTES_PER_VALUE: Final = 50
+DECODE_MEMORY_FACTOR: Final = 2
+DECODE_MEMORY_FLOOR_BYTES: Final = 64 << 20
 
 ReplyKind = Literal["json", "sse", "empty"]
 
@@ -233,7 +241,29 @@ async def _collect(server: str, url: str, data: str, messages: list[object], pen
     return not pending
 
 
+def json_values_in(body: bytes | str) -> int:
+    """An upper-bound count of the values `body` decodes to: separators and containers (C speed)."""
+    if isinstance(body, str):
+        return body.count(",") + body.count("[") + body.count("{") + 1
+    return body.count(b",") + body.count(b"[") + body.count(b"{") + 1
+
+
+def check_decode_memory(server: str, url: str, body: bytes | str) -> None:
+    """Refuse, before `json.loads`, a body whose values would take far more memory than its bytes.
+
+    Raises:
+        UpstreamReplyTooLargeError: the estimate is over the budget (see DECODED_BYTES_PER_VALUE).
+    """
+    size = len(body)
+    if size * DECODED_BYTES_PER_VALUE <= DECODE_MEMORY_FLOOR_BYTES:
+        return  # even one value per byte fits the floor: no need to count
+    values = json_values_in(body)
+    if values * DECODED_BYTES_PER_VALUE > max(DECODE_MEMORY_FACTOR * size, DECODE_MEMORY_FLOOR_BYTES):
+        raise UpstreamReplyTooLargeError(server, url, size, json_values=values)
+
+
 def _parse_event(server: str, url: str, data: str) -> object:
+    check_decode_memory(server, url, data)
     try:
         return json.loads(data)
     except (ValueError, RecursionError) as exc:

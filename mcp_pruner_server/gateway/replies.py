@@ -16,7 +16,7 @@ from mcp_pruner_server.gateway.errors import (
     UpstreamNotJsonError,
     UpstreamNotJsonRpcError,
 )
-from mcp_pruner_server.gateway.forward import UpstreamReply, excerpt
+from mcp_pruner_server.gateway.forward import UpstreamReply, check_decode_memory, excerpt
 from mcp_pruner_server.pruning.types import SOURCE_TYPES, SourceType
 
 # Observations forwarded by the gateway are mostly file contents (seed 003's fast-filesystem).
@@ -72,6 +72,7 @@ def decode_reply(reply: UpstreamReply, request: GatewayRequest) -> object | None
         UpstreamHttpStatusError: non-2xx and no JSON-RPC body.
         UpstreamNotJsonError: the body is empty (a reply was expected) or not JSON.
         UpstreamNotJsonRpcError: JSON, but not a JSON-RPC 2.0 response or batch.
+        UpstreamReplyTooLargeError: its JSON values would take far more memory than its bytes.
     """
     server, url, ok = reply.server, reply.url, 200 <= reply.status < 300
     if reply.kind == "sse":
@@ -82,6 +83,7 @@ def decode_reply(reply: UpstreamReply, request: GatewayRequest) -> object | None
         if not request.ids:
             return None
         raise UpstreamNotJsonError(server, url, f"HTTP {reply.status} with an empty body", "")
+    check_decode_memory(server, url, reply.body)
     try:
         message: object = json.loads(reply.body)
     except (ValueError, RecursionError) as exc:

@@ -287,6 +287,21 @@ async def test_a_null_id_error_answers_the_request(tmp_path: Path, monkeypatch: 
     assert response.json()["error"]["code"] == -32700
 
 
+async def test_a_reply_of_millions_of_small_values_is_refused_before_decoding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Under the byte cap, but decoded it is ~50 bytes a value: 64 MB of numbers took RSS from
+    # 77 to 674 MiB (issue 16). 1.5 million zeros: 4.5 MB of JSON, ~75 MB of Python objects.
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "result": {"items": [0] * 1_500_000}}).encode()
+    async with (
+        up.serve(up.raw(200, body)) as upstream,
+        gateway(tmp_path, monkeypatch, {"fs": upstream.url}) as client,
+    ):
+        error = await error_of(client, "fs")
+    assert error["code"] == -32017
+    assert error["data"]["json_values"] >= 1_500_000
+
+
 async def test_a_reply_over_the_byte_cap_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     env = {"JEEVES_GATEWAY_MAX_REPLY_BYTES": "2048"}
     async with (
