@@ -120,7 +120,10 @@ def bounded_protocol(
                 (b"connection", b"close"),
             ]
             try:
-                self.transport.write(self.conn.send(h11.Response(status_code=400, headers=headers)) or b"")
+                self.transport.write(
+                    self.conn.send(h11.Response(status_code=400, headers=headers, reason=b"Bad Request"))
+                    or b""
+                )
                 self.transport.write(self.conn.send(h11.Data(data=body)) or b"")
                 self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
             except h11.LocalProtocolError:
