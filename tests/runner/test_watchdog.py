@@ -109,3 +109,40 @@ def test_sigkill_of_jeeves_run_leaves_no_process_and_no_scratch_dir(tmp_path: Pa
         if runner.poll() is None:
             runner.kill()
             runner.wait()
+
+
+def watchdogs() -> set[int]:
+    found = set()
+    for process in psutil.process_iter(["cmdline"]):
+        cmdline = process.info["cmdline"] or []
+        if "runner.watchdog" in cmdline:
+            found.add(process.pid)
+    return found
+
+
+def test_a_run_that_ends_by_itself_disarms_its_watchdog_and_kills_nothing(tmp_path: Path) -> None:
+    marker = tmp_path / "still-here"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    before = watchdogs()
+    argv = [
+        *JEEVES,
+        "run",
+        "--no-pruner",
+        "-p",
+        "command",
+        "--",
+        "sh",
+        "-c",
+        f"echo $JEEVES_RUN_ID > {marker}",
+    ]
+    out = subprocess.run(
+        argv, env=env, capture_output=True, text=True, cwd=tmp_path, timeout=STARTED_TIMEOUT_S
+    )
+    assert out.returncode == 0, out.stderr
+    assert len(marker.read_text().strip()) == 32  # the agent carried the run's marker
+    assert "run.watchdog_unavailable" not in out.stderr
+    leftover = watchdogs() - before
+    _, alive = psutil.wait_procs(
+        [psutil.Process(pid) for pid in leftover if psutil.pid_exists(pid)], timeout=5
+    )
+    assert alive == []  # told "done", it exited on its own

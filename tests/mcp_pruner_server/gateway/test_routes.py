@@ -287,14 +287,16 @@ async def test_a_null_id_error_answers_the_request(tmp_path: Path, monkeypatch: 
     assert response.json()["error"]["code"] == -32700
 
 
+@pytest.mark.parametrize("path", ["json", "sse"])
 async def test_a_reply_of_millions_of_small_values_is_refused_before_decoding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
 ) -> None:
     # Under the byte cap, but decoded it is ~50 bytes a value: 64 MB of numbers took RSS from
     # 77 to 674 MiB (issue 16). 1.5 million zeros: 4.5 MB of JSON, ~75 MB of Python objects.
-    body = json.dumps({"jsonrpc": "2.0", "id": 7, "result": {"items": [0] * 1_500_000}}).encode()
+    reply = {"jsonrpc": "2.0", "id": 7, "result": {"items": [0] * 1_500_000}}
+    behaviour = up.raw(200, json.dumps(reply).encode()) if path == "json" else up.sse(lambda _: [reply])
     async with (
-        up.serve(up.raw(200, body)) as upstream,
+        up.serve(behaviour) as upstream,
         gateway(tmp_path, monkeypatch, {"fs": upstream.url}) as client,
     ):
         error = await error_of(client, "fs")
