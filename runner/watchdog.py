@@ -185,8 +185,7 @@ def _record(runner: int, recorded: dict[_Key, None], me: int) -> None:
 def watch(runner: int, run_id: str, pipe: int) -> None:
     """Run the watchdog: record, read the pipe until EOF, then clean up unless told `done`."""
     me = os.getpid()
-    recorded: dict[_Key, None] = {}
-    directories: list[Path] = []
+    recorded: dict[_Key, None] = {}  # insertion-ordered set
     received = bytearray()
     ended = threading.Event()
 
