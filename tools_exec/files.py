@@ -1,7 +1,10 @@
 """`read`: a confined regular text file, optionally a line range, cut to a byte cap.
 
-The file is streamed in `READ_CHUNK_BYTES` chunks and reading stops once the range is complete or
-the cap is reached, so a multi-gigabyte file costs no more memory than the cap.
+The file is streamed in `READ_CHUNK_BYTES` chunks through a `HeadTailCapture` until the range is
+complete: a range over the cap keeps its head and its tail, half of the cap each, with one marker
+line between (`capture.py`), so a multi-gigabyte file costs no more memory than twice the cap.
+With `capture_bytes` the range is also captured whole up to that size (spooled to a temporary
+file past 1 MiB) for the caller to prune.
 """
 
 from __future__ import annotations
@@ -16,16 +19,18 @@ from typing import BinaryIO
 
 import anyio.to_thread
 
+from tools_exec.capture import Cut, HeadTailCapture, Omitted
 from tools_exec.errors import InvalidPathError, IoError, NotFoundError, PermissionDeniedError
 from tools_exec.limits import (
     BINARY_SNIFF_BYTES,
     DEFAULT_MAX_OUTPUT_BYTES,
     MIN_MAX_OUTPUT_BYTES,
+    RAW_TAIL_BYTES,
     READ_CHUNK_BYTES,
+    READ_HEAD_SHARE,
     READ_INLINE_MAX_BYTES,
 )
 from tools_exec.paths import relative_to_root, resolve_inside
-from tools_exec.text import cut_utf8, decode_lossy
 
 
 @dataclass(frozen=True)
@@ -40,12 +45,13 @@ class ReadResult:
     duration_ms: float
     file_bytes: int = 0
     start_line: int = 1
+    omitted: Omitted | None = None  # what the cut to `max_output_bytes` left out
+    capture: HeadTailCapture | None = None  # with `capture_bytes`: the range whole; the caller closes it
 
 
 @dataclass(frozen=True)
 class _Slice:
-    data: bytes
-    truncated: bool
+    cut: Cut
     file_bytes: int
 
 
@@ -56,11 +62,13 @@ async def read_text(
     start_line: int | None = None,
     end_line: int | None = None,
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
+    capture_bytes: int | None = None,
 ) -> ReadResult:
     """Read lines `start_line`..`end_line` (1-based, inclusive, clamped to the file) of a text file.
 
-    Undecodable bytes become U+FFFD. When the range exceeds `max_output_bytes` the head is kept,
-    cut on a UTF-8 boundary, with `truncated=True`.
+    Undecodable bytes become U+FFFD. When the range exceeds `max_output_bytes` its head and tail
+    are kept, cut on line ends, with a marker line between and `truncated=True`. With
+    `capture_bytes`, `capture` holds the range up to that size (the caller must close it).
 
     Raises:
         ValueError: a line number below 1, `end_line < start_line`, or a cap below 1.
@@ -82,29 +90,46 @@ async def read_text(
     # A small file is read right here: a worker-thread hop costs more than the read (measured on
     # `/rpc` read of a 10-line file: p50 1.08 ms with the hop, 0.93 ms without). A large one is
     # read in a thread so the event loop never waits on megabytes of disk.
-    if os.fstat(fd).st_size <= READ_INLINE_MAX_BYTES:
-        part = _read_slice(fd, path, first, end_line, max_output_bytes)
+    if capture_bytes is None:
+        capture = HeadTailCapture(max_output_bytes, max_output_bytes)
     else:
-        part = await anyio.to_thread.run_sync(_read_slice, fd, path, first, end_line, max_output_bytes)
+        capture = HeadTailCapture(max(capture_bytes - RAW_TAIL_BYTES, max_output_bytes), RAW_TAIL_BYTES)
+    try:
+        if os.fstat(fd).st_size <= READ_INLINE_MAX_BYTES:
+            part = _read_slice(fd, path, first, end_line, capture, max_output_bytes)
+        else:
+            read = _read_slice
+            part = await anyio.to_thread.run_sync(read, fd, path, first, end_line, capture, max_output_bytes)
+    except BaseException:
+        capture.close()
+        raise
+    if capture_bytes is None:
+        capture.close()
+    content = part.cut.text
     return ReadResult(
         path=relative_to_root(root, resolved),
-        content=decode_lossy(part.data),
-        truncated=part.truncated,
-        bytes=len(part.data),
+        content=content,
+        truncated=part.cut.omitted is not None,
+        bytes=capture.total_bytes - (part.cut.omitted.bytes if part.cut.omitted else 0),
         duration_ms=(time.monotonic() - started) * 1000,
         file_bytes=part.file_bytes,
         start_line=first,
+        omitted=part.cut.omitted,
+        capture=capture if capture_bytes is not None else None,
     )
 
 
-def _read_slice(fd: int, shown: str, first: int, last: int | None, cap: int) -> _Slice:
-    """Read the range from `fd`, which it takes over and closes."""
+def _read_slice(
+    fd: int, shown: str, first: int, last: int | None, capture: HeadTailCapture, cap: int
+) -> _Slice:
+    """Read the range from `fd`, which it takes over and closes, into `capture`; cut it to `cap`."""
     with os.fdopen(fd, "rb", buffering=0) as handle:
         file_bytes = os.fstat(handle.fileno()).st_size
         try:
-            return _scan(handle, shown, first, last, cap, file_bytes)
+            _scan(handle, shown, first, last, capture)
         except OSError as exc:
             raise IoError(f"reading {shown} failed: {exc.strerror or exc}") from exc
+    return _Slice(capture.text(cap, head_share=READ_HEAD_SHARE), file_bytes)
 
 
 def _open_regular(resolved: Path, shown: str) -> int:
@@ -127,15 +152,14 @@ def _open_regular(resolved: Path, shown: str) -> int:
     return fd
 
 
-def _scan(handle: BinaryIO, shown: str, first: int, last: int | None, cap: int, file_bytes: int) -> _Slice:
-    """Stream the file, keeping lines first..last, stopping at the cap."""
-    kept = bytearray()
+def _scan(handle: BinaryIO, shown: str, first: int, last: int | None, capture: HeadTailCapture) -> None:
+    """Stream the file, feeding lines first..last to `capture`."""
     line_no = 1  # number of the line the next byte belongs to
     sniffed = False
     while True:
         chunk = handle.read(READ_CHUNK_BYTES)
         if not chunk:
-            return _Slice(bytes(kept), False, file_bytes)
+            return
         if not sniffed:
             sniffed = True
             if b"\0" in chunk[:BINARY_SNIFF_BYTES]:
@@ -149,20 +173,13 @@ def _scan(handle: BinaryIO, shown: str, first: int, last: int | None, cap: int, 
             while line_no < first:
                 at = chunk.index(b"\n", at) + 1
                 line_no += 1
-        stop, done = len(chunk), False
-        if last is not None:
-            stop, line_no, done = _range_end(chunk, at, line_no, last)
-        piece = chunk[at:stop]
-        room = cap - len(kept)
-        if len(piece) > room:
-            # Cut the joined bytes: a character may straddle the previous chunk and this one.
-            joined = bytes(kept) + piece[: room + 4]
-            return _Slice(cut_utf8(joined, cap), True, file_bytes)
-        kept += piece
-        if done:
-            return _Slice(bytes(kept), False, file_bytes)
         if last is None:
-            line_no += piece.count(b"\n")
+            capture.feed(chunk[at:] if at else chunk)
+            continue
+        stop, line_no, done = _range_end(chunk, at, line_no, last)
+        capture.feed(chunk[at:stop])
+        if done:
+            return
 
 
 def _range_end(chunk: bytes, at: int, line_no: int, last: int) -> tuple[int, int, bool]:

@@ -14,6 +14,24 @@ STDERR_RESERVE_SHARE = 0.25
 """Of a bash call's `max_output_bytes`, what stderr keeps however much stdout wrote: the error
 message of a command that floods stdout is usually the part worth reading."""
 
+SPOOL_AFTER_BYTES = 1_048_576
+"""A captured stream stays in memory up to 1 MiB, then goes to an unlinked temporary file: ten
+concurrent 64 MiB outputs cost 10 MiB of memory while their commands run, not 640 MiB."""
+
+RAW_CAP_BYTES = 64 * 1_048_576
+"""With a focus question, what a tool keeps of its output to prune (beyond it: the head and
+`RAW_TAIL_BYTES` of tail): a 1M-line build log (~80 MB) is pruned in ~2 s."""
+
+RAW_TAIL_BYTES = 1_048_576
+"""The tail kept beyond the raw cap, in memory: where a failing run's error is."""
+
+BASH_HEAD_SHARE = 0.25
+"""A bash output cut to `max_output_bytes` keeps a quarter from its head (the command's setup) and
+three quarters from its tail, where a build or test run prints its failure and summary."""
+
+READ_HEAD_SHARE = 0.5
+"""A file cut to `max_output_bytes` keeps as much of its head as of its tail."""
+
 MIN_MAX_OUTPUT_BYTES = 1
 """Below one byte a cap is nonsense; the contract's floor (1024) is enforced by the server."""
 

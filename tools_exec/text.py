@@ -96,7 +96,7 @@ class CappedBuffer:
         if limit is not None and limit < len(head):
             return decode_lossy(cut_utf8(head, limit))
         if self.truncated:
-            head = _drop_split_tail(head)
+            head = drop_split_tail(head)
         return decode_lossy(head)
 
 
@@ -111,7 +111,7 @@ def split_output(stdout_bytes: int, stderr_bytes: int, cap: int, stderr_reserve:
     return min(stdout_bytes, cap - stderr_keep), stderr_keep
 
 
-def _drop_split_tail(head: bytes) -> bytes:
+def drop_split_tail(head: bytes) -> bytes:
     """Remove a trailing UTF-8 sequence the cap cut short (its lead byte announced more bytes)."""
     for back in range(1, min(_MAX_UTF8_CHAR_BYTES, len(head)) + 1):
         byte = head[-back]

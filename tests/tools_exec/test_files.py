@@ -89,7 +89,9 @@ async def test_cap_cuts_on_a_utf8_boundary(root: Path) -> None:
     with anyio.fail_after(5):
         result = await read_text(root, "accents.txt", max_output_bytes=1025)
     assert result.truncated
-    assert result.content == "é" * 512
+    head, marker, tail = result.content.split("\n")
+    assert (head, tail) == ("é" * 256, "é" * 256)  # half the cap each, both cut between characters
+    assert marker == "⟦TRUNCATED: 976 bytes not shown⟧"
     assert result.bytes == 1024
 
 
@@ -99,7 +101,9 @@ async def test_cap_cuts_on_a_utf8_boundary_that_straddles_two_chunks(root: Path)
     with anyio.fail_after(5):
         result = await read_text(root, "straddle.txt", max_output_bytes=65536)
     assert result.truncated
-    assert result.content == "a" * 65535
+    assert result.content.startswith("a" * 32768 + "\n⟦TRUNCATED: ")
+    assert result.content.endswith("aé" + "z" * 10)
+    assert "\ufffd" not in result.content
 
 
 def _write_huge_file(path: Path, mebibytes: int) -> None:
@@ -109,7 +113,7 @@ def _write_huge_file(path: Path, mebibytes: int) -> None:
             handle.write(line * 1024)
 
 
-async def test_huge_file_with_small_cap_is_not_read_whole(root: Path) -> None:
+async def test_huge_file_with_small_cap_costs_no_more_memory_than_the_cap(root: Path) -> None:
     _write_huge_file(root / "huge.log", 64)
     tracemalloc.start()
     try:
@@ -119,7 +123,9 @@ async def test_huge_file_with_small_cap_is_not_read_whole(root: Path) -> None:
     finally:
         tracemalloc.stop()
     assert result.truncated
-    assert result.bytes == 4096
+    assert result.bytes == 4096  # two whole lines from the head, two from the tail
+    assert result.omitted is not None
+    assert (result.omitted.first_line, result.omitted.lines) == (3, 64 * 1024 - 4)
     assert result.file_bytes == 64 * 1024 * 1024
     assert peak < 2 * 1024 * 1024, f"peak allocation {peak} bytes for a 4 KiB read"
 

@@ -20,6 +20,13 @@ from tools_exec.process import BashResult, run_bash
 pytestmark = pytest.mark.anyio
 
 
+def _kept(result: BashResult, stream: str) -> int:
+    """Bytes of `stream` shown (the marker line aside)."""
+    total = result.stdout_total_bytes if stream == "stdout" else result.stderr_total_bytes
+    omitted = result.omitted.get(stream)
+    return total - (omitted.bytes if omitted else 0)
+
+
 async def test_stdout_stderr_and_exit_code_are_captured(root: Path) -> None:
     with anyio.fail_after(5):
         result = await run_bash(root, "echo out; echo err >&2")
@@ -131,7 +138,10 @@ async def test_100_mb_output_is_capped_with_bounded_memory(root: Path) -> None:
     assert result.exit_code == 0
     assert result.stdout_total_bytes == 100_000_000  # the child was drained to the end, never blocked
     assert result.truncated
-    assert result.stdout == "y" * 65536
+    # a quarter of the cap from the head, three quarters from the tail, one marker line between
+    omitted = 100_000_000 - 65536
+    assert result.stdout == "y" * 16384 + f"\n⟦TRUNCATED: {omitted} bytes not shown⟧\n" + "y" * 49152
+    assert result.omitted["stdout"].bytes == omitted
     assert peak - baseline < 32 * 1024 * 1024, f"RSS grew by {(peak - baseline) / 1e6:.1f} MB"
 
 
@@ -140,7 +150,7 @@ async def test_stdout_and_stderr_share_the_byte_cap(root: Path) -> None:
         result = await run_bash(
             root, "printf 'a%.0s' $(seq 3000); printf 'b%.0s' $(seq 3000) >&2", max_output_bytes=4000
         )
-    assert len(result.stdout) + len(result.stderr) == 4000
+    assert _kept(result, "stdout") + _kept(result, "stderr") == 4000
     assert result.stdout_total_bytes + result.stderr_total_bytes == 6000
     assert result.truncated
 
@@ -153,7 +163,7 @@ async def test_a_command_flooding_stdout_still_shows_its_error_message(root: Pat
             max_output_bytes=4000,
         )
     assert result.stderr == "error: boom\n"
-    assert result.stdout == "y" * (4000 - len("error: boom\n"))
+    assert _kept(result, "stdout") == 4000 - len("error: boom\n")
     assert result.truncated
 
 
@@ -162,13 +172,15 @@ async def test_stderr_keeps_only_its_quarter_when_both_streams_overflow(root: Pa
         result = await run_bash(
             root, "head -c 9000 /dev/zero | tr '\\0' e >&2; head -c 9000 /dev/zero", max_output_bytes=4000
         )
-    assert (len(result.stdout), len(result.stderr)) == (3000, 1000)
+    assert (_kept(result, "stdout"), _kept(result, "stderr")) == (3000, 1000)
 
 
 async def test_output_cap_cuts_on_a_utf8_boundary(root: Path) -> None:
     with anyio.fail_after(5):
         result = await run_bash(root, "for i in $(seq 1000); do printf 'é'; done", max_output_bytes=1025)
-    assert result.stdout == "é" * 512
+    head, marker, tail = result.stdout.split("\n")
+    assert set(head + tail) == {"é"}  # both cuts on a character boundary
+    assert marker.startswith("⟦TRUNCATED:")
 
 
 async def test_invalid_utf8_output_is_replaced(root: Path) -> None:
@@ -323,3 +335,35 @@ async def test_cwd_is_resolved_off_the_event_loop(root: Path, monkeypatch: pytes
     with anyio.fail_after(5):
         await run_bash(root, "true", cwd="sub", login_shell="off")
     assert threads == [False]
+
+
+async def test_a_long_output_keeps_its_head_and_its_failing_tail_with_one_marker(root: Path) -> None:
+    with anyio.fail_after(10):
+        result = await run_bash(root, "seq 1 100000; echo 'FAILED: boom'", max_output_bytes=4096)
+    head, _, rest = result.stdout.partition("⟦TRUNCATED: ")
+    assert head.startswith("1\n2\n")
+    assert head.endswith("\n")
+    assert result.stdout.endswith("99999\n100000\nFAILED: boom\n")  # the tail: most of the budget
+    omitted = result.omitted["stdout"]
+    shown_head_lines = head.count("\n")
+    assert omitted.first_line == shown_head_lines + 1
+    assert f"lines {omitted.first_line}-{omitted.first_line + omitted.lines - 1}" in rest
+    assert shown_head_lines + omitted.lines + rest.count("\n") - 1 == 100_001  # every line counted once
+    assert len(head.encode()) <= 1024 < len(rest.encode())  # a quarter for the head
+
+
+async def test_captures_hold_the_whole_output_and_close_their_spool(root: Path) -> None:
+    with anyio.fail_after(10):
+        result = await run_bash(root, "seq 1 400000", max_output_bytes=4096, capture_bytes=64 << 20)
+    assert result.captures is not None
+    stdout, stderr = result.captures
+    try:
+        whole = stdout.full()
+        assert whole.omitted is None
+        assert whole.text == "".join(f"{i}\n" for i in range(1, 400_001))  # 2.6 MB: past the spool threshold
+        assert stdout.spooled_to_disk()
+    finally:
+        stdout.close()
+        stderr.close()
+    assert stdout.closed
+    assert result.omitted["stdout"].bytes > 0  # what is returned is still cut to max_output_bytes

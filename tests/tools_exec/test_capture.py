@@ -1,0 +1,81 @@
+"""`HeadTailCapture`: the whole stream when it fits, else head + one marker line + tail, all counted."""
+
+from __future__ import annotations
+
+import os
+
+from tools_exec.capture import HeadTailCapture
+
+
+def _lines(first: int, last: int) -> bytes:
+    return b"".join(b"line %d\n" % i for i in range(first, last + 1))
+
+
+def _feed(capture: HeadTailCapture, data: bytes, chunk: int = 4096) -> None:
+    for at in range(0, len(data), chunk):
+        capture.feed(data[at : at + chunk])
+
+
+def test_a_stream_that_fits_comes_back_whole() -> None:
+    capture = HeadTailCapture(100, 100)
+    _feed(capture, _lines(1, 10))
+    cut = capture.text(1000)
+    assert (cut.text, cut.omitted) == (_lines(1, 10).decode(), None)
+    capture.close()
+
+
+def test_a_cut_keeps_whole_lines_and_one_marker_that_counts_what_it_hides() -> None:
+    data = _lines(1, 1000)
+    capture = HeadTailCapture(len(data), len(data))
+    _feed(capture, data)
+    cut = capture.text(400, head_share=0.25)
+    head, tail = cut.text.partition("⟦")[0], cut.text.rpartition("⟧\n")[2]
+    assert cut.omitted is not None
+    assert head == _lines(1, head.count("\n")).decode()
+    assert tail == _lines(1001 - tail.count("\n"), 1000).decode()
+    assert len(head) <= 100 < len(tail) <= 300
+    first, count = cut.omitted.first_line, cut.omitted.lines
+    assert first == head.count("\n") + 1
+    assert first + count == 1001 - tail.count("\n")
+    assert (
+        f"⟦TRUNCATED: lines {first}-{first + count - 1} ({count} lines, {cut.omitted.bytes} bytes)"
+        in cut.text
+    )
+    assert cut.omitted.bytes == len(data) - len(head) - len(tail)
+    capture.close()
+
+
+def test_beyond_head_and_tail_the_middle_is_dropped_and_still_counted() -> None:
+    data = _lines(1, 100_000)
+    capture = HeadTailCapture(1000, 2000)
+    _feed(capture, data)
+    assert capture.truncated
+    assert capture.total_bytes == len(data)
+    cut = capture.full()
+    assert cut.omitted is not None
+    assert cut.text.endswith("line 100000\n")
+    shown = cut.text.replace(cut.omitted.marker() + "\n", "")
+    assert shown.count("\n") + cut.omitted.lines == 100_000
+    capture.close()
+
+
+def test_a_large_head_is_spooled_to_an_unlinked_file_and_released_on_close() -> None:
+    capture = HeadTailCapture(64 << 20, 1024, spool_after=64 * 1024)
+    _feed(capture, _lines(1, 100_000), chunk=65536)
+    assert capture.spooled_to_disk()
+    fd = capture._head.fileno()  # the spool's file: already unlinked, nothing to leave behind
+    assert os.fstat(fd).st_nlink == 0
+    assert capture.full().text == _lines(1, 100_000).decode()
+    capture.close()
+    assert capture.closed
+    capture.close()  # idempotent
+
+
+def test_a_cut_inside_one_long_line_says_bytes_only_and_splits_no_character() -> None:
+    capture = HeadTailCapture(10_000, 10_000)
+    _feed(capture, "é".encode() * 3000)
+    cut = capture.text(1001)
+    head, marker, tail = cut.text.split("\n")
+    assert set(head) == set(tail) == {"é"}
+    assert marker == f"⟦TRUNCATED: {6000 - 2 * len(head) - 2 * len(tail)} bytes not shown⟧"
+    capture.close()
