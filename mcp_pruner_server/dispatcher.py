@@ -84,9 +84,14 @@ Prepare = Callable[[object], tuple[str | None, Callable[[], Awaitable[RawOutput 
 
 
 def _prepared(
-    run: Callable[[Path, _Args], Awaitable[RawOutput | ToolFailure]], args: _Args, root: Path
+    run: Callable[[Path, _Args, int | None], Awaitable[RawOutput | ToolFailure]],
+    args: _Args,
+    root: Path,
+    capture_bytes: int | None,
 ) -> tuple[str | None, Callable[[], Awaitable[RawOutput | ToolFailure]]]:
-    return args.question, functools.partial(run, root, args)
+    # with a question (and a pruner), the tool captures its whole output up to the raw cap
+    capture = capture_bytes if args.question is not None else None
+    return args.question, functools.partial(run, root, args, capture)
 
 
 def failure_pruning(question: str | None, pruner: ToolPruner | None, raw_bytes: int) -> JsonObject:
@@ -121,10 +126,11 @@ class ToolDispatcher:
         self._service = service
         self._pruner = tool_pruner
         self.stats = stats
+        cap = tool_pruner.raw_cap_bytes if tool_pruner is not None else None
         self._workspace_tools: dict[str, Prepare] = {
-            "read": lambda a: _prepared(run_read, parse.parse_read(a), root),
-            "bash": lambda a: _prepared(run_bash_tool, parse.parse_bash(a), root),
-            "grep": lambda a: _prepared(run_grep_tool, parse.parse_grep(a), root),
+            "read": lambda a: _prepared(run_read, parse.parse_read(a), root, cap),
+            "bash": lambda a: _prepared(run_bash_tool, parse.parse_bash(a), root, cap),
+            "grep": lambda a: _prepared(run_grep_tool, parse.parse_grep(a), root, cap),
         }
 
     @property

@@ -120,6 +120,7 @@ class PrunerService:
         options: PruneOptions,
         *,
         store_unapplied: bool = True,
+        max_input_bytes: int | None = None,
     ) -> PruneOutcome:
         """Prune `text` for `goal_hint`; never raises (fail-open, seed 000 §9).
 
@@ -127,12 +128,15 @@ class PrunerService:
         markers must recover): for a caller that keeps an unpruned text recoverable its own
         way (the gateway masks it), so the store does not hold it twice. An unpruned
         outcome is then `recoverable=False`, without the `recovery_unavailable` warning.
+        `max_input_bytes` replaces the configured character limit (tool output has its raw cap).
         """
         started = self._clock()
         prune_id = new_prune_id()
         recoverable = self._store.put(prune_id, text) if store_unapplied else True
         try:
-            outcome = await self._prune(text, goal_hint, source_type, options, prune_id, started)
+            outcome = await self._prune(
+                text, goal_hint, source_type, options, prune_id, started, max_input_bytes
+            )
         except Exception as exc:  # the fail-open boundary: a bug costs pruning, never the output
             log.exception("pruner.internal_error", prune_id=prune_id)
             result = noop_result(
@@ -207,8 +211,9 @@ class PrunerService:
         options: PruneOptions,
         prune_id: str,
         started: float,
+        max_input_bytes: int | None = None,
     ) -> PruneOutcome:
-        if self._too_large(text):
+        if self._too_large(text, max_input_bytes):
             result = noop_result(
                 text,
                 prune_id,
@@ -241,11 +246,12 @@ class PrunerService:
             return PruneOutcome(result, self._backend.name, True, *failure)
         return PruneOutcome(result, self._backend.name, result.stats.used_fallback)
 
-    def _too_large(self, text: str) -> bool:
+    def _too_large(self, text: str, max_input_chars: int | None = None) -> bool:
         # One limit, in characters, as documented: a byte limit here as well made 157,500 CJK
         # characters (472 KB) `input_too_large` under a 262,144-character limit. Tool outputs
-        # have their own limit in bytes, checked before they get here (`output_pruning`).
-        return len(text) > self._config.max_input_chars
+        # have their own limit, the raw cap (bytes bound characters), passed by `prune_for_tool`.
+        limit = self._config.max_input_chars if max_input_chars is None else max_input_chars
+        return len(text) > limit
 
     def _elapsed(self, started: float) -> float:
         return (self._clock() - started) * 1000.0

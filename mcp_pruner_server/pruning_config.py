@@ -85,6 +85,19 @@ INT_SETTINGS: Mapping[str, IntSetting] = {
     ),
     # One rerank call scores at most this many lines (cost and request-size bound).
     "deepinfra_max_docs": IntSetting(("DEEPINFRA_MAX_DOCS",), ("deepinfra_max_docs",), 256, 1, 4096),
+    # With a question, read/bash/grep keep this much of their output to prune (a 1M-line build
+    # log is ~80 MB and prunes in ~2 s); beyond it, its head and last MiB.
+    "tool_raw_cap_bytes": IntSetting(
+        ("JEEVES_MCP_PRUNER_RAW_CAP_BYTES",), ("tool_raw_cap_bytes",), 64 << 20, 1 << 20, 1 << 30
+    ),
+    # A pruned tool output is at most a screenful around what the question needs: a few hundred
+    # lines and ~8k tokens (a 100k-line log is otherwise 10,000 lines at max_prune_ratio 0.9).
+    "tool_budget_lines": IntSetting(
+        ("JEEVES_MCP_PRUNER_TOOL_BUDGET_LINES",), ("tool_budget_lines",), 300, 20, 1_000_000
+    ),
+    "tool_budget_tokens": IntSetting(
+        ("JEEVES_MCP_PRUNER_TOOL_BUDGET_TOKENS",), ("tool_budget_tokens",), 8000, 500, 10_000_000
+    ),
 }
 
 
@@ -107,6 +120,9 @@ class PruningConfig:
     deepinfra_endpoint_url: str = DEFAULT_DEEPINFRA_ENDPOINT_URL
     deepinfra_timeout_ms: int = 5000
     deepinfra_max_docs: int = 256
+    tool_raw_cap_bytes: int = 64 << 20
+    tool_budget_lines: int = 300
+    tool_budget_tokens: int = 8000
 
 
 def load_pruning_config(env: Mapping[str, str], toml: Mapping[str, object]) -> PruningConfig:

@@ -159,3 +159,16 @@ def _from_first_newline(data: bytes) -> bytes:
     while skip < len(data) and data[skip] & 0xC0 == 0x80:  # UTF-8 continuation bytes
         skip += 1
     return data[skip:]
+
+
+def cut_text(text: str, budget: int, *, head_share: float = 0.5) -> str:
+    """`text` cut to `budget` UTF-8 bytes as a capture cuts a stream (head, marker line, tail)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= budget:
+        return text
+    capture = HeadTailCapture(len(data), 0)
+    try:
+        capture.feed(data)
+        return capture.text(budget, head_share=head_share).text
+    finally:
+        capture.close()

@@ -14,12 +14,14 @@ from pathlib import Path
 
 from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools.arguments import BashArgs
-from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure, utf8_len
+from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure
 from tools_exec.errors import ToolExecError, ToolTimeoutError
+from tools_exec.limits import BASH_HEAD_SHARE
 from tools_exec.process import BashResult, run_bash
 
 
 def _fields(result: BashResult) -> JsonObject:
+    omitted = {name: o.to_dict() for name, o in result.omitted.items()}
     return {
         "tool": "bash",
         "cmd": result.cmd,
@@ -30,11 +32,18 @@ def _fields(result: BashResult) -> JsonObject:
         "timed_out": result.timed_out,
         "truncated": result.truncated,
         "duration_ms": round(result.duration_ms, 3),
+        **({"omitted": omitted} if omitted else {}),
     }
 
 
-async def run_bash_tool(root: Path, args: BashArgs) -> RawOutput | ToolFailure:
-    """Run the command; timeouts and spawn/cwd errors become ToolFailures (partial output kept)."""
+async def run_bash_tool(
+    root: Path, args: BashArgs, capture_bytes: int | None = None
+) -> RawOutput | ToolFailure:
+    """Run the command; timeouts and spawn/cwd errors become ToolFailures (partial output kept).
+
+    With `capture_bytes` (a question and a pruner), both streams are captured whole up to it for
+    the pipeline to prune; the returned streams are cut to `max_output_bytes` either way.
+    """
     try:
         result = await run_bash(
             root,
@@ -43,13 +52,14 @@ async def run_bash_tool(root: Path, args: BashArgs) -> RawOutput | ToolFailure:
             env=args.env,
             timeout_ms=args.timeout_ms,
             max_output_bytes=args.max_output_bytes,
+            capture_bytes=capture_bytes,
         )
     except ToolTimeoutError as exc:
         body: JsonObject = {"tool": "bash", "cmd": args.cmd}
         raw_bytes = 0
         if isinstance(exc.partial, BashResult):
             body.update(_fields(exc.partial))
-            raw_bytes = utf8_len(exc.partial.stdout) + utf8_len(exc.partial.stderr)
+            raw_bytes = exc.partial.stdout_total_bytes + exc.partial.stderr_total_bytes
         body["error"] = {"code": exc.code, "message": exc.message, "exit_code": None}
         return ToolFailure("bash", exc.code, exc.message, body, raw_bytes=raw_bytes)
     except ToolExecError as exc:
@@ -89,6 +99,9 @@ async def run_bash_tool(root: Path, args: BashArgs) -> RawOutput | ToolFailure:
         exec_data={
             "duration_ms": round(result.duration_ms, 3),
             "exit_code": result.exit_code,
-            "bytes": utf8_len(result.stdout) + utf8_len(result.stderr),
+            "bytes": result.stdout_total_bytes + result.stderr_total_bytes,
         },
+        full=dict(zip(("stdout", "stderr"), result.captures, strict=True)) if result.captures else {},
+        max_output_bytes=args.max_output_bytes,
+        head_share=BASH_HEAD_SHARE,
     )

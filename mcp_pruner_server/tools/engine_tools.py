@@ -12,6 +12,10 @@ from mcp_pruner_server.tools.arguments import PruneTextArgs, RecoverArgs
 from mcp_pruner_server.tools.outcome import JsonObject
 from mcp_pruner_server.tools.output_pruning import PruneAttempt
 
+# A capture over the raw cap is its head (at least max_output_bytes, <= 10 MiB), a marker line
+# and its last MiB: at most this much over the cap.
+RAW_MARKER_SLACK_BYTES = 12 << 20
+
 
 class ServicePruner:
     """`PrunerService` seen from the tool pipeline (`ToolPruner`)."""
@@ -21,8 +25,12 @@ class ServicePruner:
         self._config = config
 
     @property
-    def max_prune_input_bytes(self) -> int:
-        return self._config.max_prune_input_bytes
+    def raw_cap_bytes(self) -> int:
+        return self._config.tool_raw_cap_bytes
+
+    @property
+    def budget(self) -> tuple[int, int]:
+        return self._config.tool_budget_lines, self._config.tool_budget_tokens
 
     @property
     def timeout_ms(self) -> int:
@@ -31,7 +39,9 @@ class ServicePruner:
     async def prune_for_tool(
         self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions
     ) -> PruneAttempt:
-        outcome = await self._service.prune(text, goal_hint, source_type, options)
+        # a tool output is capped at capture (the raw cap), not by `prune_text`'s input caps
+        max_bytes = self._config.tool_raw_cap_bytes + RAW_MARKER_SLACK_BYTES
+        outcome = await self._service.prune(text, goal_hint, source_type, options, max_input_bytes=max_bytes)
         result = outcome.result
         # The selected backend failed AND nothing replaced it: the raw text came back.
         failed = outcome.error_code is not None and result.stats.pruned_lines == 0

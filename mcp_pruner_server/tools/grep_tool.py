@@ -18,6 +18,7 @@ from mcp_pruner_server.tools.arguments import GrepArgs
 from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure, utf8_len
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.grep import GrepMatch, GrepResult, grep
+from tools_exec.limits import MATCH_OVERHEAD_BYTES
 
 
 def render_listing(matches: Sequence[GrepMatch]) -> str:
@@ -43,6 +44,17 @@ def kept_matches(matches: Sequence[GrepMatch], result: PruneResult | None) -> li
     return [m for i, m in enumerate(matches, start=1) if i not in dropped]
 
 
+def _within(matches: Sequence[GrepMatch], cap: int) -> list[GrepMatch]:
+    """The first matches whose paths and texts fit `cap` bytes, as the collector counts them."""
+    shown, used = [], 0
+    for m in matches:
+        used += utf8_len(m.path) + utf8_len(m.text) + MATCH_OVERHEAD_BYTES
+        if used > cap:
+            break
+        shown.append(m)
+    return shown
+
+
 def _fields(result: GrepResult) -> JsonObject:
     return {
         "tool": "grep",
@@ -55,8 +67,14 @@ def _fields(result: GrepResult) -> JsonObject:
     }
 
 
-async def run_grep_tool(root: Path, args: GrepArgs) -> RawOutput | ToolFailure:
-    """Search; timeouts, bad paths and rg errors become ToolFailures."""
+async def run_grep_tool(
+    root: Path, args: GrepArgs, capture_bytes: int | None = None
+) -> RawOutput | ToolFailure:
+    """Search; timeouts, bad paths and rg errors become ToolFailures.
+
+    With `capture_bytes` (a question and a pruner) matches are collected up to it rather than
+    `max_output_bytes` (`max_matches` still bounds them), pruned, then cut to `max_output_bytes`.
+    """
     try:
         result = await grep(
             root,
@@ -68,7 +86,7 @@ async def run_grep_tool(root: Path, args: GrepArgs) -> RawOutput | ToolFailure:
             context_lines=args.context_lines,
             max_matches=args.max_matches,
             timeout_ms=args.timeout_ms,
-            max_output_bytes=args.max_output_bytes,
+            max_output_bytes=max(args.max_output_bytes, capture_bytes or 0),
         )
     except ToolTimeoutError as exc:
         body: JsonObject = {"tool": "grep", "pattern": args.pattern, "paths": list(args.paths)}
@@ -100,6 +118,10 @@ async def run_grep_tool(root: Path, args: GrepArgs) -> RawOutput | ToolFailure:
         if "listing" in pruned:
             body["matches"] = [_match_dict(m) for m in kept_matches(result.matches, pruned["listing"])]
             body["listing"] = texts["listing"]
+        elif capture_bytes is not None:  # not pruned: what is returned is still max_output_bytes
+            shown = _within(result.matches, args.max_output_bytes)
+            body["matches"] = [_match_dict(m) for m in shown]
+            body["truncated"] = result.truncated or len(shown) < len(result.matches)
         body["pruning"] = meta.to_dict()
         return body
 

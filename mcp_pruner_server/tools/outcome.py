@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mcp_pruner_server.pruning.types import PruneResult, SourceType
+from tools_exec.capture import HeadTailCapture
 
 JsonObject = dict[str, object]
 
@@ -66,6 +67,16 @@ class RawOutput:
     finish: Finisher
     is_error: bool = False
     exec_data: Mapping[str, object] = field(default_factory=dict)  # for the exec_ok/failed event
+    # (+) With a question: the whole outputs by field name (up to the raw cap), to prune instead of
+    # `texts` (which are already cut to `max_output_bytes`); the pipeline closes them.
+    full: Mapping[str, HeadTailCapture] = field(default_factory=dict)
+    max_output_bytes: int | None = None  # what a pruned text is cut to in the end
+    head_share: float = 0.5  # of that cut, the head's part (bash: a quarter)
+
+    def close(self) -> None:
+        """Release the captures (their temporary files). Idempotent."""
+        for capture in self.full.values():
+            capture.close()
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,13 @@
 """The pruning half of the `req:*` pipeline: `raw_output_ready → prune_check → … → respond_*`.
 
-Eligibility is decided in the table's order: no question, pruner unavailable, nothing to
-prune, too large (`max_output_bytes` was already applied by the tool, so this compares the
-bytes the agent would otherwise receive). Each prunable text (bash: stdout and stderr) is
-pruned separately, with line numbers and markers, so its `prune_id` recovers it with
-`recover_text`. Any failure returns the raw texts (fail-open).
+Capture all, return little. With a question the tool captured its whole output (up to the raw
+cap, spooled to disk past 1 MiB): that is what is pruned, and `max_output_bytes` only bounds
+what is returned. Eligibility is decided in the table's order: no question, pruner
+unavailable, nothing to prune, too large (over the raw cap, for a text the tool did not
+capture itself). Each prunable text (bash: stdout and stderr) is pruned separately, with line
+numbers, markers and the tool budget (`tool_budget_lines` / `tool_budget_tokens`), so its
+`prune_id` recovers it with `recover_text`. Any failure returns the texts the tool cut to
+`max_output_bytes` (head and tail, a marker between): fail-open.
 """
 
 from __future__ import annotations
@@ -14,11 +17,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+import anyio
+import anyio.to_thread
+
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.pipeline import RequestTrace, Trigger
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools.outcome import PruningMetadata, RawOutput, utf8_len
+from tools_exec.capture import cut_text
+from tools_exec.limits import SPOOL_AFTER_BYTES, STDERR_RESERVE_SHARE
+from tools_exec.text import split_output
 
 # Tool output is pruned hard (a 5,000-line log down to its failing test) but never below
 # a screenful: shorter outputs are cheaper to read whole than to recover from.
@@ -32,15 +41,31 @@ FAILURE_EVENTS = {
 }
 
 
-def tool_output_options(timeout_ms: int) -> PruneOptions:
-    """Line numbers and markers on: the agent sees original numbering and what was cut."""
+def tool_output_options(timeout_ms: int, budget: tuple[int, int] | None = None) -> PruneOptions:
+    """Line numbers and markers on: the agent sees original numbering and what was cut.
+    `budget`: (lines, tokens) at most, whatever the output's length."""
     return PruneOptions(
         max_prune_ratio=TOOL_OUTPUT_MAX_PRUNE_RATIO,
         min_keep_lines=TOOL_OUTPUT_MIN_KEEP_LINES,
         timeout_ms=timeout_ms,
         annotate_lines=True,
         include_markers=True,
+        max_kept_lines=budget[0] if budget else None,
+        max_kept_tokens=budget[1] if budget else None,
     )
+
+
+# Whole outputs read back from their spools at once: each costs up to the raw cap in memory
+# while it is pruned, so ten concurrent 64 MiB outputs queue instead of holding 640 MiB.
+FULL_TEXT_SLOTS = 2
+_full_text_slots: anyio.CapacityLimiter | None = None
+
+
+def _slots() -> anyio.CapacityLimiter:
+    global _full_text_slots  # created in the event loop, on first use
+    if _full_text_slots is None:
+        _full_text_slots = anyio.CapacityLimiter(FULL_TEXT_SLOTS)
+    return _full_text_slots
 
 
 @dataclass(frozen=True)
@@ -59,7 +84,10 @@ class ToolPruner(Protocol):
     """The pruning service as the tools use it."""
 
     @property
-    def max_prune_input_bytes(self) -> int: ...
+    def raw_cap_bytes(self) -> int: ...
+
+    @property
+    def budget(self) -> tuple[int, int]: ...
 
     @property
     def timeout_ms(self) -> int: ...
@@ -88,10 +116,17 @@ def _skip(trace: RequestTrace, trigger: Trigger, raw: RawOutput, raw_bytes: int,
 async def prune_outputs(
     trace: RequestTrace, raw: RawOutput, pruner: ToolPruner | None, stats: ServerStats
 ) -> PruneStep:
-    """Walk the prune check and the pruner call; never raises for a pruner failure."""
-    trace.advance(Trigger.CAPTURED)
-    raw_bytes = sum(utf8_len(t) for t in raw.texts.values())
-    step = await _decide_and_prune(trace, raw, pruner, raw_bytes)
+    """Walk the prune check and the pruner call; never raises for a pruner failure. Closes the
+    tool's captures, whatever happens."""
+    try:
+        trace.advance(Trigger.CAPTURED)
+        if raw.full:
+            raw_bytes = sum(capture.total_bytes for capture in raw.full.values())
+        else:
+            raw_bytes = sum(utf8_len(t) for t in raw.texts.values())
+        step = await _decide_and_prune(trace, raw, pruner, raw_bytes)
+    finally:
+        raw.close()
     returned = sum(utf8_len(t) for t in step.texts.values())
     meta = step.metadata
     stats.record_output(
@@ -105,6 +140,40 @@ async def prune_outputs(
     return step
 
 
+async def _whole_texts(raw: RawOutput) -> dict[str, str]:
+    """The texts to prune: the whole captures when the tool made them, else its texts."""
+    if not raw.full:
+        return dict(raw.texts)
+    captures = dict(raw.full)
+
+    def read() -> dict[str, str]:  # blocking: reads the spools back
+        return {name: capture.full().text for name, capture in captures.items()}
+
+    if sum(c.total_bytes for c in captures.values()) <= SPOOL_AFTER_BYTES:
+        return read()
+    async with _slots():
+        return await anyio.to_thread.run_sync(read)
+
+
+def _cap_returned(raw: RawOutput, texts: dict[str, str]) -> dict[str, str]:
+    """Pruned texts cut to `max_output_bytes` (shared as the tool shares it), head and tail kept."""
+    cap = raw.max_output_bytes
+    sizes = {name: utf8_len(text) for name, text in texts.items()}
+    if cap is None or sum(sizes.values()) <= cap:
+        return texts
+    if set(texts) == {"stdout", "stderr"}:
+        keep = dict(
+            zip(
+                ("stdout", "stderr"),
+                split_output(sizes["stdout"], sizes["stderr"], cap, int(cap * STDERR_RESERVE_SHARE)),
+                strict=True,
+            )
+        )
+    else:
+        keep = {name: cap // len(texts) for name in texts}
+    return {name: cut_text(text, keep[name], head_share=raw.head_share) for name, text in texts.items()}
+
+
 async def _decide_and_prune(
     trace: RequestTrace, raw: RawOutput, pruner: ToolPruner | None, raw_bytes: int
 ) -> PruneStep:
@@ -112,14 +181,15 @@ async def _decide_and_prune(
         return _skip(trace, Trigger.NO_QUESTION, raw, raw_bytes, "no_focus_question")
     if pruner is None:
         return _skip(trace, Trigger.DISABLED, raw, raw_bytes, "disabled_or_unconfigured")
-    prunable = {name: text for name, text in raw.texts.items() if text.strip()}
-    if not prunable:
+    if not any(text.strip() for text in raw.texts.values()):
         return _skip(trace, Trigger.OUTPUT_EMPTY, raw, raw_bytes, "output_empty")
-    if raw_bytes > pruner.max_prune_input_bytes:
+    if raw_bytes > pruner.raw_cap_bytes and not raw.full:
         return _skip(trace, Trigger.TOO_LARGE, raw, raw_bytes, "too_large")
 
     trace.advance(Trigger.ELIGIBLE, raw_bytes=raw_bytes, source_type=raw.source_type)
-    options = tool_output_options(pruner.timeout_ms)
+    whole = await _whole_texts(raw)
+    prunable = {name: text for name, text in whole.items() if text.strip()}
+    options = tool_output_options(pruner.timeout_ms, pruner.budget)
     started = time.perf_counter()
     attempts: dict[str, PruneAttempt] = {}
     failure: tuple[str, str] | None = None
@@ -158,15 +228,16 @@ async def _decide_and_prune(
         )
         return PruneStep(dict(raw.texts), {}, meta, "raw")
 
-    texts = dict(raw.texts)
+    texts = dict(whole)
     # A text the engine left whole, or whose pruned form (line prefixes, markers) is no smaller,
     # is returned as it was: sending it would only cost tokens. Its prune_id still recovers it.
     shorter = {
         name: a
         for name, a in attempts.items()
-        if a.applied and utf8_len(a.result.pruned_text) < utf8_len(raw.texts[name])
+        if a.applied and utf8_len(a.result.pruned_text) < utf8_len(whole[name])
     }
     texts.update({name: a.result.pruned_text for name, a in shorter.items()})
+    texts = _cap_returned(raw, texts)
     pruned_bytes = sum(utf8_len(t) for t in texts.values())
     ids = {name: a.result.prune_id for name, a in attempts.items()}
     first = next(iter(attempts.values()))

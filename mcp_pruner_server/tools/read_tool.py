@@ -10,6 +10,7 @@ from mcp_pruner_server.tools.arguments import ReadArgs
 from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure, utf8_len
 from tools_exec.errors import ToolExecError
 from tools_exec.files import read_text
+from tools_exec.limits import READ_HEAD_SHARE
 
 # Prose and markup are pruned by sections (keep headings, never split a fenced block).
 DOCS_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".org", ".tex", ".html"})
@@ -28,8 +29,12 @@ def source_type_for(path: str) -> SourceType:
     return "code"
 
 
-async def run_read(root: Path, args: ReadArgs) -> RawOutput | ToolFailure:
-    """Read the file; a contract error (`not_found`, `invalid_path`, ...) becomes a ToolFailure."""
+async def run_read(root: Path, args: ReadArgs, capture_bytes: int | None = None) -> RawOutput | ToolFailure:
+    """Read the file; a contract error (`not_found`, `invalid_path`, ...) becomes a ToolFailure.
+
+    With `capture_bytes` (a question and a pruner) the range is captured whole up to it for the
+    pipeline to prune; `content` is cut to `max_output_bytes` either way (head, marker, tail).
+    """
     try:
         result = await read_text(
             root,
@@ -37,6 +42,7 @@ async def run_read(root: Path, args: ReadArgs) -> RawOutput | ToolFailure:
             start_line=args.start_line,
             end_line=args.end_line,
             max_output_bytes=args.max_output_bytes,
+            capture_bytes=capture_bytes,
         )
     except ToolExecError as exc:
         return ToolFailure(
@@ -58,6 +64,7 @@ async def run_read(root: Path, args: ReadArgs) -> RawOutput | ToolFailure:
             "bytes": result.bytes,
             "start_line": result.start_line,
             "duration_ms": round(result.duration_ms, 3),
+            **({"omitted": result.omitted.to_dict()} if result.omitted else {}),
             "pruning": meta.to_dict(),
         }
 
@@ -68,4 +75,7 @@ async def run_read(root: Path, args: ReadArgs) -> RawOutput | ToolFailure:
         question=args.question,
         finish=finish,
         exec_data={"duration_ms": round(result.duration_ms, 3), "bytes": utf8_len(result.content)},
+        full={"content": result.capture} if result.capture else {},
+        max_output_bytes=args.max_output_bytes,
+        head_share=READ_HEAD_SHARE,
     )

@@ -128,23 +128,36 @@ async def test_read_of_a_missing_file_is_a_not_found_tool_error(tmp_path: Path) 
     assert structured(escape)["error"]["code"] == "invalid_path"  # type: ignore[index]
 
 
-async def test_max_output_bytes_is_applied_before_the_too_large_check(tmp_path: Path) -> None:
-    (tmp_path / "big.log").write_text("INFO filler line\n" * 20_000)  # 340 kB > 256 KiB
+async def test_with_a_question_the_whole_output_is_pruned_and_max_output_bytes_bounds_the_reply(
+    tmp_path: Path,
+) -> None:
+    # 340 kB, over the old 256 KiB prune cap and over max_output_bytes: the error is on the last line
+    (tmp_path / "big.log").write_text("INFO filler line\n" * 20_000 + "ERROR payment webhook failed\n")
     async with in_process(tmp_path) as client:
-        big = structured(
-            await call_tool(client, "read", {"path": "big.log", "context_focus_question": "errors?"})
-        )
-        cut = structured(
+        pruned = structured(
             await call_tool(
                 client,
                 "read",
-                {"path": "big.log", "context_focus_question": "errors?", "max_output_bytes": 65536},
+                {
+                    "path": "big.log",
+                    "context_focus_question": "Why did the webhook fail?",
+                    "max_output_bytes": 65536,
+                },
             )
         )
-    assert big["pruning"]["reason"] == "too_large"  # type: ignore[index]
-    assert big["pruning"]["attempted"] is False  # type: ignore[index]
-    assert cut["truncated"] is True
-    assert cut["pruning"]["attempted"] is True  # type: ignore[index]
+        raw = structured(await call_tool(client, "read", {"path": "big.log", "max_output_bytes": 65536}))
+    meta = pruned["pruning"]
+    assert isinstance(meta, dict)
+    assert meta["attempted"] is True
+    assert meta["applied"] is True
+    assert meta["raw_bytes"] == 20_000 * 17 + 29  # the whole file was pruned, not its first 64 KiB
+    assert "20001│ ERROR payment webhook failed" in str(pruned["content"])
+    assert len(str(pruned["content"]).encode()) <= 65536
+    # without a question: head and tail, the error in the tail, one marker between
+    assert str(raw["content"]).endswith("ERROR payment webhook failed\n")
+    assert raw["truncated"] is True
+    assert str(raw["content"]).count("⟦TRUNCATED: ") == 1
+    assert raw["omitted"]["lines"] > 0  # type: ignore[index]
 
 
 async def test_a_failing_command_is_nonzero_exit_with_its_output_pruned_to_the_question(
@@ -227,7 +240,8 @@ class FailingPruner:
     """A pruner whose remote failed with nothing to fall back on — the heuristic engine never
     fails like this for real, so this fake is the only way to walk `pruner_error_fallback`."""
 
-    max_prune_input_bytes = 1 << 20
+    raw_cap_bytes = 1 << 20
+    budget = (300, 8000)
     timeout_ms = 1000
 
     async def prune_for_tool(
