@@ -25,12 +25,14 @@ from collections.abc import Callable
 
 import anyio
 import anyio.to_process
+import anyio.to_thread
 from anyio import BrokenWorkerProcess
 
 from mcp_pruner_server.backends import HeuristicBackend
 from mcp_pruner_server.logs import log_event
-from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.engine import noop_result, prune
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
+from tools_exec.capture import CapturedSource
 
 # Leave one core to the event loop (and the agent): more engine processes than that only
 # make /healthz wait for the CPU. Capped at 4: an agent rarely prunes more at once.
@@ -74,18 +76,55 @@ class ProcessHeuristicBackend:
             try:
                 result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
             except (BrokenWorkerProcess, OSError) as exc:
-                # Not a pruning failure: the engine itself is fine. Threads for a while.
-                self._failures += 1
-                cooldown = min(MAX_RETRY_COOLDOWN_S, RETRY_COOLDOWN_S * 2 ** (self._failures - 1))
-                self._threads_until = self._clock() + cooldown
-                log_event(
-                    "pruner.process_unavailable",
-                    level="warning",
-                    error=f"{type(exc).__name__}: {exc}",
-                    failures=self._failures,
-                    retry_in_s=cooldown,
-                )
+                self._worker_failed(exc)
             else:
                 self._failures = 0
                 return result
         return await self._threads.prune(text, goal_hint, source_type, options, prune_id)
+
+    def _worker_failed(self, exc: BaseException) -> None:
+        """Not a pruning failure: the engine itself is fine. Threads for a while."""
+        self._failures += 1
+        cooldown = min(MAX_RETRY_COOLDOWN_S, RETRY_COOLDOWN_S * 2 ** (self._failures - 1))
+        self._threads_until = self._clock() + cooldown
+        log_event(
+            "pruner.process_unavailable",
+            level="warning",
+            error=f"{type(exc).__name__}: {exc}",
+            failures=self._failures,
+            retry_in_s=cooldown,
+        )
+
+    async def prune_captured(
+        self,
+        source: CapturedSource,
+        goal_hint: str,
+        source_type: SourceType,
+        options: PruneOptions,
+        prune_id: str,
+    ) -> PruneResult:
+        """Prune a tool's capture that the worker reads itself (its spool by path): the server
+        never holds the whole text, nor pickles it. Threads while processes are cooling down."""
+        if self.uses_processes:
+            call = functools.partial(prune_source, source, goal_hint, source_type, options, prune_id)
+            try:
+                result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
+            except (BrokenWorkerProcess, OSError) as exc:
+                self._worker_failed(exc)
+            else:
+                self._failures = 0
+                return result
+        call = functools.partial(prune_source, source, goal_hint, source_type, options, prune_id)
+        return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+
+
+def prune_source(
+    source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+) -> PruneResult:
+    """Read a capture and prune it (runs in a worker process or thread). Never raises: an
+    unreadable spool is the `internal_error` no-op, like any failure of the engine."""
+    try:
+        text = source.read().text
+    except OSError:
+        return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
+    return prune(text, goal_hint, source_type, options, prune_id)

@@ -34,6 +34,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal
 
+import anyio
+import anyio.to_thread
 import httpx
 import structlog
 
@@ -44,10 +46,16 @@ from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveredText, RecoveryStore, new_prune_id
+from tools_exec.capture import CapturedSource
 
 PrunerErrorCode = Literal["timeout", "http_error", "invalid_response", "internal_error"]
 
 CAPABILITIES = ("prune_text", "recover_text", "annotations", "markers")
+# A tool capture up to this size is read back into the server and stored for recovery (the
+# store holds 64 MiB in all); a larger one is read by the engine's worker from its spool.
+RECOVERABLE_CAPTURE_BYTES = 16 << 20
+# Captures read back into the server at once: each costs its size, twice while it is decoded.
+READ_BACK_SLOTS = 2
 # Remote pruners are few; a handful of pooled keep-alive connections serves 20 concurrent prunes.
 MAX_CONNECTIONS = 20
 MAX_KEEPALIVE_CONNECTIONS = 10
@@ -101,6 +109,7 @@ class PrunerService:
             timeout=httpx.Timeout(max(config.timeout_ms, config.deepinfra_timeout_ms) / 1000.0),
         )
         self._heuristic = HeuristicBackend()
+        self._read_back = anyio.CapacityLimiter(READ_BACK_SLOTS)
         self._backend = backend or create_backend(config, self._client)
         self._started_at = datetime.now(UTC)
 
@@ -161,6 +170,45 @@ class PrunerService:
                 recoverable=False,
             )
         return outcome
+
+    async def prune_captured(
+        self,
+        source: CapturedSource,
+        goal_hint: str,
+        source_type: SourceType,
+        options: PruneOptions,
+        *,
+        max_input_bytes: int,
+    ) -> PruneOutcome:
+        """`prune` for a tool's capture; never raises.
+
+        Up to `RECOVERABLE_CAPTURE_BYTES` (or without an engine that reads captures itself) the
+        text is read here, at most `READ_BACK_SLOTS` at once, and pruned as any text, recoverable.
+        A larger capture is read by the engine's worker from its spool: the server never holds it
+        (a 64 MiB output would cost 3x that here), and its prune_id does not recover
+        (`recovery_unavailable`).
+        """
+        reader = getattr(self._backend, "prune_captured", None)
+        if source.total_bytes <= RECOVERABLE_CAPTURE_BYTES or reader is None:
+            async with self._read_back:
+                text = await anyio.to_thread.run_sync(lambda: source.read().text)
+            return await self.prune(text, goal_hint, source_type, options, max_input_bytes=max_input_bytes)
+        started = self._clock()
+        prune_id = new_prune_id()
+        try:
+            result: PruneResult = await reader(source, goal_hint, source_type, options, prune_id)
+        except Exception as exc:  # the fail-open boundary, as in `prune`
+            log.exception("pruner.internal_error", prune_id=prune_id)
+            result = noop_result("", prune_id, ["internal_error"], backend=self._backend.name, elapsed_ms=0.0)
+            return PruneOutcome(
+                result, self._backend.name, True, "internal_error", f"{type(exc).__name__}: {exc}"
+            )
+        result = replace(result, warnings=(*result.warnings, "recovery_unavailable"))
+        result = replace(result, stats=replace(result.stats, elapsed_ms=round(self._elapsed(started), 3)))
+        failure = _engine_failure(result, options)
+        if failure is not None:
+            return PruneOutcome(result, self._backend.name, True, *failure, recoverable=False)
+        return PruneOutcome(result, self._backend.name, result.stats.used_fallback, recoverable=False)
 
     async def prune_text(
         self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions

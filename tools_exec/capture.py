@@ -9,6 +9,7 @@ fits, else a head and a tail cut on line boundaries with one marker line between
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass
 
@@ -18,6 +19,8 @@ from tools_exec.text import decode_lossy, drop_split_tail
 TRUNCATION_MARKER = "⟦TRUNCATED: lines {first}-{last} ({lines} lines, {bytes} bytes) not shown⟧"
 """The one line standing for what a head-and-tail cut left out (numbering of the whole output)."""
 NEWLINE = ord("\n")
+# Where an open file can be reopened by path by another process of the same user (Linux).
+_PROC_FDS = "/proc/self/fd"
 TRUNCATION_BYTES_MARKER = "⟦TRUNCATED: {bytes} bytes not shown⟧"
 
 
@@ -45,6 +48,35 @@ class Cut:
 
     text: str
     omitted: Omitted | None
+
+
+@dataclass(frozen=True)
+class CapturedSource:
+    """A capture's kept bytes, picklable: the head (or the path of its spool) and the tail."""
+
+    head_path: str | None
+    head: bytes
+    tail: bytes
+    total_bytes: int
+    dropped_newlines: int  # line ends in what fell between head and tail
+
+    def read(self) -> Cut:
+        """The whole kept text: head and tail, and the marker between when some fell out. Blocking."""
+        head = self.head
+        if self.head_path is not None:
+            with open(self.head_path, "rb") as spool:
+                head = spool.read()
+        if len(head) + len(self.tail) >= self.total_bytes:
+            return Cut(decode_lossy(head + self.tail), None)
+        head_part, tail_part = _until_last_newline(head), _from_first_newline(self.tail)
+        head_lines = head_part.count(b"\n")
+        newlines = head.count(b"\n") + self.dropped_newlines + self.tail.count(b"\n")
+        omitted = Omitted(
+            lines=newlines - head_lines - tail_part.count(b"\n"),
+            bytes=self.total_bytes - len(head_part) - len(tail_part),
+            first_line=head_lines + 1,
+        )
+        return Cut(_joined(head_part, omitted, tail_part), omitted)
 
 
 class HeadTailCapture:
@@ -87,41 +119,64 @@ class HeadTailCapture:
 
     def full(self) -> Cut:
         """Everything kept: the whole stream when it fit in head + tail. Reads the spool: blocking."""
-        return self.text(self.total_bytes)
+        return self.source().read()
+
+    def source(self) -> CapturedSource:
+        """What was kept, as a value another process can read: the spool by its `/proc` path when
+        it is on disk (Linux), else the head's bytes. Valid until `close()`."""
+        on_disk = self.spooled_to_disk() and os.path.isdir(_PROC_FDS)
+        if on_disk:
+            self._head.flush()
+            path, head = f"/proc/{os.getpid()}/fd/{self._head.fileno()}", b""
+        else:
+            self._head.seek(0)
+            path, head = None, self._head.read()
+        return CapturedSource(path, head, bytes(self._tail), self.total_bytes, self._dropped_newlines)
 
     def text(self, budget: int, *, head_share: float = 0.5) -> Cut:
         """At most `budget` bytes of the stream (plus the marker line): all of it if it fits, else
         `head_share` of the budget from its head and the rest from its tail, cut on line ends.
-        Reads the spool: blocking."""
-        self._head.seek(0)
+        Reads at most `budget` bytes of the spool back (and counts its line ends): blocking."""
         tail = bytes(self._tail)
         if not self.truncated:
-            whole = self._head.read() + tail
-            if len(whole) <= budget:
-                return Cut(decode_lossy(whole), None)
-            head_src, tail_src, newlines = whole, whole, whole.count(b"\n")
+            # head and tail are one contiguous stream here: cut it as one
+            size = self._head_size + len(tail)
+            if size <= budget:
+                return Cut(decode_lossy(self._read_head(0, self._head_size) + tail), None)
+            head_budget = int(budget * head_share)
+            head_src = self._read_contiguous(0, head_budget, tail)
+            tail_start = size - (budget - head_budget)
+            before_tail = self._read_contiguous(tail_start - 1, tail_start, tail) if tail_start else b"\n"
+            tail_src = self._read_contiguous(tail_start, size, tail)
         else:
-            head_src, tail_src = self._head.read(max(0, budget)), tail
-            newlines = self._count_head_newlines() + self._dropped_newlines + tail.count(b"\n")
-        head_budget = min(len(head_src), int(budget * head_share))
-        tail_budget = min(len(tail_src), budget - head_budget)
-        head_part = _until_last_newline(head_src[:head_budget])
-        tail_start = len(tail_src) - tail_budget
-        tail_part = tail_src[tail_start:]
-        if tail_budget <= 0:
-            tail_part = b""
-        elif tail_start == 0 or tail_src[tail_start - 1] != NEWLINE:  # not at a line start
-            tail_part = _from_first_newline(tail_part)
+            head_src = self._read_head(0, min(self._head_size, int(budget * head_share)))
+            tail_budget = min(len(tail), budget - len(head_src))
+            tail_src = tail[len(tail) - tail_budget :] if tail_budget > 0 else b""
+            before_tail = (
+                tail[len(tail) - tail_budget - 1 : len(tail) - tail_budget]
+                if tail_budget < len(tail)
+                else b""
+            )
+        newlines = self._count_head_newlines() + self._dropped_newlines + tail.count(b"\n")
+        head_part = _until_last_newline(head_src)
+        # a tail starting right after a line end keeps its first line; else from its first whole line
+        tail_part = tail_src if before_tail == b"\n" else _from_first_newline(tail_src)
         head_lines = head_part.count(b"\n")
         omitted = Omitted(
             lines=newlines - head_lines - tail_part.count(b"\n"),
             bytes=self.total_bytes - len(head_part) - len(tail_part),
             first_line=head_lines + 1,
         )
-        head_text = decode_lossy(head_part)
-        if head_text and not head_text.endswith("\n"):
-            head_text += "\n"  # the marker stands on its own line
-        return Cut(f"{head_text}{omitted.marker()}\n{decode_lossy(tail_part)}", omitted)
+        return Cut(_joined(head_part, omitted, tail_part), omitted)
+
+    def _read_head(self, start: int, end: int) -> bytes:
+        self._head.seek(start)
+        return self._head.read(max(0, end - start))
+
+    def _read_contiguous(self, start: int, end: int, tail: bytes) -> bytes:
+        """Bytes `start`..`end` of head + tail, for a capture that dropped nothing."""
+        from_head = self._read_head(start, min(end, self._head_size)) if start < self._head_size else b""
+        return from_head + tail[max(0, start - self._head_size) : max(0, end - self._head_size)]
 
     def close(self) -> None:
         """Release the spool (idempotent)."""
@@ -142,6 +197,13 @@ class HeadTailCapture:
         while block := self._head.read(SPOOL_AFTER_BYTES):
             count += block.count(b"\n")
         return count
+
+
+def _joined(head: bytes, omitted: Omitted, tail: bytes) -> str:
+    head_text = decode_lossy(head)
+    if head_text and not head_text.endswith("\n"):
+        head_text += "\n"  # the marker stands on its own line
+    return f"{head_text}{omitted.marker()}\n{decode_lossy(tail)}"
 
 
 def _until_last_newline(data: bytes) -> bytes:

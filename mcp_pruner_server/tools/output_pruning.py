@@ -17,16 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-import anyio
-import anyio.to_thread
-
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.pipeline import RequestTrace, Trigger
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools.outcome import PruningMetadata, RawOutput, utf8_len
-from tools_exec.capture import cut_text
-from tools_exec.limits import SPOOL_AFTER_BYTES, STDERR_RESERVE_SHARE
+from tools_exec.capture import CapturedSource, cut_text
+from tools_exec.limits import STDERR_RESERVE_SHARE
 from tools_exec.text import split_output
 
 # Tool output is pruned hard (a 5,000-line log down to its failing test) but never below
@@ -55,19 +52,6 @@ def tool_output_options(timeout_ms: int, budget: tuple[int, int] | None = None) 
     )
 
 
-# Whole outputs read back from their spools at once: each costs up to the raw cap in memory
-# while it is pruned, so ten concurrent 64 MiB outputs queue instead of holding 640 MiB.
-FULL_TEXT_SLOTS = 2
-_full_text_slots: anyio.CapacityLimiter | None = None
-
-
-def _slots() -> anyio.CapacityLimiter:
-    global _full_text_slots  # created in the event loop, on first use
-    if _full_text_slots is None:
-        _full_text_slots = anyio.CapacityLimiter(FULL_TEXT_SLOTS)
-    return _full_text_slots
-
-
 @dataclass(frozen=True)
 class PruneAttempt:
     """One prune of one text, as the pipeline needs it from the pruning service."""
@@ -94,6 +78,10 @@ class ToolPruner(Protocol):
 
     async def prune_for_tool(
         self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions
+    ) -> PruneAttempt: ...
+
+    async def prune_captured_for_tool(
+        self, source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions
     ) -> PruneAttempt: ...
 
 
@@ -140,21 +128,6 @@ async def prune_outputs(
     return step
 
 
-async def _whole_texts(raw: RawOutput) -> dict[str, str]:
-    """The texts to prune: the whole captures when the tool made them, else its texts."""
-    if not raw.full:
-        return dict(raw.texts)
-    captures = dict(raw.full)
-
-    def read() -> dict[str, str]:  # blocking: reads the spools back
-        return {name: capture.full().text for name, capture in captures.items()}
-
-    if sum(c.total_bytes for c in captures.values()) <= SPOOL_AFTER_BYTES:
-        return read()
-    async with _slots():
-        return await anyio.to_thread.run_sync(read)
-
-
 def _cap_returned(raw: RawOutput, texts: dict[str, str]) -> dict[str, str]:
     """Pruned texts cut to `max_output_bytes` (shared as the tool shares it), head and tail kept."""
     cap = raw.max_output_bytes
@@ -187,15 +160,23 @@ async def _decide_and_prune(
         return _skip(trace, Trigger.TOO_LARGE, raw, raw_bytes, "too_large")
 
     trace.advance(Trigger.ELIGIBLE, raw_bytes=raw_bytes, source_type=raw.source_type)
-    whole = await _whole_texts(raw)
-    prunable = {name: text for name, text in whole.items() if text.strip()}
+    # the whole capture when the tool made one (a non-blank cut means a non-blank whole)
+    prunable = [name for name, text in raw.texts.items() if text.strip()]
+    sizes = {
+        name: raw.full[name].total_bytes if name in raw.full else utf8_len(raw.texts[name])
+        for name in prunable
+    }
     options = tool_output_options(pruner.timeout_ms, pruner.budget)
     started = time.perf_counter()
     attempts: dict[str, PruneAttempt] = {}
     failure: tuple[str, str] | None = None
-    for name, text in prunable.items():
+    for name in prunable:
         try:
-            attempt = await pruner.prune_for_tool(text, raw.question, raw.source_type, options)
+            if name in raw.full:
+                source = raw.full[name].source()
+                attempt = await pruner.prune_captured_for_tool(source, raw.question, raw.source_type, options)
+            else:
+                attempt = await pruner.prune_for_tool(raw.texts[name], raw.question, raw.source_type, options)
         except Exception as exc:  # fail-open boundary: a pruner bug must not fail the tool call
             failure = ("invalid_response", f"pruner raised {type(exc).__name__}: {exc}")
             break
@@ -228,13 +209,11 @@ async def _decide_and_prune(
         )
         return PruneStep(dict(raw.texts), {}, meta, "raw")
 
-    texts = dict(whole)
+    texts = dict(raw.texts)
     # A text the engine left whole, or whose pruned form (line prefixes, markers) is no smaller,
-    # is returned as it was: sending it would only cost tokens. Its prune_id still recovers it.
+    # is returned as the tool cut it: sending it would only cost tokens. Its prune_id recovers it.
     shorter = {
-        name: a
-        for name, a in attempts.items()
-        if a.applied and utf8_len(a.result.pruned_text) < utf8_len(whole[name])
+        name: a for name, a in attempts.items() if a.applied and utf8_len(a.result.pruned_text) < sizes[name]
     }
     texts.update({name: a.result.pruned_text for name, a in shorter.items()})
     texts = _cap_returned(raw, texts)

@@ -14,6 +14,7 @@ from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools.output_pruning import PruneAttempt
+from tools_exec.capture import CapturedSource
 
 pytestmark = pytest.mark.anyio
 QUESTION = "where is the tax computed in compute_invoice_total?"
@@ -252,6 +253,11 @@ class FailingPruner:
         result = await service.prune_text(text, goal_hint, source_type, options)
         await service.aclose()
         return PruneAttempt(result, failed=True, backend="http", error_code="timeout", error_message="slow")
+
+    async def prune_captured_for_tool(
+        self, source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions
+    ) -> PruneAttempt:
+        return await self.prune_for_tool(source.read().text, goal_hint, source_type, options)
 
 
 async def test_a_pruner_failure_falls_back_to_raw_output_with_the_error(tmp_path: Path) -> None:

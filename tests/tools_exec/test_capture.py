@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import pickle
+import subprocess
+import sys
 
 from tools_exec.capture import HeadTailCapture
 
@@ -78,4 +81,30 @@ def test_a_cut_inside_one_long_line_says_bytes_only_and_splits_no_character() ->
     head, marker, tail = cut.text.split("\n")
     assert set(head) == set(tail) == {"é"}
     assert marker == f"⟦TRUNCATED: {6000 - 2 * len(head) - 2 * len(tail)} bytes not shown⟧"
+    capture.close()
+
+
+def test_a_spooled_capture_is_read_by_another_process_through_its_source() -> None:
+    capture = HeadTailCapture(64 << 20, 1024, spool_after=64 * 1024)
+    _feed(capture, _lines(1, 50_000), chunk=65536)
+    source = capture.source()
+    assert source.head_path is not None  # by path: the reader never gets the bytes from us
+    assert source.head == b""
+    script = "import pickle, sys; sys.stdout.write(pickle.loads(sys.stdin.buffer.read()).read().text)"
+    child = subprocess.run(
+        [sys.executable, "-c", script],
+        input=pickle.dumps(source),
+        capture_output=True,
+        check=True,
+        timeout=30,
+    )
+    assert child.stdout == _lines(1, 50_000)
+    capture.close()
+
+
+def test_a_small_capture_travels_as_bytes() -> None:
+    capture = HeadTailCapture(1000, 1000)
+    _feed(capture, _lines(1, 10))
+    source = capture.source()
+    assert (source.head_path, source.read().text) == (None, _lines(1, 10).decode())
     capture.close()

@@ -1,0 +1,123 @@
+"""The pipeline's capture-all side: whole outputs pruned, their spools always released."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcp_pruner_server.dispatcher import ToolDispatcher
+from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.pruning.types import PruneOptions, SourceType
+from mcp_pruner_server.pruning_config import PruningConfig
+from mcp_pruner_server.recovery import RecoveryStore
+from mcp_pruner_server.stats import ServerStats
+from mcp_pruner_server.tools.engine_tools import ServicePruner
+from mcp_pruner_server.tools.output_pruning import PruneAttempt
+from tools_exec import files, process
+from tools_exec.capture import CapturedSource, HeadTailCapture
+
+pytestmark = pytest.mark.anyio
+
+QUESTION = "Why did the payment webhook fail?"
+FAILURE = "ERROR payment webhook: delivery failed (HTTP 502)"
+
+
+@pytest.fixture
+def captures(monkeypatch: pytest.MonkeyPatch) -> list[HeadTailCapture]:
+    """Every capture the tools make during the test, to check each was closed."""
+    made: list[HeadTailCapture] = []
+
+    class Recorded(HeadTailCapture):
+        def __init__(self, head_bytes: int, tail_bytes: int, **kwargs: int) -> None:
+            super().__init__(head_bytes, tail_bytes, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(process, "HeadTailCapture", Recorded)
+    monkeypatch.setattr(files, "HeadTailCapture", Recorded)
+    return made
+
+
+def _service() -> PrunerService:
+    return PrunerService(PruningConfig(), RecoveryStore(60, 100, 64 << 20))
+
+
+def _log(lines: int) -> str:
+    return "".join(f"INFO step {i} of the build went fine\n" for i in range(lines)) + FAILURE + "\n"
+
+
+async def test_bash_with_a_question_prunes_its_whole_spooled_output_and_releases_it(
+    tmp_path: Path, captures: list[HeadTailCapture]
+) -> None:
+    (tmp_path / "build.log").write_text(_log(60_000))  # 2.7 MB: spooled, over max_output_bytes
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    args = {"cmd": "cat build.log", "context_focus_question": QUESTION, "max_output_bytes": 65536}
+    reply = await dispatcher.call("bash", args)
+    await service.aclose()
+    body = reply.structured
+    assert FAILURE in str(body["stdout"])
+    assert len(str(body["stdout"]).encode()) <= 65536
+    assert body["pruning"]["applied"] is True  # type: ignore[index]
+    assert body["pruning"]["raw_bytes"] == len(_log(60_000))  # type: ignore[index]
+    assert captures
+    assert any(c.spooled_to_disk() for c in captures)
+    assert all(c.closed for c in captures)
+
+
+class RaisingPruner:
+    raw_cap_bytes = 64 << 20
+    budget = (300, 8000)
+    timeout_ms = 1000
+
+    async def prune_for_tool(
+        self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions
+    ) -> PruneAttempt:
+        raise RuntimeError("boom")
+
+    async def prune_captured_for_tool(
+        self, source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions
+    ) -> PruneAttempt:
+        raise RuntimeError("boom")
+
+
+async def test_a_pruner_failure_returns_the_head_and_tail_and_still_releases_the_spool(
+    tmp_path: Path, captures: list[HeadTailCapture]
+) -> None:
+    (tmp_path / "build.log").write_text(_log(60_000))
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, RaisingPruner(), ServerStats())
+    args = {"path": "build.log", "context_focus_question": QUESTION, "max_output_bytes": 65536}
+    reply = await dispatcher.call("read", args)
+    await service.aclose()
+    body = reply.structured
+    assert body["pruning"]["reason"] == "pruner_error"  # type: ignore[index]
+    assert str(body["content"]).endswith(FAILURE + "\n")  # the tail is kept
+    assert str(body["content"]).count("⟦TRUNCATED: ") == 1
+    assert all(c.closed for c in captures)
+
+
+async def test_a_capture_over_the_recoverable_size_is_pruned_by_the_worker_without_recovery(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcp_pruner_server import pruner_service
+    from mcp_pruner_server.engine_process import ProcessHeuristicBackend
+
+    monkeypatch.setattr(pruner_service, "RECOVERABLE_CAPTURE_BYTES", 1 << 20)
+    capture = HeadTailCapture(64 << 20, 1 << 20, spool_after=1 << 20)
+    capture.feed(_log(60_000).encode())
+    service = PrunerService(
+        PruningConfig(), RecoveryStore(60, 100, 64 << 20), backend=ProcessHeuristicBackend()
+    )
+    try:
+        options = PruneOptions(max_prune_ratio=0.9, timeout_ms=30_000, max_kept_lines=50)
+        outcome = await service.prune_captured(
+            capture.source(), QUESTION, "logs", options, max_input_bytes=64 << 20
+        )
+    finally:
+        await service.aclose()
+        capture.close()
+    assert FAILURE in outcome.result.pruned_text
+    assert outcome.recoverable is False
+    assert "recovery_unavailable" in outcome.result.warnings
+    assert service.store.stats().entries == 0  # the server never held the text
