@@ -14,8 +14,8 @@ from typing import Annotated
 
 import typer
 
-from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.types import SOURCE_TYPES, PruneOptions, SourceType
+from mcp_pruner_server.pruning.engine import MAX_INPUT_CHARS, prune
+from mcp_pruner_server.pruning.types import SOURCE_TYPES, PruneOptions, PruneResult, SourceType
 
 _DEFAULTS = PruneOptions()
 
@@ -63,6 +63,29 @@ def prune_command(
         include_markers=markers,
     )
     result = prune(text, goal, kind, options, f"prn_{uuid.uuid4().hex}")
-    out = json.dumps(result.to_dict(), ensure_ascii=False) + "\n" if json_output else result.pruned_text
+    notice = _notice(result, len(text), timeout_ms)
+    if notice is not None:  # never silent: the text comes back untouched, and this says why
+        sys.stderr.write(f"jeeves prune: {notice[1]}\n")
+    body = {**result.to_dict(), **({"reason": notice[0]} if notice else {})}
+    out = json.dumps(body, ensure_ascii=False) + "\n" if json_output else result.pruned_text
     sys.stdout.buffer.write(out.encode("utf-8"))
     sys.stdout.buffer.flush()
+
+
+# The engine's no-op warnings that mean "could not prune", with the sentence printed for each.
+_NOTICES = {
+    "input_too_large": "not pruned: {chars:,} characters is over the engine's {cap:,}; printed unchanged",
+    "timeout": "not pruned: the engine ran out of its {timeout_ms} ms (--timeout-ms); printed unchanged",
+    "constraints_unmet": "not pruned: --max-prune-ratio / --min-keep-lines out of range; printed unchanged",
+    "internal_error": "not pruned: the engine failed internally; printed unchanged",
+}
+
+
+def _notice(result: PruneResult, chars: int, timeout_ms: int) -> tuple[str, str] | None:
+    """(reason, one-line message) when the engine gave the text back without trying to prune it."""
+    if not result.stats.used_fallback:
+        return None
+    reason = next((w for w in result.warnings if w in _NOTICES), None)
+    if reason is None:
+        return None
+    return reason, _NOTICES[reason].format(chars=chars, cap=MAX_INPUT_CHARS, timeout_ms=timeout_ms)

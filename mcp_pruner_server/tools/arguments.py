@@ -347,6 +347,7 @@ def _parse_options(parent: _Checker) -> PruneOptions | None:
             c.fail(name, "is required")
     annotate = c.boolean("annotate_lines", None)
     markers = c.boolean("include_markers", None)
+    budget = [c.integer(name, 1, None, None) for name in _BUDGET_FIELDS]  # (+) optional
     parent.errors.extend(c.errors)
     if c.errors:
         return None
@@ -355,7 +356,7 @@ def _parse_options(parent: _Checker) -> PruneOptions | None:
     assert timeout is not None
     assert annotate is not None
     assert markers is not None
-    return PruneOptions(ratio, min_keep, timeout, annotate, markers)
+    return PruneOptions(ratio, min_keep, timeout, annotate, markers, budget[0], budget[1])
 
 
 def parse_recover(arguments: object) -> RecoverArgs:
@@ -409,7 +410,15 @@ def parse_health(arguments: object) -> None:
     _Checker(_object(arguments), frozenset()).raise_if_failed()
 
 
-_OPTION_FIELDS = ("max_prune_ratio", "min_keep_lines", "timeout_ms", "annotate_lines", "include_markers")
+_BUDGET_FIELDS = ("max_kept_lines", "max_kept_tokens")
+_OPTION_FIELDS = (
+    "max_prune_ratio",
+    "min_keep_lines",
+    "timeout_ms",
+    "annotate_lines",
+    "include_markers",
+    *_BUDGET_FIELDS,
+)
 
 
 def schemas_fields(tool: str) -> tuple[str, ...]:

@@ -224,6 +224,7 @@ async def _decide_and_prune(
     meta = PruningMetadata(
         attempted=True,
         applied=bool(shorter),
+        reason=None if shorter else "kept_whole",  # never silent: say why nothing changed
         raw_bytes=raw_bytes,
         pruned_bytes=pruned_bytes,
         pruner_duration_ms=duration_ms,

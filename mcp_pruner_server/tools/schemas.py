@@ -22,6 +22,7 @@ PRUNING_REASONS = (
     "too_large",
     "output_empty",
     "pruner_error",
+    "kept_whole",  # (+) pruned, but nothing came out smaller: the output is returned as it was
 )
 PRUNE_OPTION_FIELDS = ("max_prune_ratio", "min_keep_lines", "timeout_ms", "annotate_lines", "include_markers")
 
@@ -149,6 +150,9 @@ PRUNE_TEXT_INPUT: JsonSchema = {
                 "timeout_ms": {"type": "integer", "minimum": 1},
                 "annotate_lines": {"type": "boolean"},
                 "include_markers": {"type": "boolean"},
+                # (+) optional absolute budget; when given it wins over max_prune_ratio
+                "max_kept_lines": {"type": "integer", "minimum": 1},
+                "max_kept_tokens": {"type": "integer", "minimum": 1},
             },
             "required": list(PRUNE_OPTION_FIELDS),
             "additionalProperties": False,

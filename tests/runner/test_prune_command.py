@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mcp_pruner_server.pruning.types import MARKER_TEMPLATE
 
 _SOURCE = "\n".join(
@@ -84,3 +86,38 @@ def test_an_unknown_source_type_is_a_usage_error() -> None:
     proc = _jeeves("-", "--goal", "x", "--source-type", "poems", stdin=b"a\n")
     assert proc.returncode == 2
     assert b"--source-type" in proc.stderr
+
+
+def test_a_timeout_is_said_on_stderr_and_in_the_json_reason() -> None:
+    text = "".join(f"INFO step {i} went fine\n" for i in range(200_000))
+    proc = _jeeves(
+        "-", "--goal", "why", "--source-type", "logs", "--timeout-ms", "1", "--json", stdin=text.encode()
+    )
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["reason"] == "timeout"
+    assert proc.stderr.decode().splitlines() == [
+        "jeeves prune: not pruned: the engine ran out of its 1 ms (--timeout-ms); printed unchanged"
+    ]
+
+
+def test_input_over_the_engine_cap_is_said_on_stderr(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from mcp_pruner_server.pruning import engine
+    from runner import prune_command
+    from runner.cli import app
+
+    monkeypatch.setattr(engine, "MAX_INPUT_CHARS", 10)
+    monkeypatch.setattr(prune_command, "MAX_INPUT_CHARS", 10)
+    result = CliRunner().invoke(app, ["prune", "-", "--goal", "x"], input="0123456789abcdef\n")
+    assert result.exit_code == 0
+    assert result.stdout == "0123456789abcdef\n"  # unchanged
+    assert (
+        result.stderr
+        == "jeeves prune: not pruned: 17 characters is over the engine's 10; printed unchanged\n"
+    )
+
+
+def test_a_pruned_text_prints_no_notice() -> None:
+    proc = _jeeves("-", "--goal", "parse_record", "--max-prune-ratio", "0.9", stdin=_SOURCE.encode())
+    assert proc.stderr == b""

@@ -121,3 +121,30 @@ async def test_a_capture_over_the_recoverable_size_is_pruned_by_the_worker_witho
     assert outcome.recoverable is False
     assert "recovery_unavailable" in outcome.result.warnings
     assert service.store.stats().entries == 0  # the server never held the text
+
+
+async def test_metadata_says_why_when_nothing_was_pruned(tmp_path: Path) -> None:
+    (tmp_path / "short.log").write_text("one line about the webhook\n")
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    asked = await dispatcher.call("read", {"path": "short.log", "context_focus_question": QUESTION})
+    plain = await dispatcher.call("read", {"path": "short.log"})
+    await service.aclose()
+    assert asked.structured["pruning"]["applied"] is False  # type: ignore[index]
+    assert asked.structured["pruning"]["reason"] == "kept_whole"  # type: ignore[index]
+    assert plain.structured["pruning"]["reason"] == "no_focus_question"  # type: ignore[index]
+
+
+async def test_prune_text_takes_the_budget_as_an_extra_option(tmp_path: Path) -> None:
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    options = {"max_prune_ratio": 0.5, "min_keep_lines": 0, "timeout_ms": 5000, "annotate_lines": False}
+    base = {"text": _log(2000), "goal_hint": QUESTION, "source_type": "logs"}
+    ratio = await dispatcher.call("prune_text", {**base, "options": {**options, "include_markers": False}})
+    budget = await dispatcher.call(
+        "prune_text", {**base, "options": {**options, "include_markers": False, "max_kept_lines": 40}}
+    )
+    await service.aclose()
+    assert ratio.structured["stats"]["kept_lines"] >= 1001  # type: ignore[index]  # the ratio holds
+    assert budget.structured["stats"]["kept_lines"] <= 41  # type: ignore[index]  # the budget wins over it
+    assert FAILURE in str(budget.structured["pruned_text"])
