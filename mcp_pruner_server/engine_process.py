@@ -18,10 +18,12 @@ machine that cannot spawn them does not pay a failed spawn per prune.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import anyio
 import anyio.to_process
@@ -72,7 +74,7 @@ class ProcessHeuristicBackend:
     ) -> PruneResult:
         """Prune in a worker process; the thread backend while processes are cooling down."""
         if self.uses_processes:
-            call = functools.partial(prune, text, goal_hint, source_type, options, prune_id)
+            call = functools.partial(in_worker, prune, text, goal_hint, source_type, options, prune_id)
             try:
                 result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
             except (BrokenWorkerProcess, OSError) as exc:
@@ -106,7 +108,9 @@ class ProcessHeuristicBackend:
         """Prune a tool's capture that the worker reads itself (its spool by path): the server
         never holds the whole text, nor pickles it. Threads while processes are cooling down."""
         if self.uses_processes:
-            call = functools.partial(prune_source, source, goal_hint, source_type, options, prune_id)
+            call = functools.partial(
+                in_worker, prune_source, source, goal_hint, source_type, options, prune_id
+            )
             try:
                 result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
             except (BrokenWorkerProcess, OSError) as exc:
@@ -127,4 +131,25 @@ def prune_source(
         text = source.read().text
     except OSError:
         return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
-    return prune(text, goal_hint, source_type, options, prune_id)
+    result = prune(text, goal_hint, source_type, options, prune_id)
+    if not result.stats.pruned_lines:
+        # nothing pruned: the caller returns what the tool cut, never this text; sending the whole
+        # capture back would cost the server the very copy (and pickle) reading it here avoids
+        return replace(result, pruned_text="")
+    return result
+
+
+# Niceness added to an engine worker: when the 2 cores are busy, the event loop (`/healthz`, the
+# pipes of running commands) is scheduled before a long prune, which only finishes a bit later.
+WORKER_NICENESS = 10
+_niced = False
+
+
+def in_worker(call: Callable[..., PruneResult], *args: object) -> PruneResult:
+    """`call(*args)` in an engine worker process, whose priority it lowers on its first call."""
+    global _niced  # one per worker process
+    if not _niced:
+        _niced = True
+        with contextlib.suppress(OSError):
+            os.nice(WORKER_NICENESS)
+    return call(*args)

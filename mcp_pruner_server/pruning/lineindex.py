@@ -15,6 +15,8 @@ import operator
 import re
 from collections.abc import Iterable, Sequence
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+
 # The text is lowered this many characters at a time for case-insensitive finds: the copy stays
 # small (an 80 MB log is never lowered whole), and a chunk is still long enough for `find`.
 LOWER_CHUNK_CHARS = 4 << 20
@@ -48,11 +50,17 @@ class LineIndex:
                 at = self.firsts.find(char, at + 1)
         return sorted(set(found))
 
-    def lines_containing(self, needles: Iterable[str], *, ignore_case: bool) -> list[int]:
+    def lines_containing(
+        self, needles: Iterable[str], *, ignore_case: bool, deadline: Deadline = NO_DEADLINE
+    ) -> list[int]:
         """Sorted lines holding at least one of `needles` (lower-case when `ignore_case`).
 
         Case-insensitive finds lower an ASCII chunk and `find` in it; a chunk with other
         characters (whose lower case may change its length) is searched with an `re.I` pattern.
+        The clock is looked at before each chunk (a 4 MiB chunk is searched in a few ms).
+
+        Raises:
+            EngineTimeout: `deadline` passed.
         """
         wanted = sorted({needle for needle in needles if needle})
         if not wanted or not self.n:
@@ -60,11 +68,13 @@ class LineIndex:
         offsets: set[int] = set()
         if not ignore_case:
             for needle in wanted:
+                deadline.check()
                 offsets.update(self._finds(self.text, needle, 0))
         else:
             overlap = max(map(len, wanted)) - 1
             pattern = re.compile("|".join(map(re.escape, wanted)), re.IGNORECASE)
             for start in range(0, len(self.text), LOWER_CHUNK_CHARS):
+                deadline.check()
                 chunk = self.text[start : start + LOWER_CHUNK_CHARS + overlap]
                 if chunk.isascii():
                     lowered = chunk.lower()

@@ -232,7 +232,7 @@ def sparse_line_hits(
     Raises:
         EngineTimeout: `deadline` passed.
     """
-    candidates = index.lines_containing(term_roots(query), ignore_case=True)
+    candidates = index.lines_containing(term_roots(query), ignore_case=True, deadline=deadline)
     found = line_hits([terms_of_line(lines[i]) for i in deadline.paced(candidates)], query, deadline=deadline)
     hits: list[dict[str, int]] = [_NO_HITS] * len(lines)
     for i, bag in zip(candidates, found.hits, strict=True):

@@ -60,7 +60,7 @@ MIN_NAMED_IDENTIFIER = 4
 def _tracebacks(lines: Sequence[str], index: LineIndex, deadline: Deadline) -> list[int]:
     out: list[int] = []
     n = len(lines)
-    for i in deadline.paced(index.lines_containing([_TRACEBACK_TEXT], ignore_case=False)):
+    for i in deadline.paced(index.lines_containing([_TRACEBACK_TEXT], ignore_case=False, deadline=deadline)):
         line = lines[i]
         if not _TRACEBACK.match(line):
             continue
@@ -110,9 +110,9 @@ def logs_plan(
     index = index or LineIndex("\n".join(lines), lines)
     must: set[int] = set(_tracebacks(lines, index, deadline))
     wanted = {w for w in identifiers(goal_hint) if len(w) >= MIN_NAMED_IDENTIFIER}
-    errors = set(index.lines_containing(_ERROR_NEEDLES, ignore_case=True))
+    errors = set(index.lines_containing(_ERROR_NEEDLES, ignore_case=True, deadline=deadline))
     errors.update(index.lines_starting_with(_ERROR_FIRST_CHARS))
-    named = set(index.lines_containing(wanted, ignore_case=True))
+    named = set(index.lines_containing(wanted, ignore_case=True, deadline=deadline))
     for i in deadline.paced(sorted(errors | named)):
         line = lines[i]
         if i in errors and _ERROR.search(line):
