@@ -253,11 +253,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--skip-1m", action="store_true", help="engine on 10k/100k only")
     parser.add_argument("--skip-big", action="store_true", help="no 64 MiB output through the server")
+    parser.add_argument("--skip-engine", action="store_true", help="the server part only")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores (shared: figures are noisy, repeat them)")
     with tempfile.TemporaryDirectory(prefix="bench-sizes-") as tmp:
         sizes = SIZES[:2] if args.skip_1m else SIZES
-        bench_engine(args.runs, sizes, Path(tmp))
+        if not args.skip_engine:
+            bench_engine(args.runs, sizes, Path(tmp))
         bench_server(Path(tmp), big=not args.skip_big)
     return 0
 
