@@ -10,6 +10,7 @@ markers, and `match_count` still counts every match found.
 from __future__ import annotations
 
 import errno
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -42,6 +43,10 @@ def kept_matches(matches: Sequence[GrepMatch], result: PruneResult | None) -> li
     for a in result.annotations:
         dropped.update(range(a.original_start_line, a.original_end_line + 1))
     return [m for i, m in enumerate(matches, start=1) if i not in dropped]
+
+
+# A kept listing line as the engine numbers it: `N│ path:line:text`.
+_NUMBERED = re.compile(r"^(\d+)│ ", re.MULTILINE)
 
 
 def _within(matches: Sequence[GrepMatch], cap: int) -> list[GrepMatch]:
@@ -116,7 +121,11 @@ async def run_grep_tool(
     ) -> JsonObject:
         body = _fields(result)
         if "listing" in pruned:
-            body["matches"] = [_match_dict(m) for m in kept_matches(result.matches, pruned["listing"])]
+            kept = kept_matches(result.matches, pruned["listing"])
+            if texts["listing"] != pruned["listing"].pruned_text:  # cut to max_output_bytes after pruning
+                numbers = {int(m.group(1)) for m in _NUMBERED.finditer(texts["listing"])}
+                kept = [m for i, m in enumerate(result.matches, start=1) if i in numbers]
+            body["matches"] = [_match_dict(m) for m in kept]
             body["listing"] = texts["listing"]
         elif capture_bytes is not None:  # not pruned: what is returned is still max_output_bytes
             shown = _within(result.matches, args.max_output_bytes)
@@ -136,4 +145,5 @@ async def run_grep_tool(
             "match_count": result.match_count,
             "bytes": utf8_len(listing),
         },
+        max_output_bytes=args.max_output_bytes,
     )

@@ -148,3 +148,25 @@ async def test_prune_text_takes_the_budget_as_an_extra_option(tmp_path: Path) ->
     assert ratio.structured["stats"]["kept_lines"] >= 1001  # type: ignore[index]  # the ratio holds
     assert budget.structured["stats"]["kept_lines"] <= 41  # type: ignore[index]  # the budget wins over it
     assert FAILURE in str(budget.structured["pruned_text"])
+
+
+async def test_grep_with_a_question_prunes_every_match_and_returns_within_max_output_bytes(
+    tmp_path: Path,
+) -> None:
+    lines = [f"value_{i} = compute(step={i})" for i in range(3000)] + ["webhook_payment = deliver()  # fails"]
+    (tmp_path / "mod.py").write_text("\n".join(lines) + "\n")  # ~100 KB of matches
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    common = {"pattern": "=", "paths": ["."], "max_matches": 5000, "max_output_bytes": 4096}
+    asked = await dispatcher.call("grep", {**common, "context_focus_question": QUESTION})
+    plain = await dispatcher.call("grep", common)
+    await service.aclose()
+    listing = str(asked.structured["listing"])
+    assert "webhook_payment = deliver()" in listing  # the last match: past the first 4 KiB
+    assert len(listing.encode()) <= 4096 + 200
+    assert asked.structured["match_count"] == 3001  # every match was found and pruned
+    matches = asked.structured["matches"]
+    assert isinstance(matches, list)
+    assert len(matches) == listing.count("│ mod.py:")  # the structured matches are the listing's
+    assert plain.structured["truncated"] is True
+    assert plain.structured["match_count"] < 3001  # without a question: max_output_bytes as before
