@@ -66,7 +66,9 @@ class LineIndex:
         Raises:
             EngineTimeout: `deadline` passed.
         """
-        wanted = sorted({needle for needle in needles if needle})
+        distinct = {needle for needle in needles if needle}
+        # a line holding `error` holds `err`: only the needles holding no other one are searched
+        wanted = sorted(n for n in distinct if not any(o != n and o in n for o in distinct))
         if not wanted or not self.n:
             return []
         offsets: set[int] = set()

@@ -46,3 +46,9 @@ def test_line_of_maps_offsets_to_lines() -> None:
     text = "ab\n\ncd"
     index = LineIndex(text, split_lines(text))
     assert [index.line_of(o) for o in range(len(text))] == [0, 0, 0, 1, 2, 2]
+
+
+@given(_LINES, st.lists(st.sampled_from(["err", "error", "rr", "o", "ré", "bo"]), min_size=1, max_size=4))
+def test_needles_holding_other_needles_change_nothing(lines: list[str], needles: list[str]) -> None:
+    expected = [i for i, x in enumerate(lines) if any(n in x.lower() for n in needles)]
+    assert _index(lines).lines_containing(needles, ignore_case=True) == expected
