@@ -58,7 +58,7 @@ class CapturedSource:
     head: bytes
     tail: bytes
     total_bytes: int
-    dropped_newlines: int  # line ends in what fell between head and tail
+    dropped_newlines: int  # line ends in what fell between head and tail; -1: not counted
 
     def read(self) -> Cut:
         """The whole kept text: head and tail, and the marker between when some fell out. Blocking."""
@@ -72,7 +72,7 @@ class CapturedSource:
         head_lines = head_part.count(b"\n")
         newlines = head.count(b"\n") + self.dropped_newlines + self.tail.count(b"\n")
         omitted = Omitted(
-            lines=newlines - head_lines - tail_part.count(b"\n"),
+            lines=0 if self.dropped_newlines < 0 else newlines - head_lines - tail_part.count(b"\n"),
             bytes=self.total_bytes - len(head_part) - len(tail_part),
             first_line=head_lines + 1,
         )
@@ -94,6 +94,7 @@ class HeadTailCapture:
         self._head_size = 0
         self._tail = bytearray()
         self._dropped_newlines = 0  # newlines that left the tail window for good
+        self._lines_unknown = False  # some bytes were skipped unread (`skip`)
         self.total_bytes = 0
 
     def feed(self, chunk: bytes) -> bool:
@@ -111,6 +112,22 @@ class HeadTailCapture:
                 self._dropped_newlines += self._tail.count(b"\n", 0, excess)
                 del self._tail[:excess]
         return True
+
+    @property
+    def head_room(self) -> int:
+        """Bytes the head still takes."""
+        return max(0, self._head_limit - self._head_size)
+
+    @property
+    def tail_limit(self) -> int:
+        """The most the tail keeps."""
+        return self._tail_limit
+
+    def skip(self, count: int) -> None:
+        """Count `count` bytes that are known to fall between head and tail, without their line
+        ends (a file's middle not worth reading): the marker then gives bytes only."""
+        self.total_bytes += count
+        self._lines_unknown = True
 
     @property
     def truncated(self) -> bool:
@@ -131,7 +148,8 @@ class HeadTailCapture:
         else:
             self._head.seek(0)
             path, head = None, self._head.read()
-        return CapturedSource(path, head, bytes(self._tail), self.total_bytes, self._dropped_newlines)
+        dropped = -1 if self._lines_unknown else self._dropped_newlines
+        return CapturedSource(path, head, bytes(self._tail), self.total_bytes, dropped)
 
     def text(self, budget: int, *, head_share: float = 0.5) -> Cut:
         """At most `budget` bytes of the stream (plus the marker line): all of it if it fits, else
@@ -163,7 +181,7 @@ class HeadTailCapture:
         tail_part = tail_src if before_tail == b"\n" else _from_first_newline(tail_src)
         head_lines = head_part.count(b"\n")
         omitted = Omitted(
-            lines=newlines - head_lines - tail_part.count(b"\n"),
+            lines=0 if self._lines_unknown else newlines - head_lines - tail_part.count(b"\n"),
             bytes=self.total_bytes - len(head_part) - len(tail_part),
             first_line=head_lines + 1,
         )

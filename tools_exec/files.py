@@ -15,7 +15,7 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 import anyio.to_thread
 
@@ -27,6 +27,7 @@ from tools_exec.limits import (
     MIN_MAX_OUTPUT_BYTES,
     RAW_TAIL_BYTES,
     READ_CHUNK_BYTES,
+    READ_COUNT_LINES_MAX_BYTES,
     READ_HEAD_SHARE,
     READ_INLINE_MAX_BYTES,
 )
@@ -126,10 +127,41 @@ def _read_slice(
     with os.fdopen(fd, "rb", buffering=0) as handle:
         file_bytes = os.fstat(handle.fileno()).st_size
         try:
-            _scan(handle, shown, first, last, capture)
+            middle = file_bytes - capture.head_room - capture.tail_limit
+            if first == 1 and last is None and middle > READ_COUNT_LINES_MAX_BYTES:
+                _head_skip_tail(handle, shown, file_bytes, capture)
+            else:
+                _scan(handle, shown, first, last, capture)
         except OSError as exc:
             raise IoError(f"reading {shown} failed: {exc.strerror or exc}") from exc
     return _Slice(capture.text(cap, head_share=READ_HEAD_SHARE), file_bytes)
+
+
+def _head_skip_tail(handle: BinaryIO, shown: str, file_bytes: int, capture: HeadTailCapture) -> None:
+    """A whole file far larger than what the capture keeps: its head, then a seek to its tail.
+    The middle is counted, not read (a 10 GB log costs two small reads, not a scan)."""
+    _scan(_Limited(handle, capture.head_room), shown, 1, None, capture)
+    tail_start = max(handle.tell(), file_bytes - capture.tail_limit)
+    capture.skip(tail_start - handle.tell())
+    handle.seek(tail_start)
+    while chunk := handle.read(READ_CHUNK_BYTES):
+        capture.feed(chunk)
+
+
+class _Reader(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+class _Limited:
+    """`handle`, ending after `limit` bytes (the head of a file read by `_scan`)."""
+
+    def __init__(self, handle: BinaryIO, limit: int) -> None:
+        self._handle, self._left = handle, limit
+
+    def read(self, size: int, /) -> bytes:
+        data = self._handle.read(min(size, self._left)) if self._left > 0 else b""
+        self._left -= len(data)
+        return data
 
 
 def _open_regular(resolved: Path, shown: str) -> int:
@@ -152,7 +184,7 @@ def _open_regular(resolved: Path, shown: str) -> int:
     return fd
 
 
-def _scan(handle: BinaryIO, shown: str, first: int, last: int | None, capture: HeadTailCapture) -> None:
+def _scan(handle: _Reader, shown: str, first: int, last: int | None, capture: HeadTailCapture) -> None:
     """Stream the file, feeding lines first..last to `capture`."""
     line_no = 1  # number of the line the next byte belongs to
     sniffed = False

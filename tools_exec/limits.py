@@ -29,6 +29,11 @@ BASH_HEAD_SHARE = 0.25
 """A bash output cut to `max_output_bytes` keeps a quarter from its head (the command's setup) and
 three quarters from its tail, where a build or test run prints its failure and summary."""
 
+READ_COUNT_LINES_MAX_BYTES = 256 * 1_048_576
+"""A whole file's middle (what falls between the head and the tail `read` keeps) up to this size is
+read to count its lines for the marker (~0.1 s from the page cache); a larger one is skipped with a
+seek, and the marker gives its bytes only."""
+
 READ_HEAD_SHARE = 0.5
 """A file cut to `max_output_bytes` keeps as much of its head as of its tail."""
 

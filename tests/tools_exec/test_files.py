@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -183,3 +184,25 @@ async def test_a_large_file_is_read_off_the_event_loop_and_a_small_one_inline(
         await read_text(root, "large.txt")
     # Measured: the hop costs more than a small read (/rpc read p50 1.08 -> 0.93 ms without it).
     assert on_loop_thread == {"small.txt": True, "large.txt": False}
+
+
+def _write_sparse(path: Path, size: int) -> None:
+    """A sparse file of `size` bytes: lines at both ends, a hole between (no disk used)."""
+    with open(path, "wb") as handle:
+        handle.write(b"first line\nsecond line\n" + b"filler line\n" * 1000)  # text past the sniff window
+        handle.seek(size)
+        handle.write(b"\nERROR the last line\n")
+
+
+async def test_a_huge_file_is_read_as_its_head_and_its_tail_without_a_scan(root: Path) -> None:
+    _write_sparse(root / "sparse.log", 4 << 30)
+    started = time.monotonic()
+    with anyio.fail_after(20):
+        result = await read_text(root, "sparse.log", max_output_bytes=4096)
+    assert time.monotonic() - started < 5  # a scan of 4 GiB would take far longer here
+    assert result.content.startswith("first line\nsecond line\n")
+    assert result.content.endswith("\nERROR the last line\n")
+    assert result.omitted is not None
+    assert result.omitted.lines == 0  # not counted: the marker gives bytes only
+    assert "bytes not shown⟧" in result.content
+    assert result.bytes + result.omitted.bytes == result.file_bytes
