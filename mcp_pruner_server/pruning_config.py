@@ -53,7 +53,8 @@ class IntSetting:
 INT_SETTINGS: Mapping[str, IntSetting] = {
     # SPEC §5: the remote pruner must answer, body included, within 2 s or we fall back.
     "timeout_ms": IntSetting(("JEEVES_PRUNER_TIMEOUT_MS",), ("timeout_ms",), 2000, 50, 120_000),
-    # SPEC §6: tool output above 256 KiB is returned raw (`too_large`), never pruned.
+    # SPEC §6's tool-output cap, superseded by `tool_raw_cap_bytes` (issue 13: a 9 MB log returned
+    # raw hid its failure); still accepted so that old configurations load.
     "max_prune_input_bytes": IntSetting(
         ("JEEVES_MCP_PRUNER_MAX_PRUNE_INPUT_BYTES",), ("max_prune_input_bytes",), 262_144, 1024, 64 << 20
     ),
