@@ -38,6 +38,7 @@ class LineIndex:
         self.starts = array(
             "q", itertools.chain((0,), itertools.islice(itertools.accumulate(with_newline), self.n - 1))
         )
+        self._found: dict[tuple[str, bool], set[int]] = {}  # (needle, ignore_case) -> its lines
         # firsts[i]: the first character of line i, so "lines starting with X" is one str search
         self.firsts = "".join([line[:1] or EMPTY_LINE_MARK for line in lines])
 
@@ -70,26 +71,34 @@ class LineIndex:
         distinct = {needle for needle in needles if needle}
         # a line holding `error` holds `err`: only the needles holding no other one are searched
         wanted = sorted(n for n in distinct if not any(o != n and o in n for o in distinct))
-        if not wanted or not self.n:
+        if not self.n:
             return []
-        offsets: set[int] = set()
+        todo = [n for n in wanted if (n, ignore_case) not in self._found]
+        if todo:  # each needle is searched once per text (the rules share some: `fail`, `exception`)
+            for needle, offsets in self._search(todo, ignore_case, deadline).items():
+                self._found[(needle, ignore_case)] = {self.line_of(offset) for offset in offsets}
+        return sorted(set().union(*(self._found[(n, ignore_case)] for n in wanted)))
+
+    def _search(self, needles: list[str], ignore_case: bool, deadline: Deadline) -> dict[str, list[int]]:
+        """Per needle, the offset of its first occurrence in each line holding it."""
+        found: dict[str, list[int]] = {needle: [] for needle in needles}
         if not ignore_case:
-            for needle in wanted:
+            for needle in needles:
                 deadline.check()
-                offsets.update(self._finds(self.text, needle, 0))
-        else:
-            overlap = max(map(len, wanted)) - 1
-            pattern = re.compile("|".join(map(re.escape, wanted)), re.IGNORECASE)
-            for start in range(0, len(self.text), LOWER_CHUNK_CHARS):
-                deadline.check()
-                chunk = self.text[start : start + LOWER_CHUNK_CHARS + overlap]
-                if chunk.isascii():
-                    lowered = chunk.lower()
-                    for needle in wanted:
-                        offsets.update(self._finds(lowered, needle, start))
-                else:
-                    offsets.update(start + m.start() for m in pattern.finditer(chunk))
-        return sorted({self.line_of(offset) for offset in offsets})
+                found[needle] = self._finds(self.text, needle, 0)
+            return found
+        overlap = max(map(len, needles)) - 1
+        for start in range(0, len(self.text), LOWER_CHUNK_CHARS):
+            deadline.check()
+            chunk = self.text[start : start + LOWER_CHUNK_CHARS + overlap]
+            lowered = chunk.lower() if chunk.isascii() else None
+            for needle in needles:
+                if lowered is not None:
+                    found[needle].extend(self._finds(lowered, needle, start))
+                else:  # lower case may change a length here: the regex engine's own case folding
+                    pattern = re.compile(re.escape(needle), re.IGNORECASE)
+                    found[needle].extend(start + m.start() for m in pattern.finditer(chunk))
+        return found
 
     def _finds(self, haystack: str, needle: str, base: int) -> list[int]:
         """Offsets (plus `base`) of the first `needle` of every line of `haystack` holding one."""
