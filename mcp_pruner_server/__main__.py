@@ -30,6 +30,11 @@ def _parser() -> argparse.ArgumentParser:
         help="exit when stdin (a pipe) reaches EOF or the parent process dies",
     )
     p.add_argument(
+        "--stdio",
+        action="store_true",
+        help="speak MCP on stdin/stdout instead of HTTP (how agents spawn a server); exits on stdin EOF",
+    )
+    p.add_argument(
         "--allow-remote",
         action="store_true",
         help="allow a non-loopback --host (set JEEVES_MCP_PRUNER_TOKEN too)",
@@ -38,10 +43,23 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def serve_main(
-    *, host: str, port: int, root: str, log_format: str, exit_with_parent: bool, allow_remote: bool
+    *,
+    host: str,
+    port: int,
+    root: str,
+    log_format: str,
+    exit_with_parent: bool,
+    allow_remote: bool,
+    stdio: bool = False,
 ) -> int:
     """Validate the flags and run the server; returns the exit code (2 for bad flags)."""
     from mcp_pruner_server.settings import build_settings
+
+    if stdio and allow_remote:
+        _start_failed(
+            log_format, "config_invalid", "--stdio listens on no port: --allow-remote makes no sense"
+        )
+        return 2
 
     try:
         settings = build_settings(
@@ -56,6 +74,10 @@ def serve_main(
     except ConfigError as exc:
         _start_failed(log_format, "config_invalid", str(exc), variable=exc.variable, expected=exc.expected)
         return 2
+    if stdio:
+        from mcp_pruner_server.stdio import run_stdio
+
+        return run_stdio(settings)
     from mcp_pruner_server.serve import run_server
 
     try:
@@ -92,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             log_format=args.log_format,
             exit_with_parent=args.exit_with_parent,
             allow_remote=args.allow_remote,
+            stdio=args.stdio,
         )
     )
 

@@ -44,6 +44,7 @@ from mcp_pruner_server.security import replay_message, send_rpc_refusal
 from mcp_pruner_server.tools.model_text import model_text
 
 if TYPE_CHECKING:
+    from mcp.server.lowlevel.server import Server
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 # Loading the SDK takes < 1 s on a busy laptop; 20 s means it is broken, not slow.
@@ -79,15 +80,11 @@ def text_block_setting(env: Mapping[str, str]) -> TextBlock:
     return "plain"
 
 
-def build_session_manager(
-    dispatcher: ToolDispatcher, max_body_bytes: int, text_block: TextBlock = "plain"
-) -> StreamableHTTPSessionManager:
-    """Import the SDK and wire its low-level server to the dispatcher (runs in a worker thread)."""
+def build_sdk_server(dispatcher: ToolDispatcher, text_block: TextBlock = "plain") -> Server[Any]:
+    """Import the SDK and wire its low-level server to the dispatcher (HTTP and stdio share it)."""
     import mcp_types as types
     from mcp.server.context import ServerRequestContext
     from mcp.server.lowlevel.server import Server
-    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-    from mcp.server.transport_security import TransportSecuritySettings
     from mcp.shared.exceptions import MCPError
 
     from mcp_pruner_server.errors import DomainRpcError
@@ -131,6 +128,18 @@ def build_session_manager(
     async def list_prompts(_ctx: ServerRequestContext[Any], _params: Any) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=[])
 
+    # There are none to read or get, but the capabilities are declared: an unknown name is an
+    # invalid parameter (MCP prompts spec; SEP-2164 for resources), not an unknown method.
+    async def read_resource(
+        _ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        raise MCPError(types.INVALID_PARAMS, f"Resource not found: {params.uri}", {"uri": str(params.uri)})
+
+    async def get_prompt(
+        _ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        raise MCPError(types.INVALID_PARAMS, f"Unknown prompt: {params.name}", {"name": params.name})
+
     server: Server[Any] = Server(
         SERVER_NAME,
         version=__version__,
@@ -140,12 +149,24 @@ def build_session_manager(
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_list_prompts=list_prompts,
+        on_read_resource=read_resource,
+        on_get_prompt=get_prompt,
     )
     # The default OpenTelemetry middleware opens a span per message even with no exporter;
     # this server has none, and the span costs a measurable share of a 1 ms tools/call.
     server.middleware = []
+    return server
+
+
+def build_session_manager(
+    dispatcher: ToolDispatcher, max_body_bytes: int, text_block: TextBlock = "plain"
+) -> StreamableHTTPSessionManager:
+    """The SDK server behind a stateless JSON Streamable HTTP manager (runs in a worker thread)."""
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from mcp.server.transport_security import TransportSecuritySettings
+
     return StreamableHTTPSessionManager(
-        app=server,
+        app=build_sdk_server(dispatcher, text_block),
         json_response=True,
         stateless=True,
         # Host/Origin are checked by SecurityMiddleware for every route, with JSON answers.

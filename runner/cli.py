@@ -13,6 +13,12 @@ app = typer.Typer(
     help="Context-pruning sidecar for coding agents.",
     no_args_is_help=True,
     add_completion=False,
+    # click's plain help: typer's rich panels print `<bool>` after every flag, as if it took a
+    # value (`--json true` then read `true` as a file), and eat `[...]` in help texts as markup.
+    rich_markup_mode=None,
+    # A bug's traceback is printed plainly, once, not as pages of framed locals.
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -39,9 +45,13 @@ app.command("run", context_settings={"ignore_unknown_options": True, "allow_inte
 from runner.mcp_config_command import mcp_config_command  # noqa: E402
 
 app.command("mcp-config")(mcp_config_command)
-from mcp_pruner_server.serve_command import serve_command  # noqa: E402
+from runner.serve_command import serve_command  # noqa: E402
 
 app.command("serve")(serve_command)
 from runner.bench_command import bench_command  # noqa: E402
 
 app.command("bench")(bench_command)
+from runner.install_command import install_command, uninstall_command  # noqa: E402
+
+app.command("install")(install_command)
+app.command("uninstall")(uninstall_command)

@@ -8,7 +8,8 @@ Hierarchy::
     │   ├── ServerSpawnError         the server command could not be executed
     │   ├── ServerExitedError        the server exited before it became healthy
     │   └── ServerStartTimeoutError  the server was not healthy within the startup bound
-    └── ProviderSpawnError           the provider command could not be executed
+    ├── ProviderSpawnError           the provider command could not be executed
+    └── InstallError                 an agent's config file cannot be read, parsed or written
 
 Configuration problems are not exceptions: `runner.config.load_config` returns them as
 values so the run can go on without the pruner.
@@ -62,3 +63,7 @@ class ServerStartTimeoutError(ServerStartError):
 
 class ProviderSpawnError(RunnerError):
     """Raised when the provider command (claude, codex, any argv) cannot be executed."""
+
+
+class InstallError(RunnerError):
+    """Raised when `jeeves install`/`uninstall` cannot read, parse or write an agent's config file."""

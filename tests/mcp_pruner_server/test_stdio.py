@@ -1,0 +1,161 @@
+"""`--stdio`: the real server process over its stdin/stdout, driven by the official SDK client."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import psutil
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+pytestmark = pytest.mark.anyio
+
+CLIENT_TIMEOUT_S = 30.0  # a whole session takes ~1 s; two cores shared by several suites
+EXIT_TIMEOUT_S = 10.0  # stdin EOF to process exit (the engine workers are not even started)
+POLL_S = 0.05  # how often the test looks for the file the bash call writes
+INVALID_PARAMS = -32602
+QUESTION = "Where is the tax computed?"
+# One function the question is about among many that it is not.
+CODE = "\n".join(
+    [f"def helper_{n}(x):\n    return x + {n}\n" for n in range(40)]
+    + ["def compute_tax(amount):\n    return amount * 0.2\n"]
+    + [f"def other_{n}(x):\n    return x - {n}\n" for n in range(40)]
+)
+
+
+def server_argv(*extra: str) -> list[str]:
+    return [sys.executable, "-m", "mcp_pruner_server", "--stdio", *extra]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "billing.py").write_text(CODE, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_the_sdk_client_reads_pruned_over_stdio_and_recovers_the_rest(root: Path, mode: str) -> None:
+    argv = server_argv()
+    params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=root)
+    with (root / "stderr.log").open("w") as errlog, anyio.fail_after(CLIENT_TIMEOUT_S):
+        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+            names = [tool.name for tool in (await client.list_tools()).tools]
+            read = await client.call_tool("read", {"path": "billing.py", "context_focus_question": QUESTION})
+            structured: dict[str, Any] = read.structured_content or {}
+            recover = {
+                "prune_id": structured["pruning"]["prune_id"],
+                "ranges": [{"start_line": 1, "end_line": 1_000_000}],
+                "include_line_numbers": False,
+            }
+            recovered = await client.call_tool("recover_text", recover)
+
+    assert names[:3] == ["read", "bash", "grep"]
+    assert structured["pruning"]["applied"] is True, structured["pruning"]
+    assert "def compute_tax(amount):" in structured["content"]
+    assert (recovered.structured_content or {})["raw_text"] == CODE
+
+
+async def test_unknown_resources_and_prompts_are_invalid_params_not_unknown_methods(root: Path) -> None:
+    argv = server_argv("--root", str(root))
+    params = StdioServerParameters(command=argv[0], args=argv[1:])
+    codes: list[int] = []
+    with (root / "stderr.log").open("w") as errlog, anyio.fail_after(CLIENT_TIMEOUT_S):
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+            with pytest.raises(MCPError) as resource:
+                await client.read_resource("file:///nowhere")
+            codes.append(resource.value.code)
+            with pytest.raises(MCPError) as prompt:
+                await client.get_prompt("nothing")
+            codes.append(prompt.value.code)
+
+    assert codes == [INVALID_PARAMS, INVALID_PARAMS]
+
+
+def test_stdin_eof_cancels_the_running_call_kills_its_process_and_exits_0(root: Path) -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    # The command says where it is, then outlives any reasonable test unless it is killed.
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "bash", "arguments": {"cmd": "echo $$ > sleeper.pid; exec sleep 120"}},
+    }
+    frames = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call]
+    pid_file = root / "sleeper.pid"
+    with (root / "stderr.log").open("wb") as stderr:
+        process = subprocess.Popen(
+            server_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=root
+        )
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write("".join(json.dumps(frame) + "\n" for frame in frames).encode())
+        process.stdin.flush()
+        first = json.loads(process.stdout.readline())  # the initialize answer: the server is serving
+        deadline = time.monotonic() + EXIT_TIMEOUT_S
+        while not pid_file.is_file() or not pid_file.read_text().strip():
+            assert time.monotonic() < deadline, "the bash call never started"
+            assert process.poll() is None
+            time.sleep(POLL_S)  # a file appearing has no event to wait on
+        sleeper = int(pid_file.read_text())
+
+        process.stdin.close()
+        with process.stdout:
+            rest = process.stdout.read()
+        code = process.wait(timeout=EXIT_TIMEOUT_S)
+
+    assert code == 0, (root / "stderr.log").read_text()[-2000:]
+    assert first["id"] == 1
+    # Only protocol frames on stdout: the cancelled call's error answer, if the SDK sent it.
+    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in rest.decode().splitlines())
+    assert not psutil.pid_exists(sleeper) or psutil.Process(sleeper).status() == psutil.STATUS_ZOMBIE
+    events = [json.loads(line)["event"] for line in (root / "stderr.log").read_text().splitlines()]
+    assert events[0] == "mcp_pruner.stdio_ready"
+    assert "mcp_pruner.exiting" in events
+
+
+def test_jeeves_serve_stdio_is_the_same_server(root: Path) -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    jeeves = [
+        sys.executable,
+        "-c",
+        "from runner.cli import app; app()",
+        "serve",
+        "--stdio",
+        "--root",
+        str(root),
+    ]
+
+    done = subprocess.run(
+        jeeves, input=(json.dumps(initialize) + "\n").encode(), capture_output=True, timeout=EXIT_TIMEOUT_S
+    )
+
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    answer = json.loads(done.stdout)
+    assert answer["result"]["serverInfo"]["name"] == "jeeves-mcp-pruner"
+    assert json.loads(done.stderr.decode().splitlines()[0])["data"]["root"] == str(root)
