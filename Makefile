@@ -8,7 +8,10 @@ TOOLS := .tools
 TOOLS_STAMP := $(TOOLS)/.installed
 NPM_CLIENTS := @openai/codex@0.169.0 @modelcontextprotocol/inspector@2.12.0
 
-.PHONY: test demo bench lint typecheck clean
+# `make plain-install`: the wheel in a fresh venv with runtime dependencies only, as a user gets it.
+PLAIN := build/plain-venv
+
+.PHONY: test demo bench lint typecheck plain-install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,14 +33,27 @@ typecheck: $(STAMP)
 
 test: lint typecheck $(TOOLS_STAMP)
 	$(BIN)/pytest
+	$(MAKE) plain-install
+
+# Build the wheel, install it without extras in a new venv, run the demo and the quick bench
+# from an empty directory (so nothing of the checkout is importable).
+plain-install: $(STAMP)
+	rm -rf $(PLAIN) dist
+	$(BIN)/pip wheel --quiet --no-deps --wheel-dir dist .
+	$(PYTHON) -m venv $(PLAIN)
+	$(PLAIN)/bin/pip install --quiet dist/jeeves_pruner-*.whl
+	cd "$$(mktemp -d)" && $(CURDIR)/$(PLAIN)/bin/jeeves --version \
+		&& $(CURDIR)/$(PLAIN)/bin/jeeves run --provider demo --log-file demo-events.log \
+		&& $(CURDIR)/$(PLAIN)/bin/jeeves bench --quick --out bench-out
 
 # A scripted agent session through the real sidecar on runner/demo/sample_project (no API key needed).
 demo: $(STAMP)
 	$(BIN)/jeeves run --provider demo
 
-# Quality vs the shared harness's baselines, latencies, overheads: bench-out/report.md (+ PNGs).
+# Quality vs four baselines on the built-in tasks, latencies, overheads: bench-out/report.md (+ PNGs).
+# BENCH_TASKS=../shared/eval scores the team's task files with their harness instead.
 bench: $(STAMP)
-	$(BIN)/jeeves bench --quick --out bench-out
+	$(BIN)/jeeves bench --quick --out bench-out $(if $(BENCH_TASKS),--tasks-dir $(BENCH_TASKS))
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) build dist .mypy_cache .pytest_cache .ruff_cache

@@ -19,6 +19,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="jeeves-mcp-pruner",
         description="Local MCP server whose read/bash/grep output is pruned to a focus question.",
     )
+    from mcp_pruner_server import __version__
+
+    p.add_argument("-V", "--version", action="version", version=__version__)
     p.add_argument("--host", default="127.0.0.1", help="listen address (loopback unless --allow-remote)")
     p.add_argument("--port", type=int, default=0, help="TCP port; 0 picks a free one (see the ready line)")
     p.add_argument("--root", default=".", help="workspace root: every path resolves inside it")

@@ -11,27 +11,22 @@ import typer
 EXIT_FAILED = 1
 
 
-def default_tasks_dir() -> Path:
-    """`../shared/eval` next to the repository (the team layout), else next to the working directory."""
-    repo = Path(__file__).resolve().parent.parent
-    for base in (repo, Path.cwd()):
-        candidate = base.parent / "shared" / "eval"
-        if candidate.is_dir():
-            return candidate
-    return repo.parent / "shared" / "eval"
-
-
 def bench_command(
-    quick: Annotated[bool, typer.Option("--quick", help="Task subsets and fewer calls (< 3 min).")] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Task subsets, 3 ratios, fewer calls (~20 s here).")
+    ] = False,
     out: Annotated[Path, typer.Option("--out", help="Directory for report.md, report.json, PNGs.")] = Path(
         "bench-out"
     ),
     tasks_dir: Annotated[
         Path | None,
-        typer.Option(help="Directory of prune_eval.py and its dev_*.jsonl (default: ../shared/eval)."),
+        typer.Option(
+            help="A harness directory: prune_eval.py and its dev_code.jsonl / dev_logs.jsonl "
+            "(default: the built-in tasks and harness)."
+        ),
     ] = None,
 ) -> None:
-    """Measure pruning quality against the shared harness's baselines, latencies and overheads."""
+    """Measure pruning quality against four baselines, latencies and overheads."""
     # Imported here: the bench pulls in the whole MCP stack, and every other `jeeves`
     # command (`jeeves prune` runs once per harness task) would pay for it at start.
     from rich.console import Console
@@ -41,7 +36,7 @@ def bench_command(
     from runner.bench.run import BenchSettings, run_bench
 
     console = Console(stderr=True)
-    settings = BenchSettings.for_mode((tasks_dir or default_tasks_dir()).resolve(), out.resolve(), quick)
+    settings = BenchSettings.for_mode(tasks_dir.resolve() if tasks_dir else None, out.resolve(), quick)
     try:
         with console.status("starting…") as status:
             data = run_bench(settings, lambda message: status.update(f"{message}…"))

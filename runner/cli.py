@@ -4,6 +4,8 @@ Each command lives in its own module and is registered here, so this file stays 
 of contents.
 """
 
+from typing import Annotated
+
 import typer
 
 from mcp_pruner_server import __version__
@@ -22,8 +24,21 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Context-pruning sidecar for coding agents."""
 
 

@@ -1,6 +1,8 @@
-"""Pruning quality with the shared harness's own method (`../shared/eval/prune_eval.py`).
+"""Pruning quality against four baselines: the built-in harness and tasks, or a shared harness.
 
-The harness is imported from its path (never copied), and its pieces are used as they are:
+By default the tasks are built at run time (`builtin_tasks.py`) and scored by the bench's own
+harness (`builtin_harness.py`). With `--tasks-dir`, the team's `prune_eval.py` there is
+imported from its path (never copied), and its pieces are used as they are:
 `kept_from_result` turns our `prune_text` result into kept lines, its four `BASELINES` then
 keep exactly as many non-blank lines as we did, and the metrics are its metrics (gold-line
 recall, whole-target recall, critical-line recall, kept fractions). Our side calls the
@@ -66,12 +68,21 @@ class QualityRun:
     violations: tuple[str, ...]
 
 
-def load_harness(tasks_dir: Path) -> Harness:
-    """Import `prune_eval.py` from `tasks_dir` as a module.
+def builtin_harness() -> Harness:
+    """The bench's own harness (`builtin_harness.py`), for the built-in tasks."""
+    from runner.bench import builtin_harness as own
+
+    return Harness(Path(own.__file__), dict(own.BASELINES), own.nonblank, own.kept_from_result)
+
+
+def load_harness(tasks_dir: Path | None) -> Harness:
+    """Import `prune_eval.py` from `tasks_dir` as a module; None: the built-in harness.
 
     Raises:
         HarnessNotFound: the file is missing, fails to import, or does not define what we use.
     """
+    if tasks_dir is None:
+        return builtin_harness()
     path = tasks_dir / HARNESS_FILE
     spec = importlib.util.spec_from_file_location("prune_eval", path)
     if not path.is_file() or spec is None or spec.loader is None:
@@ -92,14 +103,19 @@ def load_harness(tasks_dir: Path) -> Harness:
         raise HarnessNotFound(f"{path} is not the expected harness: {exc}") from None
 
 
-def load_tasks(tasks_dir: Path, name: str, every: int = 1) -> list[Task]:
-    """Every `every`-th task of a JSONL task file (a deterministic subset for --quick).
+def load_tasks(tasks_dir: Path | None, name: str, every: int = 1) -> list[Task]:
+    """Every `every`-th task of a JSONL task file (a deterministic subset for --quick); with no
+    `tasks_dir`, of the built-in task set of that name (`builtin_tasks.py`).
 
     Raises:
         HarnessNotFound: the file is missing or unreadable.
         TaskFileInvalid: the file holds no task, or a line is not a JSON task object with the
             keys the harness scores.
     """
+    if tasks_dir is None:
+        from runner.bench.builtin_tasks import code_tasks, log_tasks
+
+        return (code_tasks() if name == TASK_FILES[0] else log_tasks())[::every]
     path = tasks_dir / name
     if not path.is_file():
         raise HarnessNotFound(f"no task file {path}")

@@ -140,12 +140,12 @@ def markdown(report: Report) -> str:
         "",
         f"- Mode: {mode}; elapsed {_f(report.get('elapsed_s'), 1)} s; "
         f"generated {report.get('generated_at')}.",
-        f"- Harness: `{report.get('harness')}` (imported as a module; its baselines and metrics).",
+        f"- Harness: `{report.get('harness')}` (its tasks, baselines and metrics).",
         f"- Token counts: {report.get('tokenizer')}.",
         "",
         "## Pruning quality",
         "",
-        "Ours vs the shared harness's four baselines, each keeping exactly as many non-blank lines as ours "
+        "Ours vs the harness's four baselines, each keeping exactly as many non-blank lines as ours "
         "did on the same task. `recall`: share of gold lines kept; `whole`: share of tasks with every gold "
         "line kept; `critical`: logs' `E ` and `FAILED` lines; `kept_*`: what was kept.",
         "",

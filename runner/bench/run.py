@@ -19,6 +19,8 @@ from runner.bench.tokens import tokenizer
 # Ratios of the recall-vs-kept sweep; 0.8 is the harness's default and the headline.
 FULL_SWEEP = (0.5, 0.65, 0.8, 0.9, 0.95)
 QUICK_SWEEP = (0.5, 0.8, 0.95)
+# The built-in code set is smaller (one task per module) than the shared one (150).
+BUILTIN_QUICK_CODE_EVERY = 2
 # Contract violations quoted in report.json: enough to see the pattern, the count says the rest.
 VIOLATION_EXAMPLES = 5
 
@@ -27,7 +29,7 @@ VIOLATION_EXAMPLES = 5
 class BenchSettings:
     """How much to measure. `quick()` fits well under 3 minutes on a busy 2-core machine."""
 
-    tasks_dir: Path
+    tasks_dir: Path | None  # None: the built-in tasks and harness
     out: Path
     quick: bool = False
     code_every: int = 1
@@ -37,12 +39,20 @@ class BenchSettings:
     calls: int = 100
 
     @classmethod
-    def for_mode(cls, tasks_dir: Path, out: Path, quick: bool) -> BenchSettings:
+    def for_mode(cls, tasks_dir: Path | None, out: Path, quick: bool) -> BenchSettings:
         if not quick:
             return cls(tasks_dir, out)
-        # Every 5th code task (30 of 150), every 2nd logs task (8 of 16).
+        # Every 5th code task (30 of the shared 150), every 2nd built-in one (22 of 44); every 2nd logs task.
+        code_every = BUILTIN_QUICK_CODE_EVERY if tasks_dir is None else 5
         return cls(
-            tasks_dir, out, True, code_every=5, logs_every=2, sweep=QUICK_SWEEP, server_starts=3, calls=30
+            tasks_dir,
+            out,
+            True,
+            code_every=code_every,
+            logs_every=2,
+            sweep=QUICK_SWEEP,
+            server_starts=3,
+            calls=30,
         )
 
 

@@ -1,4 +1,4 @@
-"""`jeeves bench --quick` end to end on a tiny copy of the shared task files (a few seconds)."""
+"""`jeeves bench --quick` end to end on tiny task sets (a few seconds), built-in and shared-harness."""
 
 from __future__ import annotations
 
@@ -11,11 +11,20 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
+from runner.bench.builtin_tasks import write_tasks
 from runner.bench.errors import ServerBenchFailed
 from runner.bench.quality import HARNESS_FILE
+from runner.bench.run import BenchSettings, run_bench
 from runner.bench.server import measure_server
-from runner.bench_command import default_tasks_dir
 from runner.cli import app
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+# The team's harness, when the repository sits in the team layout (never in a plain install).
+# (the main checkout beside `shared/`, or a worktree one level further down).
+SHARED_EVAL = next(
+    (p / "shared" / "eval" for p in REPO_ROOT.parents[:2] if (p / "shared" / "eval").is_dir()),
+    REPO_ROOT.parent / "shared" / "eval",
+)
 
 # Lines kept from each task file: with --quick's every-5th/every-2nd subsets, 1 code and 2 logs tasks.
 TINY_TASKS = 3
@@ -23,17 +32,35 @@ TINY_TASKS = 3
 
 @pytest.fixture
 def tiny_tasks(tmp_path: Path) -> Path:
-    shared = default_tasks_dir()
-    if not (shared / HARNESS_FILE).is_file():
-        pytest.skip(f"the shared harness is not next to the repository ({shared})")
+    """The first built-in tasks of each kind (written by the builder), scored by the shared harness."""
+    if not (SHARED_EVAL / HARNESS_FILE).is_file():
+        pytest.skip(f"the shared harness is not next to the repository ({SHARED_EVAL})")
     tiny = tmp_path / "tasks"
-    tiny.mkdir()
-    (tiny / HARNESS_FILE).symlink_to(shared / HARNESS_FILE)
-    for name in ("dev_code.jsonl", "dev_logs.jsonl"):
-        with (shared / name).open(encoding="utf-8") as source:
+    (tiny / HARNESS_FILE).parent.mkdir()
+    (tiny / HARNESS_FILE).symlink_to(SHARED_EVAL / HARNESS_FILE)
+    for path in write_tasks(tmp_path / "built"):
+        with path.open(encoding="utf-8") as source:
             head = [next(source) for _ in range(TINY_TASKS)]
-        (tiny / name).write_text("".join(head), encoding="utf-8")
+        (tiny / path.name).write_text("".join(head), encoding="utf-8")
     return tiny
+
+
+def test_the_built_in_tasks_and_harness_need_nothing_next_to_the_code(tmp_path: Path) -> None:
+    # A few tasks of each kind and few calls: the whole path of a plain install's `jeeves bench`.
+    settings = BenchSettings(
+        None, tmp_path, True, code_every=15, logs_every=8, sweep=(0.8,), server_starts=1, calls=3
+    )
+
+    data = run_bench(settings, lambda _message: None)
+
+    quality = data["quality"]
+    assert isinstance(quality, dict)
+    assert quality["code"]["tasks"] >= 2
+    assert quality["logs"]["tasks"] == 2
+    assert quality["logs"]["methods"]["pruner"]["critical"] == 1.0
+    assert data["violations"] == 0
+    assert str(data["harness"]).endswith("builtin_harness.py")
+    assert (tmp_path / "report.md").is_file()
 
 
 def test_bench_quick_writes_the_report_the_json_and_both_plots(tiny_tasks: Path, tmp_path: Path) -> None:
