@@ -52,11 +52,9 @@ def version() -> None:
 from runner.prune_command import prune_command  # noqa: E402
 
 app.command("prune")(prune_command)
-from runner.run_command import run_command  # noqa: E402
+from runner.run_command import AgentArgsCommand, run_command  # noqa: E402
 
-app.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})(
-    run_command
-)
+app.command("run", cls=AgentArgsCommand)(run_command)
 from runner.mcp_config_command import mcp_config_command  # noqa: E402
 
 app.command("mcp-config")(mcp_config_command)

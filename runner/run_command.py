@@ -1,4 +1,8 @@
-"""`jeeves run`: the typer shell around `runner.run.run`."""
+"""`jeeves run`: the typer shell around `runner.run.run`.
+
+Only what follows `--` goes to the agent: before it, an unknown option or a stray word is a
+usage error (exit 2) raised before anything starts, not an argument handed to `claude`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TextIO
 
+import click
 import typer
+from typer.core import TyperCommand
 
 from runner.providers import PROVIDER_NAMES
 
@@ -15,9 +21,26 @@ if TYPE_CHECKING:
     from runner.events import EventLog
     from runner.watchdog import Watchdog
 
+AGENT_ARGS_KEY = "agent_args"
+
+
+class AgentArgsCommand(TyperCommand):
+    """A command whose arguments after `--` are kept apart, untouched, in `ctx.meta`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            split = args.index("--")
+            args, ctx.meta[AGENT_ARGS_KEY] = args[:split], args[split + 1 :]
+        else:
+            ctx.meta[AGENT_ARGS_KEY] = []
+        return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [*super().collect_usage_pieces(ctx), "[-- AGENT_ARGS...]"]
+
 
 def run_command(
-    args: Annotated[list[str] | None, typer.Argument(help="The provider's own arguments (after --).")] = None,
+    ctx: typer.Context,
     provider: Annotated[
         str, typer.Option("--provider", "-p", help=f"One of: {', '.join(PROVIDER_NAMES)}.")
     ] = "claude",
@@ -42,7 +65,10 @@ def run_command(
     startup_timeout_ms: Annotated[int | None, typer.Option(help="Readiness bound (default 12000).")] = None,
     shutdown_timeout_ms: Annotated[int | None, typer.Option(help="SIGTERM grace before SIGKILL.")] = None,
 ) -> None:
-    """Run an agent (claude, codex or any command) with the pruner server next to it."""
+    """Run an agent (claude, codex or any command) with the pruner server next to it.
+
+    Everything after -- goes to the agent unchanged, e.g. `jeeves run -p claude -- -p "why?"`.
+    """
     # Imported here so that other `jeeves` commands start without the runner's stack.
     import anyio
 
@@ -50,10 +76,12 @@ def run_command(
     from runner.errors import RunnerError
     from runner.events import EventLog
     from runner.prctl import become_child_subreaper
+    from runner.preflight import agent_argv0, missing_agent, pruner_disabled_line
     from runner.providers import get_provider
     from runner.run import EXIT_USAGE, RunRequest, run
     from runner.summary import render_text
 
+    args: list[str] = ctx.meta.get(AGENT_ARGS_KEY, [])
     workdir = (cwd or Path.cwd()).resolve()
     if not workdir.is_dir():
         typer.echo(f"jeeves run: --cwd {workdir} is not a directory", err=True)
@@ -72,6 +100,15 @@ def run_command(
     except RunnerError as exc:
         typer.echo(f"jeeves run: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    argv0 = agent_argv0(provider, config, args)
+    problem = missing_agent(provider, argv0) if argv0 is not None else None
+    if problem is not None:  # before the server starts: nothing to stop, no summary
+        code, message = problem
+        typer.echo(f"jeeves run: {message}", err=True)
+        raise typer.Exit(code)
+    disabled = pruner_disabled_line(config)
+    if disabled is not None:
+        typer.echo(disabled, err=True)
     with contextlib.ExitStack() as stack:
         stream: TextIO = sys.stderr
         if log_file is not None:
@@ -88,7 +125,7 @@ def run_command(
         watchdog = _start_watchdog(log) if adopt else None
         request = RunRequest(
             chosen,
-            tuple(args or ()),
+            tuple(args),
             workdir,
             config,
             handle_signals=True,

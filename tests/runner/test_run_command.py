@@ -147,3 +147,64 @@ def test_an_unknown_provider_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert out.returncode == 2
     assert "unknown provider 'gemini'" in out.stderr
+
+
+def jeeves_run_now(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    return subprocess.run(
+        [*JEEVES, "run", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**base, **(env or {})},
+        timeout=STEP_BOUND_S,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--provdr", "demo"), ("-p", "command", "echo", "hi"), ("-p", "command", "--json", "true")],
+    ids=["misspelt option", "agent words before --", "flag followed by a value"],
+)
+def test_anything_but_options_before_the_double_dash_is_a_usage_error_before_anything_starts(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    out = jeeves_run_now(tmp_path, *args)
+
+    assert out.returncode == 2, out.stderr
+    assert "run [OPTIONS] [-- AGENT_ARGS...]" in out.stderr
+    assert "mcp_pruner" not in out.stderr  # no server was started
+
+
+def test_options_after_the_double_dash_reach_the_agent_untouched(tmp_path: Path) -> None:
+    script = "import sys; print(sys.argv[1:])"
+    out = jeeves_run_now(
+        tmp_path, "--no-pruner", "-p", "command", "--", sys.executable, "-c", script, "--json", "-p"
+    )
+
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "['--json', '-p']"
+
+
+def test_a_missing_agent_is_found_before_the_server_starts_and_exits_127_with_a_hint(tmp_path: Path) -> None:
+    out = jeeves_run_now(tmp_path, "-p", "codex", "--", "exec", "hi", env={"PATH": str(tmp_path)})
+
+    assert out.returncode == 127
+    assert out.stderr.strip() == (
+        "jeeves run: cannot find 'codex' on PATH: install Codex (npm install -g @openai/codex) "
+        "or set JEEVES_CODEX_COMMAND"
+    )
+
+
+def test_a_config_mistake_that_disables_the_pruner_is_one_plain_line_at_start(tmp_path: Path) -> None:
+    out = jeeves_run_now(
+        tmp_path, "-p", "command", "--", sys.executable, "-c", "pass", env={"JEEVES_MCP_PRUNER_PORT": "abc"}
+    )
+
+    assert out.returncode == 0
+    plain = [line for line in out.stderr.splitlines() if not line.startswith(("{", " "))]
+    assert plain[0] == "jeeves: pruner disabled: JEEVES_MCP_PRUNER_PORT=abc: expected an integer"
+    assert '"event": "mcp_pruner.config_invalid"' in out.stderr
