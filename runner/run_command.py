@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TextIO
 
-import click
 import typer
+from typer import _click as click  # typer vendors click: overrides must take its Context
 from typer.core import TyperCommand
 
 from runner.providers import PROVIDER_NAMES
