@@ -20,16 +20,59 @@ from mcp_pruner_server.pruning.types import SOURCE_TYPES, PruneOptions, PruneRes
 _DEFAULTS = PruneOptions()
 
 
+# The `read` tool's rule (tools_exec.limits): a NUL byte in the first 8 KiB means binary.
+BINARY_SNIFF_BYTES = 8192
+EXIT_REFUSED = 1
+
+
 def _read_input(file: str) -> str:
+    """The text to prune.
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: the input is binary (refused, like `read` refuses it).
+    """
     # bytes, then UTF-8: text-mode stdin would turn "\r\n" into "\n" and break recovery
     raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    if b"\0" in raw[:BINARY_SNIFF_BYTES]:
+        raise ValueError("binary input (a NUL byte in its first 8 KiB): nothing to prune line by line")
     return raw.decode("utf-8", errors="replace")
 
 
+def _source_type(option: str | None, file: str) -> SourceType:
+    if option is not None:
+        if option not in SOURCE_TYPES:
+            raise typer.BadParameter(f"must be one of {', '.join(SOURCE_TYPES)}", param_hint="--source-type")
+        return option  # checked against SOURCE_TYPES just above
+    if file == "-":
+        return "code"
+    from mcp_pruner_server.tools.read_tool import source_type_for  # the `read` tool's rule, by suffix
+
+    return source_type_for(file)
+
+
+def _check_options(max_prune_ratio: float, min_keep_lines: int, timeout_ms: int) -> None:
+    # The ranges `prune_text` enforces (tools/arguments.py); out of them the engine would quietly
+    # return the text untouched.
+    if not 0.0 <= max_prune_ratio <= 1.0:
+        raise typer.BadParameter("must be between 0 and 1", param_hint="--max-prune-ratio")
+    if min_keep_lines < 0:
+        raise typer.BadParameter("must be 0 or more", param_hint="--min-keep-lines")
+    if timeout_ms < 1:
+        raise typer.BadParameter("must be 1 or more", param_hint="--timeout-ms")
+
+
 def prune_command(
+    goal: Annotated[str, typer.Option("--goal", help="The question the kept lines must answer (required).")],
     file: Annotated[str, typer.Argument(help="File to prune, or - for stdin.")] = "-",
-    goal: Annotated[str, typer.Option("--goal", help="The question the kept lines must answer.")] = "",
-    source_type: Annotated[str, typer.Option("--source-type", help="code, logs or docs.")] = "code",
+    source_type: Annotated[
+        str | None,
+        typer.Option(
+            "--source-type",
+            help="code, logs or docs (default: from FILE's name as `read` does: .md/.txt docs, .log logs; "
+            "stdin: code).",
+        ),
+    ] = None,
     max_prune_ratio: Annotated[
         float, typer.Option("--max-prune-ratio", help="Largest fraction of lines that may be removed.")
     ] = _DEFAULTS.max_prune_ratio,
@@ -47,14 +90,20 @@ def prune_command(
         int, typer.Option("--timeout-ms", help="Give up (and print the text untouched) after this long.")
     ] = _DEFAULTS.timeout_ms,
 ) -> None:
-    """Prune FILE (or stdin) to the lines that matter for --goal; recoverable markers show the rest."""
-    if source_type not in SOURCE_TYPES:
-        raise typer.BadParameter(f"must be one of {', '.join(SOURCE_TYPES)}", param_hint="--source-type")
+    """Prune FILE (or stdin) to the lines that matter for --goal (--markers shows where lines went)."""
+    if not goal.strip():
+        raise typer.BadParameter(
+            "needs a question: the kept lines are those that answer it", param_hint="--goal"
+        )
+    _check_options(max_prune_ratio, min_keep_lines, timeout_ms)
+    kind = _source_type(source_type, file)
     try:
         text = _read_input(file)
     except OSError as exc:
         raise typer.BadParameter(str(exc), param_hint="FILE") from exc
-    kind: SourceType = source_type  # checked against SOURCE_TYPES above
+    except ValueError as exc:
+        typer.echo(f"jeeves prune: {'stdin' if file == '-' else file}: {exc}", err=True)
+        raise typer.Exit(EXIT_REFUSED) from None
     options = PruneOptions(
         max_prune_ratio=max_prune_ratio,
         min_keep_lines=min_keep_lines,

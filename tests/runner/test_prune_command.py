@@ -121,3 +121,72 @@ def test_input_over_the_engine_cap_is_said_on_stderr(monkeypatch: pytest.MonkeyP
 def test_a_pruned_text_prints_no_notice() -> None:
     proc = _jeeves("-", "--goal", "parse_record", "--max-prune-ratio", "0.9", stdin=_SOURCE.encode())
     assert proc.stderr == b""
+
+
+def test_without_a_goal_it_is_a_usage_error_not_a_blind_cut() -> None:
+    proc = _jeeves("-", stdin=_SOURCE.encode())
+
+    assert proc.returncode == 2
+    assert b"Missing option '--goal'" in proc.stderr
+    assert proc.stdout == b""
+
+
+def test_an_empty_goal_is_refused_too() -> None:
+    proc = _jeeves("-", "--goal", " ", stdin=_SOURCE.encode())
+
+    assert proc.returncode == 2
+    assert b"--goal" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--max-prune-ratio", "2"), ("--min-keep-lines", "-1"), ("--timeout-ms", "0")]
+)
+def test_out_of_range_options_are_refused_instead_of_returning_the_input(option: str, value: str) -> None:
+    proc = _jeeves("-", "--goal", "parse_record", option, value, stdin=_SOURCE.encode())
+
+    assert proc.returncode == 2
+    assert option.encode() in proc.stderr
+    assert proc.stdout == b""
+
+
+def test_binary_input_is_refused_like_read_refuses_it(tmp_path: Path) -> None:
+    blob = tmp_path / "image.bin"
+    blob.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+
+    proc = _jeeves(str(blob), "--goal", "anything")
+
+    assert proc.returncode == 1
+    assert proc.stdout == b""
+    assert b"binary input" in proc.stderr
+
+
+# Prose with a pasted traceback and a code block: code, docs and logs rules each keep something
+# different of it (logs keep the error lines, docs the outline).
+_TRACEBACK = 'ERROR: a failure\nTraceback (most recent call last):\n  File "x.py", line 3\nValueError: bad\n'
+_GUIDE = "\n".join(
+    ["# Guide", ""]
+    + [f"## Section {k}\n\nSome prose about topic {k}.\nMore words here.\n" for k in range(12)]
+    + [_TRACEBACK]
+    + [f"## Section {k}\n\nSome prose about topic {k}.\nMore words here.\n" for k in range(12, 30)]
+    + ["## Parsing\n\nparse_record splits fields on commas.\n```"]
+    + ["def parse_record(raw):\n    return raw.split(',')\n```\n"]
+)
+_GUIDE_GOAL = "how does parse_record split fields"
+
+
+@pytest.mark.parametrize(("name", "kind"), [("notes.md", "docs"), ("server.log", "logs"), ("mod.py", "code")])
+def test_the_source_type_follows_the_file_name(tmp_path: Path, name: str, kind: str) -> None:
+    path = tmp_path / name
+    path.write_text(_GUIDE, encoding="utf-8")
+    by_kind = {
+        k: json.loads(
+            _jeeves("-", "--goal", _GUIDE_GOAL, "--source-type", k, "--json", stdin=_GUIDE.encode()).stdout
+        )
+        for k in ("code", "docs", "logs")
+    }
+
+    proc = _jeeves(str(path), "--goal", _GUIDE_GOAL, "--json")
+
+    assert proc.returncode == 0, proc.stderr
+    assert len({result["pruned_text"] for result in by_kind.values()}) == 3
+    assert json.loads(proc.stdout)["pruned_text"] == by_kind[kind]["pruned_text"]
