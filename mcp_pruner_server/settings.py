@@ -20,6 +20,10 @@ from mcp_pruner_server.errors import ConfigError
 from mcp_pruner_server.logs import LogFormat, log_event
 
 TOKEN_ENV: Final = "JEEVES_MCP_PRUNER_TOKEN"
+# The name the clients' configs reference (`jeeves mcp-config`, Codex's bearer_token_env_var), also
+# read by the server, so one exported variable serves both ends. TOKEN_ENV wins when both are set:
+# `jeeves run` hands its per-run token to its server under TOKEN_ENV.
+CLIENT_TOKEN_ENV: Final = "JEEVES_MCP_TOKEN"
 # The documented input limit of every POST route (413 beyond it): a `prune_text` of a 4 MiB
 # text still fits after JSON escaping; the SDK's own 4 MiB default is raised to match.
 MAX_REQUEST_BODY_BYTES: Final = 16 * 1024 * 1024
@@ -86,7 +90,7 @@ def build_settings(
     if not is_loopback(host) and not allow_remote:
         expected = "a loopback address (127.0.0.1, ::1, localhost) unless --allow-remote"
         raise ConfigError("--host", host, expected)
-    token = env.get(TOKEN_ENV) or None
+    token = env.get(TOKEN_ENV) or env.get(CLIENT_TOKEN_ENV) or None
     return ServerSettings(
         root=root_path.resolve(),
         host=host,

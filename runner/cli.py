@@ -68,3 +68,9 @@ from runner.install_command import install_command, uninstall_command  # noqa: E
 
 app.command("install")(install_command)
 app.command("uninstall")(uninstall_command)
+from runner.config_command import config_command  # noqa: E402
+
+app.command("config")(config_command)
+from runner.stats_command import stats_command  # noqa: E402
+
+app.command("stats")(stats_command)

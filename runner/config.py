@@ -100,6 +100,8 @@ class ConfigResult:
     config_file: Path | None = None
     # Settings a project `jeeves.toml` may not make (USER_ONLY_FIELDS): not used, not fatal.
     ignored: tuple[FieldError, ...] = ()
+    # Where each field's value came from: "cli", "env:VAR", the file's path; absent: the default.
+    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 class _Invalid(ValueError):
@@ -291,6 +293,7 @@ def load_config(
     errors += _pruning_errors(env, _as_the_server_reads_it(document) if from_project else document)
     # Any: each parser returns its own field's type, which the table cannot express.
     overrides: dict[str, Any] = {}
+    sources: dict[str, str] = {}
     for name, (env_var, _, parse) in _SETTINGS.items():
         if name == "root_dir":
             parse = _dir_under(cwd)
@@ -307,8 +310,11 @@ def load_config(
                 continue
             try:
                 overrides[name] = parse(raw)
+                sources[name] = source
             except _Invalid as exc:
                 errors.append(FieldError(name, source, raw, str(exc)))
             break
     config = replace(RunnerConfig(), **overrides)
-    return ConfigResult(config=config, errors=tuple(errors), config_file=file, ignored=tuple(ignored))
+    return ConfigResult(
+        config=config, errors=tuple(errors), config_file=file, ignored=tuple(ignored), sources=sources
+    )

@@ -36,6 +36,13 @@ def test_the_token_comes_from_the_environment_and_is_never_printed(tmp_path: Pat
     assert settings_for(tmp_path, env={"JEEVES_MCP_PRUNER_TOKEN": ""}).token is None  # type: ignore[attr-defined]
 
 
+def test_the_clients_token_variable_is_read_too_and_the_servers_own_wins(tmp_path: Path) -> None:
+    # One exported JEEVES_MCP_TOKEN serves `jeeves serve` and the configs `jeeves mcp-config` prints.
+    assert settings_for(tmp_path, env={"JEEVES_MCP_TOKEN": "shared"}).token == "shared"  # type: ignore[attr-defined]
+    both = {"JEEVES_MCP_TOKEN": "users", "JEEVES_MCP_PRUNER_TOKEN": "per-run"}
+    assert settings_for(tmp_path, env=both).token == "per-run"  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(
     ("overrides", "variable"),
     [
