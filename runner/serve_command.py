@@ -64,6 +64,13 @@ def serve_command(
                 f"jeeves serve: {error.field}={error.value!r} ({error.source}): {error.message}", err=True
             )
             raise typer.Exit(EXIT_USAGE)
+    for error in result.errors:
+        if error.source == "pruning":  # the server starts, but its tools answer unpruned
+            typer.echo(
+                f"jeeves serve: pruning disabled, tools answer unpruned: {error.field}={error.value}: "
+                f"{error.message}",
+                err=True,
+            )
     config = result.config
     code = serve_main(
         # --allow-remote: the flag, as given (the runner's config accepts loopback hosts only)

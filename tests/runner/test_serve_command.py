@@ -82,3 +82,34 @@ def test_a_bad_setting_is_a_usage_error_naming_where_it_came_from(tmp_path: Path
 
     assert done.returncode == 2
     assert done.stderr.strip() == "jeeves serve: port='abc' (env:JEEVES_MCP_PRUNER_PORT): expected an integer"
+
+
+def test_a_pruning_mistake_is_one_plain_line_and_the_server_still_starts(tmp_path: Path) -> None:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    done = subprocess.run(
+        [*JEEVES, "serve", "--stdio"],
+        cwd=tmp_path,
+        env={**base, "JEEVES_PRUNING_BACKEND": "foo"},
+        input=json.dumps(initialize) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=READY_TIMEOUT_S,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["id"] == 1
+    assert done.stderr.splitlines()[0] == (
+        "jeeves serve: pruning disabled, tools answer unpruned: JEEVES_PRUNING_BACKEND=foo: "
+        "expected one of heuristic | http | deepinfra | cloud"
+    )
