@@ -38,6 +38,13 @@ def _parser() -> argparse.ArgumentParser:
         help="speak MCP on stdin/stdout instead of HTTP (how agents spawn a server); exits on stdin EOF",
     )
     p.add_argument(
+        "--result-view",
+        choices=["full", "text"],
+        default="full",
+        help="with --stdio: `text` answers with the model's plain text only, no structuredContent "
+        "(what `jeeves install` registers: agents show a model structuredContent's JSON otherwise)",
+    )
+    p.add_argument(
         "--allow-remote",
         action="store_true",
         help="allow a non-loopback --host (set JEEVES_MCP_PRUNER_TOKEN too)",
@@ -54,6 +61,7 @@ def serve_main(
     exit_with_parent: bool,
     allow_remote: bool,
     stdio: bool = False,
+    text_view: bool = False,
 ) -> int:
     """Validate the flags and run the server; returns the exit code (2 for bad flags)."""
     from mcp_pruner_server.settings import build_settings
@@ -80,7 +88,7 @@ def serve_main(
     if stdio:
         from mcp_pruner_server.stdio import run_stdio
 
-        return run_stdio(settings)
+        return run_stdio(settings, text_view=text_view)
     from mcp_pruner_server.serve import run_server
 
     try:
@@ -118,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             exit_with_parent=args.exit_with_parent,
             allow_remote=args.allow_remote,
             stdio=args.stdio,
+            text_view=args.result_view == "text",
         )
     )
 

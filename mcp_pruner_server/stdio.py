@@ -12,6 +12,8 @@ which kills their process groups (`tools_exec`), and the exit code is 0.
 
 from __future__ import annotations
 
+import functools
+import os
 import signal
 
 import anyio
@@ -33,15 +35,18 @@ async def _stop_on_signal(scope: anyio.CancelScope, *, task_status: anyio.abc.Ta
             return
 
 
-async def serve_stdio(settings: ServerSettings) -> None:
-    """Serve MCP on stdin/stdout until stdin reaches EOF or a stop signal arrives."""
+async def serve_stdio(settings: ServerSettings, *, text_view: bool = False) -> None:
+    """Serve MCP on stdin/stdout until stdin reaches EOF or a stop signal arrives.
+
+    `text_view`: results carry the model's plain text only (`mcp_transport.build_sdk_server`).
+    """
     from mcp.server.stdio import stdio_server
 
     from mcp_pruner_server.app import build_parts
-    from mcp_pruner_server.mcp_transport import build_sdk_server
+    from mcp_pruner_server.mcp_transport import build_sdk_server, text_block_setting
 
     parts = build_parts(settings)
-    server = build_sdk_server(parts.dispatcher)
+    server = build_sdk_server(parts.dispatcher, text_block_setting(os.environ), text_view=text_view)
     try:
         async with anyio.create_task_group() as tg:
             await tg.start(_stop_on_signal, tg.cancel_scope)
@@ -55,9 +60,9 @@ async def serve_stdio(settings: ServerSettings) -> None:
             await parts.service.aclose()
 
 
-def run_stdio(settings: ServerSettings) -> int:
+def run_stdio(settings: ServerSettings, *, text_view: bool = False) -> int:
     """Run the stdio server in this process; returns the exit code (always 0 once it started)."""
     configure_logging(settings.log_format)
-    anyio.run(serve_stdio, settings)
+    anyio.run(functools.partial(serve_stdio, settings, text_view=text_view))
     log_event("mcp_pruner.stopped")
     return 0

@@ -31,7 +31,7 @@ from typing import Literal
 
 from runner.errors import InstallError
 from runner.providers.base import SERVER_KEY
-from runner.providers.codex import CODEX_STARTUP_TIMEOUT_SEC, CODEX_TOOL_TIMEOUT_SEC
+from runner.providers.codex import CODEX_STARTUP_TIMEOUT_SEC, CODEX_TOOL_TIMEOUT_SEC, TOOLS_NOT_FOR_MODELS
 from runner.providers.guidance import guidance_text
 
 Agent = Literal["claude", "codex"]
@@ -73,6 +73,10 @@ class FileChange:
         return f"{verb} {self.path}: {self.what}"
 
 
+# The model reads our plain text, not structuredContent's JSON (as `jeeves run`'s header asks).
+SERVER_ARGS = ("--stdio", "--result-view", "text")
+
+
 def server_argv() -> list[str]:
     """The stdio server command, by absolute path: agents spawn it with their own PATH.
 
@@ -81,8 +85,8 @@ def server_argv() -> list[str]:
     """
     script = Path(sys.executable).with_name("jeeves-mcp-pruner")
     if script.is_file() and os.access(script, os.X_OK):
-        return [str(script), "--stdio"]
-    return [sys.executable, "-m", "mcp_pruner_server", "--stdio"]
+        return [str(script), *SERVER_ARGS]
+    return [sys.executable, "-m", "mcp_pruner_server", *SERVER_ARGS]
 
 
 def _read(path: Path) -> str | None:
@@ -98,8 +102,9 @@ def _read(path: Path) -> str | None:
 
 
 def claude_entry(argv: Sequence[str]) -> dict[str, object]:
-    """The entry `claude mcp add NAME -- CMD ARGS` writes."""
-    return {"type": "stdio", "command": argv[0], "args": list(argv[1:]), "env": {}}
+    """The entry `claude mcp add NAME -- CMD ARGS` writes, plus `alwaysLoad` as `jeeves run` sets it:
+    our tools' schemas in the first request instead of behind Claude's ToolSearch."""
+    return {"type": "stdio", "command": argv[0], "args": list(argv[1:]), "env": {}, "alwaysLoad": True}
 
 
 def _json_change(path: Path, entry: dict[str, object] | None, *, private: bool) -> FileChange:
@@ -146,6 +151,10 @@ def codex_table(argv: Sequence[str]) -> str:
             f"args = {json.dumps(list(argv[1:]))}",
             f"startup_timeout_sec = {CODEX_STARTUP_TIMEOUT_SEC}",
             f"tool_timeout_sec = {CODEX_TOOL_TIMEOUT_SEC}",
+            # As `jeeves run` configures Codex: the tools programs call stay out of the model's list,
+            # and our `bash` runs without an approval prompt `codex exec` would refuse.
+            f"disabled_tools = {json.dumps(list(TOOLS_NOT_FOR_MODELS))}",
+            'tools.bash.approval_mode = "approve"',
         ]
     )
 

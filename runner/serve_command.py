@@ -26,6 +26,14 @@ def serve_command(
             "--stdio", help="Speak MCP on stdin/stdout (how agents spawn a server); exits on stdin EOF."
         ),
     ] = False,
+    result_view: Annotated[
+        str,
+        typer.Option(
+            "--result-view",
+            help="With --stdio: `text` answers with the model's plain text only, no structuredContent "
+            "(what `jeeves install` registers).",
+        ),
+    ] = "full",
     host: Annotated[
         str | None, typer.Option(help="Listen address (loopback unless --allow-remote). [default: 127.0.0.1]")
     ] = None,
@@ -50,6 +58,10 @@ def serve_command(
 ) -> None:
     """Run the MCP pruner server: HTTP (one ready line on stdout) or --stdio; events on stderr."""
     from runner.config import load_config
+
+    if result_view not in ("full", "text"):
+        typer.echo(f"jeeves serve: --result-view must be full or text, not {result_view!r}", err=True)
+        raise typer.Exit(EXIT_USAGE)
 
     cli = {
         "host": host,
@@ -81,5 +93,6 @@ def serve_command(
         exit_with_parent=exit_with_parent,
         allow_remote=allow_remote,
         stdio=stdio,
+        text_view=result_view == "text",
     )
     raise typer.Exit(code)

@@ -29,9 +29,10 @@ from interop_support import (
     jeeves_executable,
     run_client,
     sample_code,
-    server_executable,
     write_sample_tree,
 )
+
+from runner.install import server_argv
 
 pytestmark = pytest.mark.real_client
 
@@ -160,7 +161,8 @@ def test_claude_p_calls_the_stdio_servers_read_and_gets_the_pruned_text(
         )
         assert installed.returncode == 0, installed.stderr
     else:
-        entry = {"type": "stdio", "command": str(server_executable()), "args": ["--stdio"]}
+        argv = server_argv()  # what `jeeves install` registers
+        entry = {"type": "stdio", "command": argv[0], "args": argv[1:]}
         config = client_home / "mcp.json"
         config.write_text(json.dumps({"mcpServers": {SERVER_NAME_IN_CLIENTS: entry}}), encoding="utf-8")
         claude += ["--mcp-config", str(config), "--strict-mcp-config"]
@@ -171,7 +173,9 @@ def test_claude_p_calls_the_stdio_servers_read_and_gets_the_pruned_text(
     assert scripted_model.tool_results, run.describe()
     result = scripted_model.tool_results[0]
     assert result.get("is_error") is not True, result
-    read = json.loads(_text_of(result))  # our MCP text block, verbatim: the result's JSON
-    assert read["pruning"]["applied"] is True, read["pruning"]
-    assert f"def {TARGET_FUNCTION}(lines, tax_rate):" in read["content"]
-    assert len(read["content"]) < len(sample_code()) / 2
+    # Our plain text block, verbatim (`--result-view text`): the kept lines, numbered, and markers.
+    text = _text_of(result)
+    assert f"│ def {TARGET_FUNCTION}(lines, tax_rate):" in text, text
+    assert "⟦PRUNÉ: prune_id=" in text
+    assert not text.lstrip().startswith("{"), "the model must not get the result's JSON"
+    assert len(text) < len(sample_code()) / 2

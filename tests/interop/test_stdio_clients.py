@@ -32,6 +32,8 @@ from interop_support import (
     write_sample_tree,
 )
 
+from runner.providers.codex import TOOLS_NOT_FOR_MODELS
+
 pytestmark = pytest.mark.real_client
 
 JEEVES_RUN_TIMEOUT_S = 30.0  # `jeeves install` takes ~0.3 s
@@ -130,11 +132,14 @@ async def test_after_jeeves_install_codex_the_app_server_spawns_it_and_reads_pru
             status, result = await _read_through_codex(codex)
 
     assert status["toolsError"] is None, status
-    assert set(EXPECTED_TOOLS) <= set(status["tools"])
+    # `disabled_tools` keeps the tools programs call (not models) out, as `jeeves run` does.
+    assert set(status["tools"]) == set(EXPECTED_TOOLS) - set(TOOLS_NOT_FOR_MODELS)
     assert result.get("isError") is not True, result
-    read = result["structuredContent"]
-    assert read["pruning"]["applied"] is True, read["pruning"]
-    assert f"def {TARGET_FUNCTION}(lines, tax_rate):" in read["content"]
+    # Registered with `--result-view text`: the model's plain text, no structuredContent to prefer.
+    assert not result.get("structuredContent"), result
+    text = "".join(block["text"] for block in result["content"])
+    assert f"│ def {TARGET_FUNCTION}(lines, tax_rate):" in text, text
+    assert "⟦PRUNÉ: prune_id=" in text
 
 
 def test_the_inspector_cli_calls_read_over_stdio(project: Path, client_home: Path) -> None:

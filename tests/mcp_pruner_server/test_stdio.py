@@ -159,3 +159,18 @@ def test_jeeves_serve_stdio_is_the_same_server(root: Path) -> None:
     answer = json.loads(done.stdout)
     assert answer["result"]["serverInfo"]["name"] == "jeeves-mcp-pruner"
     assert json.loads(done.stderr.decode().splitlines()[0])["data"]["root"] == str(root)
+
+
+async def test_result_view_text_answers_with_the_models_plain_text_only(root: Path) -> None:
+    argv = server_argv("--result-view", "text")
+    params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=root)
+    with (root / "stderr.log").open("w") as errlog, anyio.fail_after(CLIENT_TIMEOUT_S):
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+            listing = await client.list_tools()
+            read = await client.call_tool("read", {"path": "billing.py", "context_focus_question": QUESTION})
+
+    assert all(tool.output_schema is None for tool in listing.tools)
+    assert read.structured_content is None
+    text = read.content[0].text  # type: ignore[union-attr]
+    assert "│ def compute_tax(amount):" in text
+    assert "⟦PRUNÉ: prune_id=" in text

@@ -53,8 +53,9 @@ def test_claude_user_scope_writes_what_claude_mcp_add_writes_and_keeps_everythin
         "command": argv[0],
         "args": argv[1:],
         "env": {},
+        "alwaysLoad": True,
     }
-    assert argv[-1] == "--stdio"
+    assert argv[-3:] == ["--stdio", "--result-view", "text"]
     assert stat.S_IMODE(config.stat().st_mode) == 0o600
 
 
@@ -80,7 +81,9 @@ def test_codex_table_is_added_beside_the_users_tables_and_removed_alone(tmp_path
     installed = tomllib.loads(config.read_text(encoding="utf-8"))
     uninstall(t)
 
-    assert installed["mcp_servers"]["jeeves_pruner"]["args"] == ["--stdio"]
+    ours = installed["mcp_servers"]["jeeves_pruner"]
+    assert ours["args"] == ["--stdio", "--result-view", "text"]
+    assert ours["tools"]["bash"]["approval_mode"] == "approve"
     assert installed["mcp_servers"]["other"] == {"command": "x"}
     assert installed["profiles"]["fast"] == {"model": "mini"}
     assert tomllib.loads(config.read_text(encoding="utf-8")) == tomllib.loads(original)
