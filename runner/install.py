@@ -142,21 +142,26 @@ def claude_config_path(scope: Scope, home: Path, cwd: Path) -> Path:
 # --- Codex: TOML, edited as text (no TOML writer among our dependencies) -------------------
 
 
-def codex_table(argv: Sequence[str]) -> str:
-    """`[mcp_servers.jeeves_pruner]` for a stdio server (JSON strings are TOML basic strings)."""
-    return "\n".join(
-        [
-            f"[mcp_servers.{SERVER_KEY}]",
-            f"command = {json.dumps(argv[0])}",
-            f"args = {json.dumps(list(argv[1:]))}",
-            f"startup_timeout_sec = {CODEX_STARTUP_TIMEOUT_SEC}",
-            f"tool_timeout_sec = {CODEX_TOOL_TIMEOUT_SEC}",
-            # As `jeeves run` configures Codex: the tools programs call stay out of the model's list,
-            # and our `bash` runs without an approval prompt `codex exec` would refuse.
-            f"disabled_tools = {json.dumps(list(TOOLS_NOT_FOR_MODELS))}",
-            'tools.bash.approval_mode = "approve"',
-        ]
-    )
+def codex_table(argv: Sequence[str], *, required: bool = False) -> str:
+    """`[mcp_servers.jeeves_pruner]` for a stdio server (JSON strings are TOML basic strings).
+
+    `required`: Codex gives an optional server about one second after its session starts to list
+    its tools and builds the first turn without them otherwise; ours needs ~1 s (the MCP SDK's
+    import), so a `codex exec` one-shot usually runs without our tools. `required = true` makes
+    Codex wait — and refuse to start a session if the server cannot start (no fail-open).
+    """
+    lines = [
+        f"[mcp_servers.{SERVER_KEY}]",
+        f"command = {json.dumps(argv[0])}",
+        f"args = {json.dumps(list(argv[1:]))}",
+        f"startup_timeout_sec = {CODEX_STARTUP_TIMEOUT_SEC}",
+        f"tool_timeout_sec = {CODEX_TOOL_TIMEOUT_SEC}",
+        # As `jeeves run` configures Codex: the tools programs call stay out of the model's list,
+        # and our `bash` runs without an approval prompt `codex exec` would refuse.
+        f"disabled_tools = {json.dumps(list(TOOLS_NOT_FOR_MODELS))}",
+        'tools.bash.approval_mode = "approve"',
+    ] + (["required = true"] if required else [])
+    return "\n".join(lines)
 
 
 def _without_our_table(text: str) -> str:
@@ -263,7 +268,7 @@ class Target:
     codex_dir: Path
 
 
-def plan(target: Target, *, install: bool, guidance: bool) -> list[FileChange]:
+def plan(target: Target, *, install: bool, guidance: bool, required: bool = False) -> list[FileChange]:
     """The changes `jeeves install` (or `uninstall`, `install=False`) makes; nothing is written.
 
     Uninstall always removes a guidance block it finds. Raises:
@@ -279,7 +284,8 @@ def plan(target: Target, *, install: bool, guidance: bool) -> list[FileChange]:
     else:
         if target.scope == "project":
             raise InstallError("codex reads MCP servers from $CODEX_HOME/config.toml only: use --scope user")
-        changes.append(_toml_change(target.codex_dir / "config.toml", codex_table(argv) if install else None))
+        table = codex_table(argv, required=required) if install else None
+        changes.append(_toml_change(target.codex_dir / "config.toml", table))
     if guidance or not install:
         path = guidance_path(target.agent, target.scope, target.home, target.cwd, target.codex_dir)
         changes.append(_guidance_change(path, install))

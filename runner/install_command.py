@@ -27,7 +27,9 @@ ScopeOpt = Annotated[
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Print what would change; write nothing.")]
 
 
-def _run(agent: str, scope: str, *, install: bool, guidance: bool, dry_run: bool) -> None:
+def _run(
+    agent: str, scope: str, *, install: bool, guidance: bool, dry_run: bool, required: bool = False
+) -> None:
     from runner.errors import InstallError
     from runner.install import AGENTS, SCOPES, Target, apply, codex_home, plan
 
@@ -38,10 +40,13 @@ def _run(agent: str, scope: str, *, install: bool, guidance: bool, dry_run: bool
     if scope not in SCOPES:
         typer.echo(f"jeeves {command}: --scope must be user or project, not {scope!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    if required and agent != "codex":
+        typer.echo(f"jeeves {command}: --required is a Codex setting (Claude Code has none)", err=True)
+        raise typer.Exit(EXIT_USAGE)
     home = Path.home()
     target = Target(agent, scope, home, Path.cwd(), codex_home(os.environ, home))
     try:
-        changes = plan(target, install=install, guidance=guidance)
+        changes = plan(target, install=install, guidance=guidance, required=required)
         if not dry_run:
             apply(changes)
     except InstallError as exc:
@@ -63,10 +68,19 @@ def install_command(
             help="Also add the pruner's usage guidance to CLAUDE.md / AGENTS.md (between markers).",
         ),
     ] = False,
+    required: Annotated[
+        bool,
+        typer.Option(
+            "--required",
+            help="Codex: wait for the server before the first turn (`codex exec` otherwise starts "
+            "without its tools, ~1 s of startup being over Codex's grace); a server that cannot start "
+            "then stops Codex.",
+        ),
+    ] = False,
     dry_run: DryRunOpt = False,
 ) -> None:
     """Register the stdio server with Claude Code or Codex for good (idempotent)."""
-    _run(agent, scope, install=True, guidance=guidance, dry_run=dry_run)
+    _run(agent, scope, install=True, guidance=guidance, dry_run=dry_run, required=required)
 
 
 def uninstall_command(agent: AgentArg, scope: ScopeOpt = "user", dry_run: DryRunOpt = False) -> None:

@@ -138,3 +138,22 @@ def test_an_inline_codex_entry_is_refused_rather_than_rewritten(tmp_path: Path) 
 def test_codex_has_no_project_scope(tmp_path: Path) -> None:
     with pytest.raises(InstallError, match="--scope user"):
         plan(target(tmp_path, "codex", "project"), install=True, guidance=False)
+
+
+def test_codex_required_is_written_only_when_asked(tmp_path: Path) -> None:
+    t = target(tmp_path, "codex")
+    install(t)
+    optional = tomllib.loads((t.codex_dir / "config.toml").read_text(encoding="utf-8"))
+
+    lines = install_required(t)
+    required = tomllib.loads((t.codex_dir / "config.toml").read_text(encoding="utf-8"))
+
+    assert "required" not in optional["mcp_servers"]["jeeves_pruner"]
+    assert required["mcp_servers"]["jeeves_pruner"]["required"] is True
+    assert lines[0].startswith("updated")
+
+
+def install_required(t: Target) -> list[str]:
+    changes = plan(t, install=True, guidance=False, required=True)
+    apply(changes)
+    return [change.describe() for change in changes]
