@@ -117,6 +117,9 @@ class RpcEndpoint:
             "resources/list": self._listing("resources"),
             "resources/templates/list": self._listing("resourceTemplates"),
             "prompts/list": self._listing("prompts"),
+            # Declared capabilities with nothing in them: an unknown name is -32602, as on /mcp.
+            "resources/read": self._unknown("uri", "no resource has this URI"),
+            "prompts/get": self._unknown("name", "no prompt has this name"),
             "health": self._health,
         }
 
@@ -193,6 +196,13 @@ class RpcEndpoint:
 
     async def _health(self, _params: Mapping[str, object]) -> JsonObject:
         return self._dispatcher.service.health()
+
+    @staticmethod
+    def _unknown(field: str, message: str) -> Callable[[Mapping[str, object]], Awaitable[JsonObject]]:
+        async def refuse(_params: Mapping[str, object]) -> JsonObject:
+            raise InvalidParamsError([(field, message)])
+
+        return refuse
 
     @staticmethod
     def _listing(key: str) -> Callable[[Mapping[str, object]], Awaitable[JsonObject]]:

@@ -154,6 +154,15 @@ async def test_empty_listings_and_the_legacy_health_method(tmp_path: Path) -> No
     assert set(health) >= {"status", "server", "version", "capabilities", "timestamp"}
 
 
+async def test_an_unknown_resource_or_prompt_is_invalid_params_as_on_mcp(tmp_path: Path) -> None:
+    async with in_process(tmp_path) as client:
+        resource = (await rpc(client, "resources/read", {"uri": "file:///nowhere"}))["error"]
+        prompt = (await rpc(client, "prompts/get", {"name": "nothing"}))["error"]
+    assert resource["code"] == prompt["code"] == -32602
+    assert resource["data"]["field_errors"] == [{"field": "uri", "message": "no resource has this URI"}]
+    assert prompt["data"]["field_errors"] == [{"field": "name", "message": "no prompt has this name"}]
+
+
 async def test_envelope_errors_have_their_json_rpc_codes(tmp_path: Path) -> None:
     async with in_process(tmp_path) as client:
         parse = (await post(client, "{not json")).json()
