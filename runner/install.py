@@ -286,8 +286,8 @@ def plan(target: Target, *, install: bool, guidance: bool, required: bool = Fals
             raise InstallError("codex reads MCP servers from $CODEX_HOME/config.toml only: use --scope user")
         table = codex_table(argv, required=required) if install else None
         changes.append(_toml_change(target.codex_dir / "config.toml", table))
-    if guidance or not install:
-        path = guidance_path(target.agent, target.scope, target.home, target.cwd, target.codex_dir)
+    path = guidance_path(target.agent, target.scope, target.home, target.cwd, target.codex_dir)
+    if guidance or (not install and path.exists()):  # uninstall: a block install may have written
         changes.append(_guidance_change(path, install))
     return changes
 
