@@ -24,7 +24,7 @@ import re
 import sys
 import tempfile
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -215,7 +215,7 @@ def _toml_change(path: Path, table: str | None) -> FileChange:
     return FileChange(path, before, after if after.strip() else None, what, private=True)
 
 
-def codex_home(env: dict[str, str] | os._Environ[str], home: Path) -> Path:
+def codex_home(env: Mapping[str, str], home: Path) -> Path:
     configured = env.get("CODEX_HOME")
     return Path(configured).expanduser() if configured else home / ".codex"
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Sequence
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from runner.config import ConfigResult, FieldError
+from runner.providers.base import SERVER_KEY
 
 EXIT_NOT_FOUND = 127
 EXIT_NOT_EXECUTABLE = 126
@@ -62,3 +65,21 @@ def pruner_disabled_line(config_result: ConfigResult) -> str | None:
     first, *rest = config_result.errors
     more = f" (and {len(rest)} more: see `jeeves config`)" if rest else ""
     return f"jeeves: pruner disabled: {_said(first)}{more}"
+
+
+def installed_codex_server(env: Mapping[str, str], home: Path) -> Path | None:
+    """`$CODEX_HOME/config.toml` when `jeeves install codex` registered our stdio server there.
+
+    Codex merges `-c mcp_servers.jeeves_pruner.url=…` into that table and then refuses the whole
+    config ("url is not supported for stdio"), so `jeeves run` must not pass its HTTP server then.
+    """
+    from runner.install import codex_home
+
+    path = codex_home(env, home) / "config.toml"
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    servers = document.get("mcp_servers")
+    entry = servers.get(SERVER_KEY) if isinstance(servers, dict) else None
+    return path if isinstance(entry, dict) and "command" in entry else None

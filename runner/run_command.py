@@ -7,6 +7,7 @@ usage error (exit 2) raised before anything starts, not an argument handed to `c
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TextIO
@@ -76,7 +77,7 @@ def run_command(
     from runner.errors import RunnerError
     from runner.events import EventLog
     from runner.prctl import become_child_subreaper
-    from runner.preflight import agent_argv0, missing_agent, pruner_disabled_line
+    from runner.preflight import agent_argv0, installed_codex_server, missing_agent, pruner_disabled_line
     from runner.providers import get_provider
     from runner.run import EXIT_USAGE, RunRequest, run
     from runner.summary import render_text
@@ -94,6 +95,15 @@ def run_command(
         "startup_timeout_ms": None if startup_timeout_ms is None else str(startup_timeout_ms),
         "shutdown_timeout_ms": None if shutdown_timeout_ms is None else str(shutdown_timeout_ms),
     }
+    installed = installed_codex_server(os.environ, Path.home()) if provider == "codex" else None
+    if installed is not None and pruner is not False:
+        # Codex would refuse its config with our -c url overrides on top of the installed stdio entry.
+        typer.echo(
+            f"jeeves run: Codex spawns the jeeves_pruner server installed in {installed} "
+            "(jeeves install codex); this run starts none of its own",
+            err=True,
+        )
+        cli["enabled"] = "false"
     config = load_config(cli=cli, cwd=workdir)
     try:
         chosen = get_provider(provider, config.config)

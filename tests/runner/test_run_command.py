@@ -208,3 +208,26 @@ def test_a_config_mistake_that_disables_the_pruner_is_one_plain_line_at_start(tm
     plain = [line for line in out.stderr.splitlines() if not line.startswith(("{", " "))]
     assert plain[0] == "jeeves: pruner disabled: JEEVES_MCP_PRUNER_PORT=abc: expected an integer"
     assert '"event": "mcp_pruner.config_invalid"' in out.stderr
+
+
+def test_after_jeeves_install_codex_a_run_lets_codex_spawn_the_installed_server(tmp_path: Path) -> None:
+    # Codex merges `-c mcp_servers.jeeves_pruner.url=…` into an installed stdio table and then
+    # refuses its whole config, so the run passes none of its own.
+    (tmp_path / ".codex").mkdir()
+    (tmp_path / ".codex" / "config.toml").write_text(
+        '[mcp_servers.jeeves_pruner]\ncommand = "/opt/jeeves-mcp-pruner"\nargs = ["--stdio"]\n',
+        encoding="utf-8",
+    )
+    fake_codex = tmp_path / "codex.py"
+    fake_codex.write_text("import json, sys\nprint(json.dumps(sys.argv[1:]))\n", encoding="utf-8")
+    env = {"HOME": str(tmp_path), "JEEVES_CODEX_COMMAND": f"{sys.executable} {fake_codex}"}
+
+    out = jeeves_run_now(tmp_path, "-p", "codex", "--", "hello", env=env)
+
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.splitlines()[0]) == ["exec", "hello"]
+    installed = tmp_path / ".codex" / "config.toml"
+    assert out.stderr.splitlines()[0] == (
+        f"jeeves run: Codex spawns the jeeves_pruner server installed in {installed} "
+        "(jeeves install codex); this run starts none of its own"
+    )
