@@ -110,6 +110,12 @@ def run_command(
     except RunnerError as exc:
         typer.echo(f"jeeves run: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    if provider == "command" and not args:  # nothing to run: say so before starting a server
+        typer.echo(
+            "jeeves run: the command provider needs a command: jeeves run -p command -- CMD [ARGS...]",
+            err=True,
+        )
+        raise typer.Exit(EXIT_USAGE)
     argv0 = agent_argv0(provider, config, args)
     problem = missing_agent(provider, argv0) if argv0 is not None else None
     if problem is not None:  # before the server starts: nothing to stop, no summary

@@ -179,6 +179,17 @@ def test_anything_but_options_before_the_double_dash_is_a_usage_error_before_any
     assert "mcp_pruner" not in out.stderr  # no server was started
 
 
+def test_the_command_provider_without_a_command_is_a_usage_error_before_anything_starts(
+    tmp_path: Path,
+) -> None:
+    out = jeeves_run_now(tmp_path, "-p", "command")
+
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "jeeves run: the command provider needs a command: jeeves run -p command -- CMD [ARGS...]"
+    )
+
+
 def test_options_after_the_double_dash_reach_the_agent_untouched(tmp_path: Path) -> None:
     script = "import sys; print(sys.argv[1:])"
     out = jeeves_run_now(
