@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 from typer import _click as click  # typer vendors click: overrides must take its Context
+from typer._click.exceptions import UsageError
 from typer.core import TyperCommand
 
 from runner.providers import PROVIDER_NAMES
@@ -34,7 +35,12 @@ class AgentArgsCommand(TyperCommand):
             args, ctx.meta[AGENT_ARGS_KEY] = args[:split], args[split + 1 :]
         else:
             ctx.meta[AGENT_ARGS_KEY] = []
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as exc:
+            if "unexpected extra argument" in exc.message:
+                exc.message += " — the agent's arguments go after --, e.g. jeeves run -p claude -- -p 'why?'"
+            raise
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return [*super().collect_usage_pieces(ctx), "[-- AGENT_ARGS...]"]

@@ -177,6 +177,8 @@ def test_anything_but_options_before_the_double_dash_is_a_usage_error_before_any
     assert out.returncode == 2, out.stderr
     assert "run [OPTIONS] [-- AGENT_ARGS...]" in out.stderr
     assert "mcp_pruner" not in out.stderr  # no server was started
+    if "--provdr" not in args:
+        assert "the agent's arguments go after --" in out.stderr
 
 
 def test_the_command_provider_without_a_command_is_a_usage_error_before_anything_starts(
