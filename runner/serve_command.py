@@ -63,8 +63,11 @@ def serve_command(
         typer.echo(f"jeeves serve: --result-view must be full or text, not {result_view!r}", err=True)
         raise typer.Exit(EXIT_USAGE)
 
+    # A non-loopback --host with --allow-remote is the server's to check (the runner's settings
+    # take loopback hosts only): it goes to the server as given.
+    remote_host = host if host is not None and allow_remote else None
     cli = {
-        "host": host,
+        "host": None if remote_host is not None else host,
         "port": None if port is None else str(port),
         "root_dir": None if root is None else str(root),
     }
@@ -85,8 +88,7 @@ def serve_command(
             )
     config = result.config
     code = serve_main(
-        # --allow-remote: the flag, as given (the runner's config accepts loopback hosts only)
-        host=host if host is not None and allow_remote else config.host,
+        host=remote_host or config.host,
         port=config.port,
         root=str(config.root_dir or Path.cwd()),
         log_format=log_format,

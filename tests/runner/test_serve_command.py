@@ -113,3 +113,21 @@ def test_a_pruning_mistake_is_one_plain_line_and_the_server_still_starts(tmp_pat
         "jeeves serve: pruning disabled, tools answer unpruned: JEEVES_PRUNING_BACKEND=foo: "
         "expected one of heuristic | http | deepinfra | cloud"
     )
+
+
+def test_a_remote_host_with_allow_remote_reaches_the_server_which_wants_a_token(tmp_path: Path) -> None:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    done = subprocess.run(
+        [*JEEVES, "serve", "--host", "0.0.0.0", "--allow-remote"],
+        cwd=tmp_path,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=READY_TIMEOUT_S,
+        check=False,
+    )
+
+    # Not the runner's "loopback only" usage error: the server's own refusal (no token).
+    assert done.returncode == 2
+    assert "jeeves serve: host=" not in done.stderr
+    assert json.loads(done.stderr.splitlines()[-1])["event"] == "mcp_pruner.start_failed"
