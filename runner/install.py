@@ -31,6 +31,7 @@ from typing import Literal
 
 from runner.errors import InstallError
 from runner.providers.base import SERVER_KEY
+from runner.providers.claude import ALLOWED_TOOLS
 from runner.providers.codex import CODEX_STARTUP_TIMEOUT_SEC, CODEX_TOOL_TIMEOUT_SEC, TOOLS_NOT_FOR_MODELS
 from runner.providers.guidance import guidance_text
 
@@ -137,6 +138,35 @@ def _json_change(path: Path, entry: dict[str, object] | None, *, private: bool) 
 
 def claude_config_path(scope: Scope, home: Path, cwd: Path) -> Path:
     return home / ".claude.json" if scope == "user" else cwd / ".mcp.json"
+
+
+def claude_settings_path(scope: Scope, home: Path, cwd: Path) -> Path:
+    return (home if scope == "user" else cwd) / ".claude" / "settings.json"
+
+
+def _permission_change(path: Path, allow: bool) -> FileChange:
+    """`permissions.allow` with (or without) the rule allowing every tool of our server."""
+    before = _read(path)
+    try:
+        document = json.loads(before) if before is not None and before.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise InstallError(f"{path} is not valid JSON ({exc}); fix it first, nothing was written") from None
+    shape_error = InstallError(f"{path}: expected a JSON object whose `permissions.allow` is a list")
+    if not isinstance(document, dict):
+        raise shape_error
+    permissions = document.get("permissions", {})
+    if not isinstance(permissions, dict) or not isinstance(permissions.get("allow", []), list):
+        raise shape_error
+    rules: list[object] = list(permissions.get("allow", []))
+    if (ALLOWED_TOOLS in rules) == allow:
+        state = "in" if allow else "not in"
+        return FileChange(path, before, before, f"{ALLOWED_TOOLS} {state} permissions.allow")
+    rules = [*rules, ALLOWED_TOOLS] if allow else [r for r in rules if r != ALLOWED_TOOLS]
+    document["permissions"] = {**permissions, "allow": rules}
+    what = f"permissions.allow {'+' if allow else '-'} {ALLOWED_TOOLS}"
+    if not allow and document == {"permissions": {"allow": []}}:
+        return FileChange(path, before, None, what)  # a file install created, holding nothing else now
+    return FileChange(path, before, json.dumps(document, indent=2) + "\n", what)
 
 
 # --- Codex: TOML, edited as text (no TOML writer among our dependencies) -------------------
@@ -268,10 +298,14 @@ class Target:
     codex_dir: Path
 
 
-def plan(target: Target, *, install: bool, guidance: bool, required: bool = False) -> list[FileChange]:
+def plan(
+    target: Target, *, install: bool, guidance: bool, required: bool = False, allow_tools: bool = False
+) -> list[FileChange]:
     """The changes `jeeves install` (or `uninstall`, `install=False`) makes; nothing is written.
 
-    Uninstall always removes a guidance block it finds. Raises:
+    `allow_tools` (Claude): also the permission rule that lets `claude -p` call our tools without
+    asking (what `jeeves run` passes as `--allowedTools`). Uninstall always removes a guidance
+    block and that rule where it finds them. Raises:
         InstallError: a configuration file cannot be read or parsed, or Codex with
             `--scope project` (Codex reads MCP servers from `$CODEX_HOME/config.toml` only).
     """
@@ -281,6 +315,9 @@ def plan(target: Target, *, install: bool, guidance: bool, required: bool = Fals
         path = claude_config_path(target.scope, target.home, target.cwd)
         entry = claude_entry(argv) if install else None
         changes.append(_json_change(path, entry, private=target.scope == "user"))
+        settings = claude_settings_path(target.scope, target.home, target.cwd)
+        if allow_tools or (not install and settings.exists()):
+            changes.append(_permission_change(settings, install))
     else:
         if target.scope == "project":
             raise InstallError("codex reads MCP servers from $CODEX_HOME/config.toml only: use --scope user")

@@ -28,7 +28,14 @@ DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Print what would cha
 
 
 def _run(
-    agent: str, scope: str, *, install: bool, guidance: bool, dry_run: bool, required: bool = False
+    agent: str,
+    scope: str,
+    *,
+    install: bool,
+    guidance: bool,
+    dry_run: bool,
+    required: bool = False,
+    allow_tools: bool = False,
 ) -> None:
     from runner.errors import InstallError
     from runner.install import AGENTS, SCOPES, Target, apply, codex_home, plan
@@ -43,10 +50,15 @@ def _run(
     if required and agent != "codex":
         typer.echo(f"jeeves {command}: --required is a Codex setting (Claude Code has none)", err=True)
         raise typer.Exit(EXIT_USAGE)
+    if allow_tools and agent != "claude":
+        typer.echo(
+            f"jeeves {command}: --allow-tools is a Claude Code setting (Codex's is in its table)", err=True
+        )
+        raise typer.Exit(EXIT_USAGE)
     home = Path.home()
     target = Target(agent, scope, home, Path.cwd(), codex_home(os.environ, home))
     try:
-        changes = plan(target, install=install, guidance=guidance, required=required)
+        changes = plan(target, install=install, guidance=guidance, required=required, allow_tools=allow_tools)
         if not dry_run:
             apply(changes)
     except InstallError as exc:
@@ -77,10 +89,26 @@ def install_command(
             "then stops Codex.",
         ),
     ] = False,
+    allow_tools: Annotated[
+        bool,
+        typer.Option(
+            "--allow-tools",
+            help="Claude Code: also allow our tools in its settings.json (`claude -p` refuses a tool "
+            "nobody allowed; `bash` included, as `jeeves run` allows them).",
+        ),
+    ] = False,
     dry_run: DryRunOpt = False,
 ) -> None:
     """Register the stdio server with Claude Code or Codex for good (idempotent)."""
-    _run(agent, scope, install=True, guidance=guidance, dry_run=dry_run, required=required)
+    _run(
+        agent,
+        scope,
+        install=True,
+        guidance=guidance,
+        dry_run=dry_run,
+        required=required,
+        allow_tools=allow_tools,
+    )
 
 
 def uninstall_command(agent: AgentArg, scope: ScopeOpt = "user", dry_run: DryRunOpt = False) -> None:

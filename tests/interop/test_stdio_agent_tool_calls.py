@@ -80,7 +80,7 @@ def assert_pruned_read(text: str) -> None:
     assert len(text) < len(sample_code()) / 2
 
 
-@pytest.mark.parametrize("registered_by", ["jeeves install", "--mcp-config stdio entry"])
+@pytest.mark.parametrize("registered_by", ["jeeves install --allow-tools", "--mcp-config stdio entry"])
 def test_claude_p_calls_the_stdio_servers_read_and_its_model_gets_the_pruned_text(
     project: Path, client_home: Path, registered_by: str
 ) -> None:
@@ -89,10 +89,11 @@ def test_claude_p_calls_the_stdio_servers_read_and_its_model_gets_the_pruned_tex
         env = client_env(
             client_home, {**CLAUDE_ENV, "ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "scripted"}
         )
-        claude = [str(claude_executable()), "-p", PROMPT, "--allowedTools", f"mcp__{SERVER_NAME_IN_CLIENTS}"]
-        if registered_by == "jeeves install":
-            jeeves_install("claude", env, project)
+        claude = [str(claude_executable()), "-p", PROMPT]
+        if registered_by == "jeeves install --allow-tools":
+            jeeves_install("claude", env, project, "--allow-tools")  # then a plain `claude -p` calls it
         else:
+            claude += ["--allowedTools", f"mcp__{SERVER_NAME_IN_CLIENTS}"]
             argv = server_argv()  # what `jeeves install` registers
             entry = {"type": "stdio", "command": argv[0], "args": argv[1:]}
             config = client_home / "mcp.json"

@@ -157,3 +157,37 @@ def install_required(t: Target) -> list[str]:
     changes = plan(t, install=True, guidance=False, required=True)
     apply(changes)
     return [change.describe() for change in changes]
+
+
+def test_allow_tools_adds_one_permission_rule_beside_the_users_and_uninstall_removes_only_it(
+    tmp_path: Path,
+) -> None:
+    t = target(tmp_path, "claude")
+    settings = t.home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(
+        json.dumps({"model": "opus", "permissions": {"allow": ["Bash(ls:*)"]}}), encoding="utf-8"
+    )
+
+    apply(plan(t, install=True, guidance=False, allow_tools=True))
+    allowed = json.loads(settings.read_text(encoding="utf-8"))
+    again = plan(t, install=True, guidance=False, allow_tools=True)
+    uninstall(t)
+
+    assert allowed == {"model": "opus", "permissions": {"allow": ["Bash(ls:*)", "mcp__jeeves_pruner"]}}
+    assert not any(change.changed for change in again)
+    assert json.loads(settings.read_text(encoding="utf-8")) == {
+        "model": "opus",
+        "permissions": {"allow": ["Bash(ls:*)"]},
+    }
+
+
+def test_a_settings_file_install_created_goes_with_uninstall(tmp_path: Path) -> None:
+    t = target(tmp_path, "claude", "project")
+    apply(plan(t, install=True, guidance=False, allow_tools=True))
+    created = (t.cwd / ".claude" / "settings.json").is_file()
+
+    uninstall(t)
+
+    assert created
+    assert not (t.cwd / ".claude" / "settings.json").exists()
