@@ -10,6 +10,8 @@ What is written is what the agents' own commands write, so either can undo the o
 - `--guidance`: the shared guidance text (`runner.providers.guidance`) between two marker lines
   in the agent's persistent instructions: `~/.claude/CLAUDE.md` or `./CLAUDE.md`,
   `$CODEX_HOME/AGENTS.md` or `./AGENTS.md`. Uninstall removes exactly that block.
+- `--allow-tools` (Claude): `mcp__jeeves_pruner` in `permissions.allow` of its settings.json;
+  `--required` (Codex): `required = true` in the table. Both are explained where they are built.
 
 Every change is computed first as a `FileChange` (the text before and after), so `--dry-run`
 prints the same thing that a real run writes; a file that would not parse afterwards is never
