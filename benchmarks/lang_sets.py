@@ -1,0 +1,234 @@
+"""Build multi-language code task sets (dev + held-out) from real sources, deterministically.
+
+    python benchmarks/lang_sets.py --lang go --src /usr/share/gocode/src --out bench-data/lang
+
+A task is a real source file whose target function has its doc comment blanked out; the
+question is that comment's first paragraph (a Go-style leading `Name` dropped, so the question
+does not name the target) and the gold lines are the function's non-blank lines, attributes
+and decorators included — the shared harness's Python tasks, for every language. Files are
+shuffled with `--seed`; a file goes to the held-out split when its path's SHA-1 is odd, so the
+two splits never share a file. Python tasks come from the harness's own builder (`ast`).
+
+Each task also records `path` (relative, with its extension) and `lang`, so a bench can give the
+engine the language a `read` of that file would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import random
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HARNESS = Path("/work/shared/eval/prune_eval.py")
+# The harness's bounds: files long enough for pruning to matter, short enough to be one read.
+MIN_FILE_LINES, MAX_FILE_LINES = 300, 4000
+MIN_QUERY_WORDS = 6
+MIN_GOLD, MAX_GOLD = 3, 80
+PER_FILE = 3
+
+EXTENSIONS = {
+    "js": (".js", ".mjs", ".cjs"),
+    "ts": (".ts",),
+    "go": (".go",),
+    "rust": (".rs",),
+    "c": (".c",),
+    "java": (".java",),
+}
+# The function-like nodes of each grammar (the builder's own list, independent of the engine's).
+FUNCTIONS = {
+    "js": {"function_declaration", "generator_function_declaration", "method_definition", "arrow_function"},
+    "ts": {"function_declaration", "generator_function_declaration", "method_definition", "arrow_function"},
+    "go": {"function_declaration", "method_declaration"},
+    "rust": {"function_item"},
+    "c": {"function_definition"},
+    "java": {"method_declaration", "constructor_declaration"},
+}
+# Wrappers whose comment sits above them rather than above the function itself.
+WRAPPERS = {
+    "variable_declarator",
+    "export_statement",
+    "lexical_declaration",
+    "variable_declaration",
+    "decorated_definition",
+}
+ATTRIBUTES = {"attribute_item", "decorator", "annotation", "marker_annotation"}
+_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#)\s?")
+
+
+def _parser(lang: str) -> Any:
+    import tree_sitter
+
+    mod: Any
+    if lang == "ts":
+        import tree_sitter_typescript as mod
+
+        return tree_sitter.Parser(tree_sitter.Language(mod.language_typescript()))
+    module = {"js": "javascript", "go": "go", "rust": "rust", "c": "c", "java": "java"}[lang]
+    mod = importlib.import_module(f"tree_sitter_{module}")
+    return tree_sitter.Parser(tree_sitter.Language(mod.language()))
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(reversed(cur.named_children))
+
+
+def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
+    """The comment nodes directly above `outer` (no blank line between) and attribute nodes."""
+    comments: list[Any] = []
+    attrs: list[Any] = []
+    row = outer.start_point[0]
+    prev = outer.prev_named_sibling
+    while prev is not None and prev.end_point[0] >= row - 1:
+        if "comment" in prev.type:
+            comments.insert(0, prev)
+        elif prev.type in ATTRIBUTES:
+            if comments:
+                break
+            attrs.insert(0, prev)
+        else:
+            break
+        row = prev.start_point[0]
+        prev = prev.prev_named_sibling
+    return comments, attrs
+
+
+def _query(lines: list[str], first: int, last: int, name: str) -> str:
+    paragraph: list[str] = []
+    for raw in lines[first : last + 1]:
+        text = _COMMENT_MARKS.sub("", raw).strip().rstrip("*/").strip()
+        if not text:
+            if paragraph:
+                break
+            continue
+        if text.startswith("@"):  # javadoc / jsdoc tags end the description
+            break
+        paragraph.append(text)
+    words = " ".join(paragraph).split()
+    if words and words[0].strip(".,:") in (name, f"{name}()"):
+        words = words[1:]
+    return " ".join(words)
+
+
+def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, Any]]:
+    lines = text.split("\n")
+    tree = parser.parse(text.encode("utf-8"))
+    found: list[dict[str, Any]] = []
+    for node in _walk(tree.root_node):
+        if node.type not in FUNCTIONS[lang]:
+            continue
+        bound = node.parent is not None and node.parent.type == "variable_declarator"
+        if node.type == "arrow_function" and not bound:
+            continue  # an arrow function is a definition only when it is bound to a name
+        body = node.child_by_field_name("body")
+        if body is None:
+            continue
+        outer = node
+        while outer.parent is not None and outer.parent.type in WRAPPERS:
+            outer = outer.parent
+        comments, attrs = _doc_comment(outer)
+        if not comments:
+            continue
+        name_node = node.child_by_field_name("name") or (bound and node.parent.child_by_field_name("name"))
+        name = name_node.text.decode() if name_node is not None else ""
+        c0, c1 = comments[0].start_point[0], comments[-1].end_point[0]
+        query = _query(lines, c0, c1, name)
+        if len(query.split()) < MIN_QUERY_WORDS:
+            continue
+        ctx = list(lines)
+        for i in range(c0, c1 + 1):
+            ctx[i] = ""
+        start = attrs[0].start_point[0] if attrs else outer.start_point[0]
+        gold = [i + 1 for i in range(start, outer.end_point[0] + 1) if ctx[i].strip()]
+        if not (MIN_GOLD <= len(gold) <= MAX_GOLD):
+            continue
+        found.append(
+            {
+                "id": f"{lang}:{rel}:{name}:{start + 1}",
+                "kind": "code",
+                "source_type": "code",
+                "lang": lang,
+                "path": rel,
+                "goal_hint": query,
+                "text": "\n".join(ctx),
+                "gold": gold,
+                "critical": [],
+            }
+        )
+    return found
+
+
+def _harness() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("prune_eval", HARNESS)
+    assert spec is not None
+    assert spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def held_out(rel: str) -> bool:
+    return hashlib.sha1(rel.encode()).digest()[-1] % 2 == 1
+
+
+def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
+    if lang == "python":
+        tasks: list[dict[str, Any]] = _harness().build_code(src, 10 * n, seed)
+        for t in tasks:
+            t["lang"], t["path"] = "python", t["id"].split(":")[1]
+        return tasks
+    rng = random.Random(seed)
+    skip = re.compile(r"(^|/)(tests?|testdata|__tests__|examples?|benches|vendor)(/|$)|test|spec|\.min\.")
+    files = sorted(
+        p for p in src.rglob("*") if p.suffix in EXTENSIONS[lang] and not skip.search(str(p.relative_to(src)))
+    )
+    rng.shuffle(files)
+    parser = _parser(lang)
+    tasks = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if not (MIN_FILE_LINES <= text.count("\n") <= MAX_FILE_LINES) or path.name.endswith(".d.ts"):
+            continue
+        found = build_file(lang, str(path.relative_to(src)), text, parser)
+        rng.shuffle(found)
+        tasks += found[:PER_FILE]
+        if len(tasks) >= 10 * n:
+            break
+    return tasks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lang", required=True, choices=["python", *EXTENSIONS])
+    ap.add_argument("--src", type=Path, required=True)
+    ap.add_argument("--n", type=int, default=40, help="tasks per split")
+    ap.add_argument("--seed", type=int, default=14)
+    ap.add_argument("--out", type=Path, required=True, help="directory for <lang>_dev/_held.jsonl")
+    args = ap.parse_args()
+    tasks = build(args.lang, args.src, args.n, args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for split, pick in (("dev", False), ("held", True)):
+        chosen = [t for t in tasks if held_out(t["path"]) == pick][: args.n]
+        with open(args.out / f"{args.lang}_{split}.jsonl", "w", encoding="utf-8") as f:
+            for t in chosen:
+                f.write(json.dumps(t) + "\n")
+        print(f"{args.lang} {split}: {len(chosen)} tasks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
