@@ -84,13 +84,19 @@ def _walk(node: Any) -> Iterator[Any]:
         stack.extend(reversed(cur.named_children))
 
 
+def _last_row(node: Any) -> int:
+    """The node's last line: a Rust `///` comment ends at column 0 of the next one."""
+    row, col = node.end_point
+    return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
+
+
 def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
     """The comment nodes directly above `outer` (no blank line between) and attribute nodes."""
     comments: list[Any] = []
     attrs: list[Any] = []
     row = outer.start_point[0]
     prev = outer.prev_named_sibling
-    while prev is not None and prev.end_point[0] >= row - 1:
+    while prev is not None and _last_row(prev) >= row - 1:
         if "comment" in prev.type:
             comments.insert(0, prev)
         elif prev.type in ATTRIBUTES:
@@ -142,7 +148,7 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
             continue
         name_node = node.child_by_field_name("name") or (bound and node.parent.child_by_field_name("name"))
         name = name_node.text.decode() if name_node is not None else ""
-        c0, c1 = comments[0].start_point[0], comments[-1].end_point[0]
+        c0, c1 = comments[0].start_point[0], _last_row(comments[-1])
         query = _query(lines, c0, c1, name)
         if len(query.split()) < MIN_QUERY_WORDS:
             continue

@@ -110,6 +110,7 @@ def prune_command(
         timeout_ms=timeout_ms,
         annotate_lines=annotate_lines,
         include_markers=markers,
+        path=None if file == "-" else file,  # its extension names the language of code
     )
     result = prune(text, goal, kind, options, f"prn_{uuid.uuid4().hex}")
     notice = _notice(result, len(text), timeout_ms)

@@ -28,7 +28,9 @@ from mcp_pruner_server.pruning.select import choose, trim_to_budget
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.common import looks_like_diff
 from mcp_pruner_server.pruning.structure.docs import close_fences, docs_plan
+from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.structure.logs import logs_plan
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 from mcp_pruner_server.pruning.text import estimate_tokens, split_lines
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 
@@ -106,7 +108,8 @@ def _prune(
     deadline.check()
     must: list[int] = []
     if source_type == "code":
-        units = code_units(lines, lh, query, line_scores, deadline=deadline)
+        blocks = syntax_blocks(text, n, language_of(options.path, lines[0]))
+        units = code_units(lines, lh, query, line_scores, blocks=blocks, deadline=deadline)
     elif source_type == "logs":
         units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:

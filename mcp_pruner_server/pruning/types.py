@@ -27,6 +27,9 @@ class PruneOptions:
     budget, off by default. When set it wins over `max_prune_ratio` (the floor the ratio implies
     is cut to fit it) and `min_keep_lines` wins over it; the engine trims what it chose to the
     budget, errors first (the last ones first), then by score.
+
+    (+) `path`: the file the text was read from, when known (`read`): its extension (or the
+    text's shebang) names the language whose parser finds the code's units.
     """
 
     max_prune_ratio: float = 0.8
@@ -36,6 +39,7 @@ class PruneOptions:
     include_markers: bool = True
     max_kept_lines: int | None = None
     max_kept_tokens: int | None = None
+    path: str | None = None
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ class RawOutput:
     full: Mapping[str, HeadTailCapture] = field(default_factory=dict)
     max_output_bytes: int | None = None  # what a pruned text is cut to in the end
     head_share: float = 0.5  # of that cut, the head's part (bash: a quarter)
+    path: str | None = None  # the file `read` read: its extension names the code's language
 
     def close(self) -> None:
         """Release the captures (their temporary files). Idempotent."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from mcp_pruner_server.logs import log_event
@@ -166,7 +166,8 @@ async def _decide_and_prune(
         name: raw.full[name].total_bytes if name in raw.full else utf8_len(raw.texts[name])
         for name in prunable
     }
-    options = tool_output_options(pruner.timeout_ms, pruner.budget)
+    # the file's path names the language whose parser finds the code's units
+    options = replace(tool_output_options(pruner.timeout_ms, pruner.budget), path=raw.path)
     started = time.perf_counter()
     attempts: dict[str, PruneAttempt] = {}
     failure: tuple[str, str] | None = None

@@ -78,4 +78,5 @@ async def run_read(root: Path, args: ReadArgs, capture_bytes: int | None = None)
         full={"content": result.capture} if result.capture else {},
         max_output_bytes=args.max_output_bytes,
         head_share=READ_HEAD_SHARE,
+        path=result.path,
     )

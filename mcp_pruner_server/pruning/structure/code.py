@@ -15,6 +15,7 @@ from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
 from mcp_pruner_server.pruning.structure.code_blocks import (
+    Block,
     find_blocks,
     import_lines,
     is_header,
@@ -69,6 +70,7 @@ def code_units(
     query: dict[str, float],
     line_scores: Sequence[float] | None = None,
     *,
+    blocks: Sequence[Block] | None = None,
     deadline: Deadline = NO_DEADLINE,
 ) -> list[Unit]:
     """Each definition (and each chunk of top-level code) as a scored unit with its context.
@@ -76,12 +78,15 @@ def code_units(
     A unit's context is the signature of every enclosing definition (so a method comes with
     its `class` line); the best units also bring the imports their body uses. With the
     relevance of every line (`line_scores`), a definition called from a relevant line also
-    gets credit for it (see `called_credit`).
+    gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
+    (`syntax.py`); without them they are found by indentation and braces.
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
-    blocks = find_blocks(lines, deadline=deadline)
+    parsed = blocks is not None
+    if blocks is None:
+        blocks = find_blocks(lines, deadline=deadline)
     deadline.check()
     imports = import_lines(lines)
     deadline.check()
@@ -106,11 +111,17 @@ def code_units(
     names: list[Doc] = []
     sig_end = [signature_end(lines, b) for b in deadline.paced(blocks)]
     for k, b in deadline.paced(enumerate(blocks)):
-        if b.parent is None:  # inner blocks lie inside their outer one
-            owned[b.start : b.end] = [True] * (b.end - b.start)
-        elif not blocks[b.parent].container:
-            continue  # a closure is part of its function's logic: the function is the unit
-        end = max(sig_end[k], first_child.get(k, b.end)) if b.container else b.end
+        if parsed:
+            # a parser's container is its signature alone (fields and comments become chunks):
+            # its class doc and constants never outweigh the member the question is about
+            end = sig_end[k] if b.container and k in first_child else b.end
+            owned[b.start : end] = [True] * (end - b.start)
+        else:
+            if b.parent is None:  # inner blocks lie inside their outer one
+                owned[b.start : b.end] = [True] * (b.end - b.start)
+            elif not blocks[b.parent].container:
+                continue  # a closure is part of its function's logic: the function is the unit
+            end = max(sig_end[k], first_child.get(k, b.end)) if b.container else b.end
         body = tuple(range(b.start, end))
         context: list[int] = []
         parent = b.parent

@@ -50,6 +50,7 @@ class Block:
     end: int
     container: bool
     parent: int | None  # index of the enclosing Block in the list, if any
+    sig_end: int | None = None  # exclusive end of the signature, when a parser knows it
 
 
 def is_header(line: str) -> bool:
@@ -220,6 +221,8 @@ def find_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> li
 
 def signature_end(lines: Sequence[str], block: Block) -> int:
     """Exclusive end of the header's signature (a multi-line parameter list included)."""
+    if block.sig_end is not None:
+        return block.sig_end
     depth = 0
     for j in range(block.header, block.end):
         text = lines[j]

@@ -1,6 +1,10 @@
+from pathlib import Path
+
 import pytest
 
-from mcp_pruner_server.tools.read_tool import source_type_for
+from mcp_pruner_server.tools.arguments import ReadArgs
+from mcp_pruner_server.tools.outcome import RawOutput
+from mcp_pruner_server.tools.read_tool import run_read, source_type_for
 
 
 @pytest.mark.parametrize(
@@ -18,3 +22,12 @@ from mcp_pruner_server.tools.read_tool import source_type_for
 )
 def test_the_source_type_follows_the_extension(path: str, expected: str) -> None:
     assert source_type_for(path) == expected
+
+
+@pytest.mark.anyio
+async def test_the_read_output_carries_the_file_path_for_the_language(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.go").write_text("package main\n\nfunc main() {\n}\n")
+    raw = await run_read(tmp_path, ReadArgs("src/main.go", None, None, 1 << 20, "main"))
+    assert isinstance(raw, RawOutput)
+    assert raw.path == "src/main.go"

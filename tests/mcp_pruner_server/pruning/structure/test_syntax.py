@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import pytest
+
+from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.structure import syntax
+from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+from mcp_pruner_server.pruning.types import PruneOptions
+
+
+def blocks_of(text: str, lang: str) -> list[Block]:
+    found = syntax_blocks(text, text.count("\n") + 1, lang)
+    assert found is not None
+    return found
+
+
+C_SOURCE = """\
+#include <stdio.h>
+
+/* Count the words of a line.  */
+static int
+count_words (const char *line,
+             int sep)
+{
+  int n = 0;
+
+  for (; *line; line++)
+    n += *line == sep;
+  return n;
+}
+"""
+
+
+def test_a_c_function_spans_its_return_type_comment_and_blank_lines() -> None:
+    (block,) = blocks_of(C_SOURCE, "c")
+    assert (block.start, block.header, block.end) == (2, 4, 13)
+    assert block.sig_end == 7  # the `{` on its own line belongs to the signature
+    assert not block.container
+
+
+JAVA_SOURCE = """\
+/** A box. */
+@Deprecated
+public class Box
+{
+    private int size;
+
+    /** The size. */
+    @Override
+    public int size() {
+        return size;
+    }
+
+    enum Kind { A, B }
+}
+"""
+
+
+def test_a_class_is_a_container_of_its_members_with_their_annotations() -> None:
+    klass, method, kind = blocks_of(JAVA_SOURCE, "java")
+    assert klass.container
+    assert (klass.start, klass.sig_end) == (2, 4)  # its doc comment is left to the chunks
+    assert (method.start, method.header, method.end, method.parent) == (6, 8, 11, 0)
+    assert kind.parent == 0
+
+
+JS_SOURCE = """\
+// Helpers.
+module.exports = {
+  /** Open it. */
+  open(path) {
+    return fs.openSync(path);
+  },
+  close: function (fd) {
+    fs.closeSync(fd);
+  },
+};
+
+const twice = (x) =>
+  x * 2;
+"""
+
+
+def test_an_object_of_functions_is_a_container_and_an_arrow_bound_to_a_name_a_function() -> None:
+    obj, open_, close, twice = blocks_of(JS_SOURCE, "javascript")
+    assert obj.container
+    assert (open_.start, open_.header, open_.end, open_.parent) == (2, 3, 6, 0)
+    assert (close.start, close.end, close.parent) == (6, 9, 0)
+    assert (twice.start, twice.end, twice.parent) == (11, 13, None)
+
+
+RUST_SOURCE = """\
+/// A thing.
+impl<T> Thing for Wrapper<T>
+where
+    T: Clone,
+{
+    /// Make one.
+    #[inline]
+    fn make(&self) -> T {
+        self.0.clone()
+    }
+}
+"""
+
+
+def test_a_rust_doc_comment_and_attribute_belong_to_the_function_not_the_next_line() -> None:
+    imp, make = blocks_of(RUST_SOURCE, "rust")
+    assert imp.container
+    assert imp.sig_end == 5  # the `where` clause and the `{` line
+    assert (make.start, make.header, make.end, make.parent) == (5, 7, 10, 0)
+
+
+def test_functions_inside_an_ifdef_are_found() -> None:
+    text = "#ifdef X\nint f(void)\n{\n  return 1;\n}\n#endif\n"
+    (block,) = blocks_of(text, "c")
+    assert (block.start, block.end) == (1, 5)
+
+
+def test_no_grammar_or_too_much_text_or_a_failed_parse_means_the_heuristics() -> None:
+    assert syntax_blocks("def f():\n    pass\n", 3, "python") is None  # indentation does it
+    assert syntax_blocks("x", 1, None) is None
+    assert syntax_blocks("x", 1, "cobol") is None
+    assert syntax_blocks("{{{{ ]] this is not go ((\n" * 20, 21, "go") is None
+
+
+def test_text_over_the_parse_limit_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(syntax, "MAX_PARSE_CHARS", 10)
+    assert syntax_blocks("func f() {\n}\n", 3, "go") is None
+
+
+def test_a_missing_grammar_wheel_means_the_heuristics(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(syntax.GRAMMARS, "go", ("tree_sitter_not_installed", "language"))
+    syntax._language.cache_clear()
+    try:
+        assert syntax_blocks("func f() {\n}\n", 3, "go") is None
+    finally:
+        syntax._language.cache_clear()
+
+
+def _kept(text: str, goal: str, path: str | None) -> list[str]:
+    options = PruneOptions(max_prune_ratio=0.8, min_keep_lines=0, include_markers=False, path=path)
+    return prune(text, goal, "code", options, "t").pruned_text.split("\n")
+
+
+def test_the_engine_keeps_the_whole_c_function_the_parser_found() -> None:
+    filler = "".join(f"static int g{k} (int a)\n{{\n  return a + {k};\n}}\n\n" for k in range(30))
+    text = filler + C_SOURCE.split("\n", 2)[2] + filler
+    kept = _kept(text, "count the words of a line separated by sep", "words.c")
+    body = C_SOURCE.split("\n")[3:13]
+    assert all(line in kept for line in body if line.strip())
+
+
+def test_a_minified_line_prunes_without_error_in_every_language() -> None:
+    text = "var a=" + "1+" * 50_000 + "1;\n" + "function f(x) {\n  return x;\n}\n"
+    for path in ("m.js", "m.ts", "m.c", "m.go", "m.rs", "m.java", None):
+        result = prune(text, "f", "code", PruneOptions(path=path), "t")
+        assert "internal_error" not in result.warnings
