@@ -66,8 +66,7 @@ def _kept(task: dict[str, Any], with_path: bool) -> set[int]:
     return set(range(n)) - pruned
 
 
-def score(path: str, with_path: bool, harness: ModuleType) -> dict[str, dict[str, float]]:
-    tasks = _load(path)
+def score(tasks: list[dict[str, Any]], with_path: bool, harness: ModuleType) -> dict[str, dict[str, float]]:
     rows: dict[str, dict[str, list[float]]] = {}
     for t in tasks:
         lines = t["text"].split("\n")
@@ -94,15 +93,20 @@ def _cell(m: dict[str, float], with_kept: bool) -> str:
     return f"{m['recall']:.2f} / {m['whole']:.2f}{crit}{kept}"
 
 
-def quality(paths: list[str], with_path: bool) -> None:
+def quality(paths: list[str], with_path: bool, group: str | None) -> None:
     harness = _harness()
     print("| set | tasks | pruner | " + " | ".join(BASELINES) + " |")
     print("|---|---|---|" + "---|" * len(BASELINES))
     for path in paths:
-        res = score(path, with_path, harness)
-        n = len(_load(path))
-        cells = [_cell(res["pruner"], True), *(_cell(res[b], False) for b in BASELINES)]
-        print(f"| {Path(path).stem} | {n} | " + " | ".join(cells) + " |")
+        tasks = _load(path)
+        groups: dict[str, list[dict[str, Any]]] = {Path(path).stem: tasks}
+        if group:
+            for t in tasks:
+                groups.setdefault(f"{Path(path).stem}:{t[group]}", []).append(t)
+        for name, part in groups.items():
+            res = score(part, with_path, harness)
+            cells = [_cell(res["pruner"], True), *(_cell(res[b], False) for b in BASELINES)]
+            print(f"| {name} | {len(part)} | " + " | ".join(cells) + " |")
 
 
 def latency(paths: list[str], with_path: bool) -> None:
@@ -134,8 +138,12 @@ def main() -> int:
     ap.add_argument("tasks", nargs="+")
     ap.add_argument("--with-path", action="store_true", help="tell the engine each task's path")
     ap.add_argument("--latency", action="store_true")
+    ap.add_argument("--group", help="also a row per value of this task field (e.g. tool)")
     args = ap.parse_args()
-    (latency if args.latency else quality)(args.tasks, args.with_path)
+    if args.latency:
+        latency(args.tasks, args.with_path)
+    else:
+        quality(args.tasks, args.with_path, args.group)
     return 0
 
 
