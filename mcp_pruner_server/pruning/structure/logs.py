@@ -14,6 +14,7 @@ from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25_sparse
 from mcp_pruner_server.pruning.select import Unit
+from mcp_pruner_server.pruning.structure.diagnostics import belonging, diagnostic_lines
 from mcp_pruner_server.pruning.terms import identifiers
 
 _ERROR = re.compile(
@@ -42,10 +43,7 @@ _ERROR_NEEDLES = (
 _ERROR_FIRST_CHARS = "Ee>"
 # Lines either side of an error line that stay with it (the call or assertion that led to it).
 ERROR_CONTEXT = 1
-# A compiler's code frame under an error (rustc, tsc, gcc, babel): `  --> file:l:c`, `42 | code`,
-# `   |   ^^^ expected`, `= note: …`. It stays with its error, up to this many lines.
-_CODE_FRAME = re.compile(r"^\s*(?:>\s*)?(?:\d+\s*)?[|│]|^\s*-->\s|^\s*=\s*(?:note|help)\b|^\s*\^[\^~-]*\s*")
-MAX_CODE_FRAME_LINES = 40
+# What else belongs to an error (code frame, notes, stack frames): `diagnostics.py`.
 # A traceback longer than this keeps its first and last frames only (a deep recursion).
 MAX_TRACEBACK_LINES = 80
 # A section longer than this is scored in windows of `WINDOW_LINES` (each with the header).
@@ -113,14 +111,12 @@ def logs_plan(
     errors = set(index.lines_containing(_ERROR_NEEDLES, ignore_case=True, deadline=deadline))
     errors.update(index.lines_starting_with(_ERROR_FIRST_CHARS))
     named = set(index.lines_containing(wanted, ignore_case=True, deadline=deadline))
-    for i in deadline.paced(sorted(errors | named)):
+    diagnostics = set(diagnostic_lines(index.text, lines, index, deadline))
+    for i in deadline.paced(sorted(errors | named | diagnostics)):
         line = lines[i]
-        if i in errors and _ERROR.search(line):
+        if i in diagnostics or (i in errors and _ERROR.search(line)):
             must.update(range(max(0, i - ERROR_CONTEXT), min(n, i + ERROR_CONTEXT + 1)))
-            j = i + 1
-            while j < min(n, i + 1 + MAX_CODE_FRAME_LINES) and _CODE_FRAME.match(lines[j]):
-                must.add(j)
-                j += 1
+            must.update(belonging(lines, i))
         elif i in named and any(w in line.lower() for w in wanted):
             must.add(i)
     # (body start, body end, header or None, header shown as context); in the order ties are ranked

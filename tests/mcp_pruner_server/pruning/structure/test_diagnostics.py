@@ -1,0 +1,119 @@
+"""Build tools' errors without an error word, and what stays with an error."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE
+from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.lineindex import LineIndex
+from mcp_pruner_server.pruning.structure.diagnostics import belonging, diagnostic_lines
+from mcp_pruner_server.pruning.types import PruneOptions
+
+
+def found(lines: list[str]) -> list[int]:
+    text = "\n".join(lines)
+    return diagnostic_lines(text, lines, LineIndex(text, lines), NO_DEADLINE)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'stock/stock.go:16:9: invalid operation: t + "1" (mismatched types int and untyped string)',
+        "  × python setup.py egg_info did not run successfully.",
+        "--- FAIL: TestCartCase1 (0.00s)",
+        "* What went wrong:",
+    ],
+)
+def test_errors_without_an_error_word_are_found(line: str) -> None:
+    assert found(["ok 1", line, "ok 2"]) == [1]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cache.c:7:7: warning: unused variable 'unused_cache' [-Wunused-variable]",
+        "cache.c:11:10: note: each undeclared identifier is reported only once",
+        "2026-11-23T10:00:05.005Z INFO db.migrate: compiled package #5",
+        "src/app.py:12:    x = 1",
+    ],
+)
+def test_warnings_notes_and_plain_lines_are_not_errors(line: str) -> None:
+    assert found([line]) == []
+
+
+def test_a_rustc_error_keeps_its_frame_and_help_block_across_a_blank_line() -> None:
+    lines = [
+        "error[E0308]: mismatched types",
+        " --> src/route.rs:6:5",
+        "  |",
+        "6 |     n + 1",
+        "  |     ^^^^^ expected `String`, found `u32`",
+        "",
+        "help: try using a conversion method",
+        "  |",
+        "6 |     (n + 1).to_string()",
+        "",
+        "warning: unused variable: `x`",
+    ]
+    assert belonging(lines, 0) == list(range(1, 9))  # not the blank line before the warning
+
+
+def test_a_javac_error_keeps_its_source_line_caret_symbol_and_location() -> None:
+    lines = [
+        "Invoice.java:7: error: cannot find symbol",
+        "        return count;",
+        "               ^",
+        "  symbol:   variable count",
+        "  location: class Invoice",
+        "Ledger.java:5: warning: [rawtypes] found raw type: List",
+    ]
+    assert belonging(lines, 0) == [1, 2, 3, 4]
+
+
+def test_a_node_error_keeps_its_location_above_and_its_stack_below() -> None:
+    lines = [
+        "[info] processed record 9",
+        "/work/proj/app.js:6",
+        "  return rec.order.id;",
+        "             ^",
+        "",
+        "TypeError: Cannot read properties of undefined (reading 'order')",
+        "    at render (/work/proj/app.js:6:14)",
+        "    at main (/work/proj/app.js:10:52)",
+        "",
+        "Node.js v20.20.2",
+        "[info] done",
+    ]
+    assert belonging(lines, 5) == [6, 7, 8, 9, 1, 2, 3, 4]
+
+
+def test_a_go_panic_keeps_its_goroutine_stack() -> None:
+    lines = [
+        "panic: assignment to entry in nil map [recovered]",
+        "goroutine 7 [running]:",
+        "example.com/proj/cart.TestPanics(0xc000104820)",
+        "\t/work/proj/cart/cart_test.go:40 +0x2d",
+        "created by testing.(*T).Run",
+        "FAIL\texample.com/proj/cart\t0.004s",
+    ]
+    assert belonging(lines, 0) == [1, 2, 3, 4]
+
+
+def test_a_pip_box_and_its_gcc_notes_stay_with_the_error_in_a_pruned_log() -> None:
+    noise = [f"  Building wheel for pkg{k} (setup.py): finished with status 'done'" for k in range(200)]
+    box = [
+        "  × python setup.py egg_info did not run successfully.",
+        "  │ exit code: 1",
+        "  ╰─> [1 lines of output]",
+    ]
+    gcc = [
+        "cache.c:11:10: error: 'totl' undeclared (first use in this function)",
+        "   11 |   return totl;",
+        "      |          ^~~~",
+        "cache.c:11:10: note: each undeclared identifier is reported only once for each function",
+    ]
+    text = "\n".join([*noise[:100], *box, *noise[100:], *gcc, *noise[:50]])
+    options = PruneOptions(max_prune_ratio=0.95, min_keep_lines=0, include_markers=False)
+    kept = prune(text, "why does the install fail?", "logs", options, "t").pruned_text.split("\n")
+    assert all(line in kept for line in [*box, *gcc])
