@@ -243,6 +243,8 @@ def _word_terms(word: str) -> tuple[str, ...]:
     if len(parts) > 1:
         # the whole compound identifier, one spelling for snake and camel case, for exact matches
         out.append("_".join(parts))
+        if len(parts) > 2 and parts[0] == "k" and word[1:2].isupper():
+            out.append("_".join(parts[1:]))  # `kOnClosed`, a constant's prefix: also `on_closed`
     return tuple(out)
 
 

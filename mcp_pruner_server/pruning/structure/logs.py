@@ -15,6 +15,7 @@ from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25_sparse
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.structure.diagnostics import belonging, diagnostic_lines
+from mcp_pruner_server.pruning.structure.grep import grep_headings, grep_units
 from mcp_pruner_server.pruning.terms import identifiers
 
 _ERROR = re.compile(
@@ -99,12 +100,15 @@ def logs_plan(
     """Units (sections, windows of unsectioned lines) and the lines that must stay.
 
     Only units with a positive score are returned (the others are never chosen). `index` is
-    built from `lines` when not given.
+    built from `lines` when not given. grep output has units of its own (`grep.py`).
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
     n = len(lines)
+    headings = grep_headings(lines)
+    if headings is not None:
+        return grep_units(lines, headings, lh, query, deadline=deadline), []
     index = index or LineIndex("\n".join(lines), lines)
     must: set[int] = set(_tracebacks(lines, index, deadline))
     wanted = {w for w in identifiers(goal_hint) if len(w) >= MIN_NAMED_IDENTIFIER}

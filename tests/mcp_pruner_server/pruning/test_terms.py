@@ -81,3 +81,19 @@ def test_a_very_long_line_is_tokenised_the_same_but_not_kept_in_the_cache() -> N
         MAX_CACHED_LINE_CHARS // 10
     )
     assert _cached_line_terms.cache_info().currsize == before
+
+
+def test_a_k_prefixed_constant_is_also_its_name_without_the_k() -> None:
+    from mcp_pruner_server.pruning.terms import line_terms
+
+    assert {"k_on_closed", "on_closed"} <= set(line_terms("kOnClosed"))
+    assert "value" not in line_terms("k_value")
+
+
+def test_a_question_spelling_an_identifier_as_words_matches_it_whole() -> None:
+    from mcp_pruner_server.pruning.phrases import phrase_terms
+
+    assert "on_closed" in phrase_terms("why is on-closed never called?")
+    assert "enc_driver" in phrase_terms("where is enc driver defined")
+    assert "is_the" not in phrase_terms("what is the enc driver")  # stop words only name nothing
+    assert "driver_defined" not in phrase_terms("enc driver. Defined where?")  # not across a clause

@@ -1,0 +1,34 @@
+"""Identifiers a question spells out as words: "on closed", "enc-driver", "store scratch".
+
+People ask about `onClosed` as "on-closed" or "on closed". Every run of 2 to
+`MAX_PHRASE_WORDS` consecutive words of the question is joined the way `terms.py` spells a
+compound identifier (`on_closed`), so it matches that identifier exactly, and its rarity (IDF)
+tells near-twins apart (`encDriver` vs `newEncDriver`, `par_values` vs `par_values_mut`). A
+phrase that names no identifier matches nothing and costs nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mcp_pruner_server.pruning.terms import STOPWORDS
+
+# Compound identifiers longer than this many words are rare in questions (and in code).
+MAX_PHRASE_WORDS = 4
+# Words as `terms.py` cuts identifiers: lower-case runs, acronyms, numbers.
+_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+# Phrases only run within a clause: punctuation other than `-` / `_` ends one.
+_CLAUSE = re.compile(r"[^\w\s-]+")
+
+
+def phrase_terms(text: str) -> list[str]:
+    """The 2..`MAX_PHRASE_WORDS`-word runs of `text`, lower-cased and joined with `_`."""
+    out: list[str] = []
+    for clause in _CLAUSE.split(text):
+        words = [p.lower() for p in _PART.findall(clause)]
+        for size in range(2, MAX_PHRASE_WORDS + 1):
+            for k in range(len(words) - size + 1):
+                run = words[k : k + size]
+                if not STOPWORDS.issuperset(run):  # `is_the` names nothing
+                    out.append("_".join(run))
+    return out

@@ -1,0 +1,130 @@
+"""grep / ripgrep output: each hit is a unit scored with its file's path, kept with its heading.
+
+Two layouts are recognised: flat (`path:12:text`, `path-13-context`) and `--heading` (the path
+alone on a line, then `12:text` / `13-context` lines, groups separated by blank lines or `--`).
+A hit's score is BM25 over its own terms plus its path's (the heading line counted with it), so
+"how does the ssh client use rsa keys" finds the hits in `ssh/client.go`; a hit that defines
+something (`func`, `class`, `fn` …) has its name scored as a second field, and the file's base
+name a third, weighted as a code unit's signature is. Kept hits bring their heading line.
+Nothing is a `must`: in a listing of matches the word `error` is what was searched, not a
+failure. Diagnostics with a column (`file.go:16:9: msg`) are not grep hits: that is a
+compiler's output. The layout is recognised from a text's first lines, with no path given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from mcp_pruner_server.pruning.deadline import Deadline
+from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
+from mcp_pruner_server.pruning.select import Unit
+from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
+
+# `path:12:text` / `path-12-text` (context) but not `path:12:9: message` (a diagnostic); the
+# path holds a `.` or `/` and no space, so a timestamp (`2026-01-01 12:00`) is no path.
+_FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: )")
+# Under a heading: `12:text`, `12-context`.
+_NUMBERED = re.compile(r"^\d+[:-]")
+# A heading is a path: no spaces around, no `:` followed by a digit.
+_PATH = re.compile(r"^(?=\S*[./])[^\s:]\S*$")
+_SEPARATOR = "--"
+# The text is grep output when at least this fraction of its non-blank lines are hits (the
+# rest headings and separators), over at least `MIN_GREP_LINES` of them.
+MIN_GREP_FRACTION = 0.8
+MIN_GREP_LINES = 3
+# The defined name and the file's base name weigh this much, as a code unit's signature does
+# (`code.NAME_WEIGHT`): "where is store scratch defined" is `type StoreScratch struct`, not
+# `func (a StoreScratch) String()`; "how does bpf test use it" is `bpf_test.go`.
+FIELD_WEIGHT = 3.0
+_DEFINES = re.compile(
+    r"\b(?:func|function|def|fn|class|struct|interface|type|typedef|enum|trait|impl|record|"
+    r"module|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?\*?([A-Za-z_]\w*)"
+)
+# Only the first lines are looked at to recognise the layout: a listing is uniform.
+SNIFF_LINES = 200
+
+
+def grep_headings(lines: Sequence[str]) -> list[int | None] | None:
+    """Per line, the heading line of its hit (itself for a flat hit, None for headings and
+    blanks); None when the text is not grep output."""
+    sample = [line for line in lines[:SNIFF_LINES] if line.strip() and line != _SEPARATOR]
+    if len(sample) < MIN_GREP_LINES:
+        return None
+    flat = sum(1 for line in sample if _FLAT.match(line))
+    numbered = sum(1 for line in sample if _NUMBERED.match(line))
+    if flat >= MIN_GREP_FRACTION * len(sample):
+        return [i if _FLAT.match(line) else None for i, line in enumerate(lines)]
+    heads = sum(1 for line in sample if not _NUMBERED.match(line) and _PATH.match(line))
+    if numbered + heads < len(sample) or numbered < heads or _NUMBERED.match(sample[0]):
+        return None
+    out: list[int | None] = []
+    heading: int | None = None
+    for i, line in enumerate(lines):
+        if _NUMBERED.match(line) and heading is not None:
+            out.append(heading)
+            continue
+        out.append(None)
+        if _PATH.match(line) and line != _SEPARATOR:
+            heading = i
+        elif line.strip() and line != _SEPARATOR:
+            return None  # a line that is neither: not a heading listing after all
+    return out
+
+
+def _field(text: str, query: dict[str, float]) -> Doc:
+    """`text` (a defined name, a file's base name) as a little BM25 field of its own."""
+    found = terms_of_line(text)
+    hits: dict[str, int] = {}
+    for t in found:
+        if t in query:
+            hits[t] = hits.get(t, 0) + 1
+    return Doc(hits, len(found))
+
+
+def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
+    if heading is not None:
+        return heading, line.split(":", 1)[-1]
+    m = _FLAT.match(line)
+    return (re.sub(r"[:-]\d+[:-]$", "", line[: m.end()]), line[m.end() :]) if m else ("", line)
+
+
+def grep_units(
+    lines: Sequence[str],
+    headings: Sequence[int | None],
+    lh: LineHits,
+    query: dict[str, float],
+    *,
+    deadline: Deadline,
+) -> list[Unit]:
+    """One unit per hit line: its terms and its path's, plus two fields weighted like a code
+    unit's signature: the name it defines (if it is a definition) and its file's base name."""
+    spans: list[tuple[int, int | None]] = []
+    docs: list[Doc] = []
+    names: list[Doc] = []
+    stems: list[Doc] = []
+    for i, head in deadline.paced(enumerate(headings)):
+        if head is None:
+            continue
+        shown = head if head != i else None
+        path, text = _path_and_text(lines[i], lines[shown] if shown is not None else None)
+        m = _DEFINES.search(text)
+        names.append(_field(m.group(1), query) if m else Doc({}, 0))
+        stems.append(_field(PurePosixPath(path).stem, query))
+        spans.append((i, shown))
+        docs.append(lh.span(i, i + 1, repeat=[shown] if shown is not None else []))
+    scores = [
+        body + FIELD_WEIGHT * (name + stem)
+        for body, name, stem in zip(
+            bm25(query, docs, deadline=deadline),
+            bm25(query, names, deadline=deadline),
+            bm25(query, stems, deadline=deadline),
+            strict=True,
+        )
+    ]
+    return [
+        Unit((i,), score, (shown,) if shown is not None else ())
+        for (i, shown), score in zip(spans, scores, strict=True)
+        if score > 0
+    ]
