@@ -1,12 +1,16 @@
-"""Which programming language a text is in: from its file's extension, else from a shebang.
+"""Which programming language a text is in: from its file's extension, a shebang, or its lines.
 
-Only what is certain is answered: an unknown extension and a text without a shebang give
-None, and the engine then finds units with its language-independent heuristics.
+Without a path (`prune_text`, `jeeves prune -`), the first lines are looked at for what only one
+language writes at the start of a line (`package main` + `func`, `use std::` / `fn`,
+`#include`, `import x.y.Z;` …). An unclear text gives None and the engine finds units with its
+language-independent heuristics; a wrong guess costs little, as a parse with many errors is
+not trusted (`syntax.py`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 # Extension (lower case) -> language; the names are the keys of `syntax.GRAMMARS`.
@@ -47,14 +51,80 @@ INTERPRETERS: dict[str, str] = {
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
 
 
-def language_of(path: str | None, first_line: str = "") -> str | None:
-    """The language of a file at `path` whose first line is `first_line`, or None if unsure."""
+# Line starts only one language writes (alternatives; `#include` alone is C or C++).
+_SIGN_PARTS: dict[str, tuple[str, ...]] = {
+    "go": (r"^package [a-z_]\w*\s*$", r"^func (?:\([^)]*\) )?\w+\(", r"^import \($"),
+    "rust": (
+        r"^\s*(?:pub(?:\([\w:]+\))? )?(?:async |unsafe |const )*fn \w+[<(]",
+        r"^use [\w:{}, *]+;$",
+        r"^impl\b",
+        r"^\s*#!?\[\w",
+    ),
+    "java": (
+        r"^package [\w.]+;$",
+        r"^import (?:static )?[\w.*]+;$",
+        r"^(?:public |final |abstract )*(?:class|interface|enum) \w+",
+    ),
+    "c": (
+        r"^#include\s*[<\"]",
+        r"^#define \w",
+        r"^(?:static )?(?:inline )?(?:const )?(?:unsigned |struct )?\w+\s*\*?\s*\w+\([^;]*\)\s*$",
+    ),
+    "cpp": (r"^\s*(?:namespace \w+|template\s*<|using namespace |class \w+\s*(?::|\{|$))", r"\bstd::"),
+    "typescript": (
+        r"^\s*(?:export )?(?:declare )?(?:interface \w+|type \w+(?:<[^>]*>)?\s*=)",
+        r"^\s*(?:export )?(?:declare )?(?:enum \w+ \{|abstract class )",
+        r"^\s*(?:private|public|protected|readonly) \w+[?!]?:",
+    ),
+    "javascript": (
+        r"^\s*(?:import .+ from ['\"]|export (?:default|function|const|class)\b|module\.exports\b)",
+        r"^\s*(?:const|let|var) \w+ = (?:require\(|(?:async )?(?:function\b|\([^)]*\) =>))",
+        r"^\s*(?:(?:async )?function\*? \w+\(|['\"]use strict['\"])",
+        r"^(?:module\.)?exports\.\w+ =",
+        r"\.prototype\.\w+ = ",
+    ),
+    "python": (
+        r"^(?:async )?def \w+\(",
+        r"^class \w+.*:\s*$",
+        r"^from [\w.]+ import ",
+        r"^import \w+(?:\.\w+)*(?: as \w+)?$",
+        r"^\s+(?:elif|except\b|self\.)",
+    ),
+}
+_SIGNS = tuple((lang, re.compile("|".join(parts))) for lang, parts in _SIGN_PARTS.items())
+# Lines looked at, and how many signs one language needs, ahead of any other, to be named.
+SNIFF_LINES = 200
+MIN_SIGNS = 3
+# Only a line's head is looked at: a minified line's megabyte says nothing more.
+SNIFF_LINE_CHARS = 300
+
+
+def guess_language(lines: Sequence[str]) -> str | None:
+    """The language whose signs the first `SNIFF_LINES` lines show most, if clearly so."""
+    counts = dict.fromkeys([lang for lang, _ in _SIGNS], 0)
+    for line in lines[:SNIFF_LINES]:
+        line = line[:SNIFF_LINE_CHARS]
+        for lang, sign in _SIGNS:
+            if sign.search(line):
+                counts[lang] += 1
+    if counts["cpp"] and counts["c"]:
+        counts["cpp"] += counts["c"]  # C++ includes and declares like C
+    if counts["typescript"] and counts["javascript"]:
+        counts["typescript"] += counts["javascript"]  # TS imports and exports like JS
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    (best, top), (_, second) = ranked[0], ranked[1]
+    if top < MIN_SIGNS or (top < 2 * second and best not in ("cpp", "typescript")):
+        return None
+    return best
+
+
+def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
+    """The language of the file at `path` holding `lines`, or None if unsure."""
     if path:
         lang = EXTENSIONS.get(PurePosixPath(path.lower()).suffix)
         if lang is not None:
             return lang
-    m = _SHEBANG.match(first_line)
-    if m is None:
-        return None
-    name = m.group(1).rsplit("/", 1)[-1]
-    return INTERPRETERS.get(name)
+    m = _SHEBANG.match(lines[0] if lines else "")
+    if m is not None:
+        return INTERPRETERS.get(m.group(1).rsplit("/", 1)[-1])
+    return guess_language(lines)

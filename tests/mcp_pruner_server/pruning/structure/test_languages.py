@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_pruner_server.pruning.structure.languages import language_of
+from mcp_pruner_server.pruning.structure.languages import guess_language, language_of
 
 
 @pytest.mark.parametrize(
@@ -37,13 +37,56 @@ def test_the_extension_names_the_language(path: str, lang: str) -> None:
     ],
 )
 def test_a_shebang_names_the_language_when_the_path_does_not(first_line: str, lang: str | None) -> None:
-    assert language_of("bin/tool", first_line) == lang
-    assert language_of(None, first_line) == lang
+    assert language_of("bin/tool", [first_line]) == lang
+    assert language_of(None, [first_line]) == lang
 
 
 def test_the_extension_wins_over_the_shebang() -> None:
-    assert language_of("tool.js", "#!/usr/bin/env python3") == "javascript"
+    assert language_of("tool.js", ["#!/usr/bin/env python3"]) == "javascript"
 
 
 def test_an_unknown_extension_without_a_shebang_is_no_language() -> None:
-    assert language_of("notes.cfg", "x = 1") is None
+    assert language_of("notes.cfg", ["x = 1"]) is None
+
+
+GO = ["// Package stock keeps counts.", "package stock", "", "import (", '\t"fmt"', ")", ""]
+GO += ["func Total(n int) int {", "\treturn n", "}", "", "func (s *Stock) Add(n int) {", "}"]
+RUST = ["use std::fmt;", "use crate::util::{a, b};", "", "#[derive(Debug)]", "pub struct S;", ""]
+RUST += ["impl S {", "    pub fn new() -> Self {", "        S", "    }", "}", "fn helper(x: u8) {}"]
+C = ["#include <stdio.h>", '#include "local.h"', "#define N 4", "", "static int", "count (int a)", "{", "}"]
+JAVA = ["package java.util;", "", "import java.io.Serializable;", "import java.util.function.*;"]
+JAVA += ["public class Box implements Serializable {", "}"]
+JS = ["'use strict';", "const fs = require('fs');", "function open(p) {", "}", "module.exports = { open };"]
+TS = ["import { a } from './a';", "export interface Opts {", "  size: number;", "}"]
+TS += ["export type Id = string;", "export const f = (o: Opts): Id => '';"]
+PY = ["import os", "from typing import Any", "", "class A:", "    def f(self):", "        self.x = 1"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "lang"),
+    [
+        (GO, "go"),
+        (RUST, "rust"),
+        (C, "c"),
+        (JAVA, "java"),
+        (JS, "javascript"),
+        (TS, "typescript"),
+        (PY, "python"),
+    ],
+)
+def test_a_text_without_path_is_recognised_by_its_lines(lines: list[str], lang: str) -> None:
+    assert guess_language(lines) == lang
+    assert language_of(None, lines) == lang
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["2026-01-01 INFO started", "2026-01-01 ERROR failed: timeout", "exit status 1"],
+        ["# Title", "", "Some prose about `fn main` and #include files."],
+        ["int x;"],
+        [],
+    ],
+)
+def test_logs_prose_and_scraps_are_no_language(lines: list[str]) -> None:
+    assert guess_language(lines) is None

@@ -144,10 +144,11 @@ def _kept(text: str, goal: str, path: str | None) -> list[str]:
     return prune(text, goal, "code", options, "t").pruned_text.split("\n")
 
 
-def test_the_engine_keeps_the_whole_c_function_the_parser_found() -> None:
+@pytest.mark.parametrize("path", ["words.c", None])  # None: the lines say C (`#include`)
+def test_the_engine_keeps_the_whole_c_function_the_parser_found(path: str | None) -> None:
     filler = "".join(f"static int g{k} (int a)\n{{\n  return a + {k};\n}}\n\n" for k in range(30))
-    text = filler + C_SOURCE.split("\n", 2)[2] + filler
-    kept = _kept(text, "count the words of a line separated by sep", "words.c")
+    text = "#include <stdio.h>\n#include <string.h>\n\n" + filler + C_SOURCE.split("\n", 2)[2] + filler
+    kept = _kept(text, "count the words of a line separated by sep", path)
     body = C_SOURCE.split("\n")[3:13]
     assert all(line in kept for line in body if line.strip())
 
