@@ -151,7 +151,10 @@ def code_units(
     name_scores = bm25(query, names, b=UNIT_B, deadline=deadline)
     scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
     bodies = [body for body, _ in spans]
-    defined = unit_names(lines, bodies)
+    if parsed:  # the parser knows every definition's name (a C or Java one has no keyword)
+        defined = [b.name for b in blocks] + [None] * (len(bodies) - len(blocks))
+    else:
+        defined = unit_names(lines, bodies)
     if line_scores is not None:
         credit = called_credit(lines, bodies, line_scores, names=defined, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]

@@ -51,6 +51,7 @@ class Block:
     container: bool
     parent: int | None  # index of the enclosing Block in the list, if any
     sig_end: int | None = None  # exclusive end of the signature, when a parser knows it
+    name: str | None = None  # the name it defines, when a parser knows it
 
 
 def is_header(line: str) -> bool:

@@ -42,6 +42,8 @@ _DEFINES = re.compile(
     r"\b(?:func|function|def|fn|class|struct|interface|type|typedef|enum|trait|impl|record|"
     r"module|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?\*?([A-Za-z_]\w*)"
 )
+# A file with more hits than this is no unit of its own (its hits still are).
+MAX_FILE_HITS = 20
 # Only the first lines are looked at to recognise the layout: a listing is uniform.
 SNIFF_LINES = 200
 
@@ -73,9 +75,12 @@ def grep_headings(lines: Sequence[str]) -> list[int | None] | None:
     return out
 
 
-def _field(text: str, query: dict[str, float]) -> Doc:
-    """`text` (a defined name, a file's base name) as a little BM25 field of its own."""
-    found = terms_of_line(text)
+def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
+    """`text` (a defined name, a file's base name) as a little BM25 field of its own; with
+    `joined`, also as one run-together word (`TestClock` is asked for as "testclock")."""
+    found = list(terms_of_line(text))
+    if joined:
+        found.append(re.sub(r"[^a-z0-9]", "", text.lower()))
     hits: dict[str, int] = {}
     for t in found:
         if t in query:
@@ -90,6 +95,11 @@ def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
     return (re.sub(r"[:-]\d+[:-]$", "", line[: m.end()]), line[m.end() :]) if m else ("", line)
 
 
+def _base_name(path: str) -> str:
+    """`zipAllState` of `dist/cjs/zipAllState.js.map`: the name before every extension."""
+    return PurePosixPath(path).name.split(".", 1)[0]
+
+
 def grep_units(
     lines: Sequence[str],
     headings: Sequence[int | None],
@@ -99,21 +109,33 @@ def grep_units(
     deadline: Deadline,
 ) -> list[Unit]:
     """One unit per hit line: its terms and its path's, plus two fields weighted like a code
-    unit's signature: the name it defines (if it is a definition) and its file's base name."""
-    spans: list[tuple[int, int | None]] = []
+    unit's signature: the name it defines (if it is a definition) and its file's base name.
+    Each file's hits (up to `MAX_FILE_HITS`) are also a unit of their own, so that a question
+    about how one file uses something keeps all of them."""
+    spans: list[tuple[tuple[int, ...], int | None]] = []
     docs: list[Doc] = []
     names: list[Doc] = []
     stems: list[Doc] = []
+    files: dict[str, list[int]] = {}
     for i, head in deadline.paced(enumerate(headings)):
         if head is None:
             continue
         shown = head if head != i else None
         path, text = _path_and_text(lines[i], lines[shown] if shown is not None else None)
+        files.setdefault(path, []).append(i)
         m = _DEFINES.search(text)
         names.append(_field(m.group(1), query) if m else Doc({}, 0))
-        stems.append(_field(PurePosixPath(path).stem, query))
-        spans.append((i, shown))
+        stems.append(_field(_base_name(path), query, joined=True))
+        spans.append(((i,), shown))
         docs.append(lh.span(i, i + 1, repeat=[shown] if shown is not None else []))
+    for path, hits in files.items():
+        if not 2 <= len(hits) <= MAX_FILE_HITS:
+            continue
+        shown = headings[hits[0]] if headings[hits[0]] != hits[0] else None
+        spans.append((tuple(hits), shown))
+        docs.append(lh.span(hits[0], hits[-1] + 1))
+        names.append(Doc({}, 0))
+        stems.append(_field(_base_name(path), query, joined=True))
     scores = [
         body + FIELD_WEIGHT * (name + stem)
         for body, name, stem in zip(
@@ -124,7 +146,7 @@ def grep_units(
         )
     ]
     return [
-        Unit((i,), score, (shown,) if shown is not None else ())
-        for (i, shown), score in zip(spans, scores, strict=True)
+        Unit(hits, score, (shown,) if shown is not None else ())
+        for (hits, shown), score in zip(spans, scores, strict=True)
         if score > 0
     ]

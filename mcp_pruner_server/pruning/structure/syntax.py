@@ -113,6 +113,10 @@ TRANSPARENT = frozenset(
         "enum_body_declarations",
     }
 )
+# A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.
+_DECLARATORS = frozenset({"function_declarator", "pointer_declarator", "parenthesized_declarator"})
+# Longer "names" are not names (a computed key, a minified expression).
+MAX_NAME = 200
 # Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
 MAX_DEPTH = 64
 _ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
@@ -196,6 +200,28 @@ def _leading(node: Any) -> int:
     return row
 
 
+def _name(node: Any) -> str | None:
+    """The defined name: a `name` / `key` field, or down a C declarator to its identifier."""
+    for _ in range(MAX_DEPTH):
+        found = node.child_by_field_name("name") or node.child_by_field_name("key")
+        if found is not None and found.type not in _DECLARATORS:
+            text = found.text
+            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+        node = found or node.child_by_field_name("declarator")
+        if node is None:
+            return None
+        if node.type in ("identifier", "field_identifier", "type_identifier", "operator_name"):
+            text = node.text
+            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+        if node.type in ("qualified_identifier", "destructor_name"):
+            node = node.child_by_field_name("name") or node
+            if node.type in ("qualified_identifier", "destructor_name"):
+                return None
+            text = node.text
+            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+    return None
+
+
 def _header_row(node: Any) -> int:
     named = node.child_by_field_name("name") or node.child_by_field_name("declarator")
     return int(named.start_point[0]) if named is not None else int(node.start_point[0])
@@ -233,7 +259,8 @@ def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: in
         sig = _container_sig(inner, header) if container else _sig_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
         start = header if container else _leading(child)
-        out.append(Block(start, header, end, container, parent, sig_end=min(sig, end)))
+        name = _name(definition)
+        out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
 

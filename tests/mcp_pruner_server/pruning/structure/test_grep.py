@@ -61,3 +61,12 @@ def test_an_error_word_in_a_hit_is_not_a_failure_to_keep() -> None:
     kept = _kept(lines, "how does parser test call parse header?")
     assert len(kept) <= 10
     assert lines[-1] in kept
+
+
+def test_a_question_about_one_file_keeps_all_its_hits() -> None:
+    lines = [f"./gin/render/r{k}.go:{k}:	x := HTMLDebug{{}}" for k in range(40)]
+    mine = [f"./gin/render/render_test.go:{n}:	htmlRender := HTMLDebug{{" for n in (422, 441, 459)]
+    lines[20:20] = mine
+    kept = _kept(lines, "how does render test use html debug?")
+    assert all(line in kept for line in mine)
+    assert len(kept) <= 6
