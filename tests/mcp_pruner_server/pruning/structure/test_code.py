@@ -126,3 +126,23 @@ def test_the_async_twin_of_the_method_a_question_names_is_kept_close() -> None:
         score["async def upload_file(self, path):"] >= NAMESAKE_SHARE * score["def upload_file(self, path):"]
     )
     assert score["async def upload_file(self, path):"] > score["async def ping(self):"]
+
+
+def test_near_twins_score_close_to_the_best_of_them() -> None:
+    from mcp_pruner_server.pruning.structure.code import TWIN_SHARE, twins_together
+
+    names = ["initialized", "initialized_mut", "read_le8", "read_be8", "alpha0", "alpha1", "unrelated", None]
+    scores = [10.0, 1.0, 8.0, 0.0, 0.0, 5.0, 0.0, 0.0]
+    out = twins_together(names, scores)
+    assert out[1] == TWIN_SHARE * 10.0  # one more short part
+    assert out[3] == TWIN_SHARE * 8.0  # one short part differs
+    assert out[4] == TWIN_SHARE * 5.0
+    assert out[0] == 10.0
+    assert out[6] == 0.0
+    assert out[7] == 0.0
+
+
+def test_names_differing_by_a_long_part_are_not_twins() -> None:
+    from mcp_pruner_server.pruning.structure.code import twins_together
+
+    assert twins_together(["parse_header", "parse_trailer"], [9.0, 0.0]) == [9.0, 0.0]

@@ -158,3 +158,9 @@ def test_a_minified_line_prunes_without_error_in_every_language() -> None:
     for path in ("m.js", "m.ts", "m.c", "m.go", "m.rs", "m.java", None):
         result = prune(text, "f", "code", PruneOptions(path=path), "t")
         assert "internal_error" not in result.warnings
+
+
+def test_the_parser_names_what_a_block_defines() -> None:
+    assert [b.name for b in blocks_of(C_SOURCE, "c")] == ["count_words"]
+    assert [b.name for b in blocks_of(JAVA_SOURCE, "java")] == ["Box", "size", "Kind"]
+    assert [b.name for b in blocks_of(JS_SOURCE, "javascript")] == [None, "open", "close", "twice"]
