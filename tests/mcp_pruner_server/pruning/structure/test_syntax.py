@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.structure import syntax
@@ -164,3 +166,25 @@ def test_the_parser_names_what_a_block_defines() -> None:
     assert [b.name for b in blocks_of(C_SOURCE, "c")] == ["count_words"]
     assert [b.name for b in blocks_of(JAVA_SOURCE, "java")] == ["Box", "size", "Kind"]
     assert [b.name for b in blocks_of(JS_SOURCE, "javascript")] == [None, "open", "close", "twice"]
+
+
+SOURCES = {"c": C_SOURCE, "java": JAVA_SOURCE, "javascript": JS_SOURCE, "rust": RUST_SOURCE}
+
+
+@settings(max_examples=80, deadline=None)
+@given(lang=st.sampled_from(sorted(SOURCES)), keep=st.lists(st.booleans(), min_size=40, max_size=40))
+def test_blocks_of_damaged_code_lie_inside_it_and_nest(lang: str, keep: list[bool]) -> None:
+    lines = [line for line, k in zip((SOURCES[lang] * 3).split("\n"), keep * 2, strict=False) if k]
+    text = "\n".join(lines)
+    found = syntax_blocks(text, len(lines), lang)
+    if found is None:
+        return
+    for b in found:
+        assert 0 <= b.start <= b.header < b.end <= len(lines)
+        assert b.sig_end is not None
+        assert b.header < b.sig_end <= b.end
+        if b.parent is not None:
+            outer = found[b.parent]
+            assert outer.container
+            assert outer.start <= b.start
+            assert b.end <= outer.end
