@@ -162,6 +162,8 @@ def code_units(
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
+    if parsed:
+        _with_fields(lines, blocks, sig_end, units)
     if not imports:
         return units
     # only the units that can make the focus pay for finding the imports they use
@@ -175,6 +177,40 @@ def code_units(
 
 
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A field declared in a class body: `private int size;`, `readonly cache: Map<K, V> = …`,
+# `std::vector<int> items_;` — the declared name is the last word before `;`, `=`, `:`.
+_FIELD = re.compile(
+    r"^\s*(?!return\b|//|/\*|\*|@|#|\})(?:[\w<>\[\],.?&*:]+\s+)*?\*?([A-Za-z_]\w*)\s*(?:;|=(?!=)|:(?!:))"
+)
+# At most this many field lines come with a member (a data class's dozens would drown it;
+# 5 pushed a runner-up out of the focus on the Java dev set, 2 did not).
+MAX_MEMBER_FIELDS = 2
+
+
+def _with_fields(
+    lines: Sequence[str], blocks: Sequence[Block], sig_end: Sequence[int], units: list[Unit]
+) -> None:
+    """A parsed member's context gains the fields of its class that its body uses."""
+    members: dict[int, list[int]] = {}
+    for k, b in enumerate(blocks):
+        if b.parent is not None and blocks[b.parent].container:
+            members.setdefault(b.parent, []).append(k)
+    for c, ks in members.items():
+        inside: set[int] = set()
+        for k in ks:
+            inside.update(range(blocks[k].start, blocks[k].end))
+        fields: dict[str, int] = {}
+        for i in range(sig_end[c], blocks[c].end):
+            if i not in inside and (m := _FIELD.match(lines[i])):
+                fields.setdefault(m.group(1), i)
+        if not fields:
+            continue
+        for k in ks:
+            used = {w for i in units[k].lines for w in _WORDS.findall(lines[i])} & fields.keys()
+            if used:
+                extra = sorted(fields[w] for w in used)[:MAX_MEMBER_FIELDS]
+                units[k] = replace(units[k], context=(*units[k].context, *extra))
+
 
 # A definition called from a line relevant to the question gets this fraction of that line's
 # score: the helper that does the work is often named in the code (or the docstring, as

@@ -188,3 +188,18 @@ def test_blocks_of_damaged_code_lie_inside_it_and_nest(lang: str, keep: list[boo
             assert outer.container
             assert outer.start <= b.start
             assert b.end <= outer.end
+
+
+def test_a_kept_method_brings_its_class_line_and_the_fields_it_uses() -> None:
+    methods = "".join(f"    int other{k}(int a) {{\n        return a * {k};\n    }}\n\n" for k in range(40))
+    text = (
+        "public class Counter {\n    private int unused;\n    private int count;\n\n"
+        + methods
+        + "    public int increment(int step) {\n        count += step;\n        return count;\n    }\n}\n"
+    )
+    options = PruneOptions(max_prune_ratio=0.99, min_keep_lines=0, include_markers=False, path="Counter.java")
+    kept = prune(text, "increment the counter by step", "code", options, "t").pruned_text.split("\n")
+    assert "public class Counter {" in kept
+    assert "    private int count;" in kept
+    assert "    private int unused;" not in kept
+    assert "        count += step;" in kept
