@@ -22,9 +22,10 @@ from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 
-# `path:12:text` / `path-12-text` (context) but not `path:12:9: message` (a diagnostic); the
-# path holds a `.` or `/` and no space, so a timestamp (`2026-01-01 12:00`) is no path.
-_FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: )")
+# `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
+# `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
+# (`2026-01-01 12:00`) is no path.
+_FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: |\s?(?:error|warning|note):)")
 # Under a heading: `12:text`, `12-context`.
 _NUMBERED = re.compile(r"^\d+[:-]")
 # A heading is a path: no spaces around, no `:` followed by a digit.

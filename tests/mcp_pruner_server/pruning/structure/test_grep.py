@@ -36,6 +36,8 @@ def test_heading_hits_belong_to_the_path_line_above() -> None:
 def test_compiler_diagnostics_and_ordinary_logs_are_not_grep_output() -> None:
     diagnostics = [f"stock/stock.go:{k}:9: invalid operation: t + 1" for k in range(10)]
     assert grep_headings(diagnostics) is None
+    mypy = [f"pkg/mod.py:{k}: error: Incompatible return value type" for k in range(10)]
+    assert grep_headings(mypy) is None
     log = ["collected 3 items", "test_a.py::test_x PASSED", "test_a.py:12: AssertionError", "1 failed"]
     assert grep_headings(log) is None
     assert grep_headings(["./a.go", "just a line of prose", "12:x"]) is None
