@@ -316,7 +316,10 @@ class _Run:
 
     async def kill_orphans(self, server_pid: int | None) -> None:
         """Kill what the run left under this (subreaper) process: orphans of a crashed server."""
-        keep = {pid for pid in (server_pid, self._live_provider_pid()) if pid is not None}
+        # The watchdog is our child too, and is disarmed only after the run returns.
+        watchdog = self.request.watchdog
+        watchdog_pid = watchdog.process.pid if watchdog is not None else None
+        keep = {pid for pid in (server_pid, self._live_provider_pid(), watchdog_pid) if pid is not None}
         killed = await kill_orphans(keep)
         if killed:
             self.log.emit(ev.ORPHANS_KILLED, "warning", pids=killed)

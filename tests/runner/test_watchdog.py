@@ -141,6 +141,7 @@ def test_a_run_that_ends_by_itself_disarms_its_watchdog_and_kills_nothing(tmp_pa
     assert out.returncode == 0, out.stderr
     assert len(marker.read_text().strip()) == 32  # the agent carried the run's marker
     assert "run.watchdog_unavailable" not in out.stderr
+    assert "run.orphans_killed" not in out.stderr  # the sweep spares the live watchdog
     leftover = watchdogs() - before
     _, alive = psutil.wait_procs(
         [psutil.Process(pid) for pid in leftover if psutil.pid_exists(pid)], timeout=5
