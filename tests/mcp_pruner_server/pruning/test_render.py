@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_pruner_server.pruning.render import build_result, noop_result
+from mcp_pruner_server.pruning.render import build_result, fill_cheap_gaps, noop_result
 from mcp_pruner_server.pruning.types import NO_PRUNE_BEGIN, NO_PRUNE_END, PruneOptions
+from mcp_pruner_server.recovery import new_prune_id
 
 TEXT = "\n".join(f"line number {k} with some words in it" for k in range(20))
 
@@ -151,3 +152,24 @@ def test_a_backends_reason_with_a_line_break_or_bracket_still_gives_a_one_line_m
     assert block.reason == "off topic second line ) tail"
     assert block.marker.endswith("raison=off topic second line ) tail⟧")
     assert block.marker in result.pruned_text.split("\n")
+
+
+def test_a_one_line_gap_shorter_than_its_marker_in_real_tokens_stays_unpruned() -> None:
+    # 100 chars: 25 tokens at chars/4, fewer than a real marker with its ULID (~45 cl100k tokens),
+    # though more than that marker's own chars/4 estimate (~21).
+    gap = "x = compute_the_value(alpha, beta, gamma)  # a plain line of code, one hundred characters long!!"
+    lines = ["keep me", gap, "keep me too"]
+    keep = [True, False, True]
+    fill_cheap_gaps(lines, keep, new_prune_id())
+    assert keep == [True, True, True]
+
+
+def test_a_gap_longer_than_its_marker_is_still_pruned() -> None:
+    lines = [
+        "keep me",
+        *[f"a long pruned line of ordinary code number {k:03d} here" for k in range(6)],
+        "end",
+    ]
+    keep = [True, *[False] * 6, True]
+    fill_cheap_gaps(lines, keep, new_prune_id())
+    assert keep == [True, *[False] * 6, True]
