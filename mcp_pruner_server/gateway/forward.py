@@ -71,15 +71,27 @@ class UpstreamReply:
     url: str
     status: int
     kind: ReplyKind
-    body: bytes = b""
+    body: bytes | str = b""  # text when it decoded as UTF-8 (`_as_text`)
     messages: tuple[object, ...] = ()
     session_id: str | None = None
     size: int = 0  # bytes read from the upstream: the JSON body, or the whole SSE stream read
 
 
-def excerpt(body: bytes) -> str:
+def excerpt(body: bytes | str) -> str:
     """The start of a body, decoded leniently, for error messages."""
-    return body[:EXCERPT_CHARS].decode("utf-8", "replace")
+    start = body[:EXCERPT_CHARS]
+    return start if isinstance(start, str) else start.decode("utf-8", "replace")
+
+
+def _as_text(buffer: bytearray) -> bytes | str:
+    """The body as UTF-8 text (JSON's encoding), its bytes freed; bytes when it is not UTF-8
+    (`json.loads` still detects UTF-16/32, or says why it is not JSON)."""
+    try:
+        text = buffer.decode("utf-8")
+    except UnicodeDecodeError:
+        return bytes(buffer)
+    buffer.clear()
+    return text
 
 
 class UpstreamClient:
@@ -164,25 +176,27 @@ class UpstreamClient:
             return UpstreamReply(
                 server, url, response.status_code, "sse", messages=messages, session_id=session_id, size=size
             )
-        body = await self._read_body(server, url, response)
+        body, size = await self._read_body(server, url, response)
         kind: ReplyKind = "json" if body.strip() else "empty"
         return UpstreamReply(
-            server, url, response.status_code, kind, body=body, session_id=session_id, size=len(body)
+            server, url, response.status_code, kind, body=body, session_id=session_id, size=size
         )
 
-    async def _read_body(self, server: str, url: str, response: httpx.Response) -> bytes:
+    async def _read_body(self, server: str, url: str, response: httpx.Response) -> tuple[bytes | str, int]:
+        """The body (text when UTF-8) and its size in bytes."""
         limit = self._config.max_reply_bytes
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise UpstreamReplyTooLargeError(server, url, limit)
-        chunks: list[bytes] = []
-        size = 0
+        # One growing buffer, then text: a list of chunks joined was two copies of the body at
+        # once, and `json.loads(bytes)` decodes a third; a 64 MB one-string reply peaked at 3x.
+        buffer = bytearray()
         async for chunk in response.aiter_bytes():
-            size += len(chunk)
-            if size > limit:
+            buffer += chunk
+            if len(buffer) > limit:
                 raise UpstreamReplyTooLargeError(server, url, limit)
-            chunks.append(chunk)
-        return b"".join(chunks)
+        size = len(buffer)
+        return _as_text(buffer), size
 
     async def _read_sse(
         self, server: str, url: str, response: httpx.Response, request_ids: frozenset[object]

@@ -81,10 +81,23 @@ def split_long_string(text: str, options: MaskOptions) -> SplitString:
     return SplitString(text[: options.head_chars], text[options.head_chars : tail_start], text[tail_start:])
 
 
-def render_masked(parts: SplitString, prune_id: str | None) -> str:
-    """head + marker + tail; `prune_id=None` when the middle is not recoverable."""
+def head_and_tail(text: str, options: MaskOptions) -> SplitString:
+    """`split_long_string` without its middle, for a middle that will not be stored: slicing a
+    64 MB middle only for the store to refuse it was one more copy of the reply in memory."""
+    tail_start = max(options.head_chars, len(text) - options.tail_chars)
+    return SplitString(text[: options.head_chars], "", text[tail_start:])
+
+
+def middle_chars(text: str, options: MaskOptions) -> int:
+    """The length of the middle `split_long_string` would cut from `text`."""
+    return max(0, len(text) - options.tail_chars - options.head_chars)
+
+
+def render_masked(parts: SplitString, prune_id: str | None, original_chars: int | None = None) -> str:
+    """head + marker + tail; `prune_id=None` when the middle is not recoverable (then `parts` may
+    come from `head_and_tail`, with the original's length given as `original_chars`)."""
     marker = MARKER_TEMPLATE.format(
-        original=parts.original_chars,
+        original=parts.original_chars if original_chars is None else original_chars,
         head=len(parts.head),
         tail=len(parts.tail),
         prune_id=prune_id or UNRECOVERABLE_ID,

@@ -39,7 +39,9 @@ from mcp_pruner_server.gateway.errors import GatewayError, UpstreamNotJsonRpcErr
 from mcp_pruner_server.gateway.forward import UpstreamClient, UpstreamReply
 from mcp_pruner_server.gateway.masking import (
     MaskOptions,
+    head_and_tail,
     mask_message,
+    middle_chars,
     render_masked,
     split_long_string,
 )
@@ -112,11 +114,20 @@ class RecoverableMasker:
             return done
         shown = self._replacements.get(text, text)
         if len(shown) > self._options.max_chars:
-            parts = split_long_string(shown, self._options)
-            shown = render_masked(parts, self._store_middle(parts.middle))
+            if self._may_store(middle_chars(shown, self._options)):
+                parts = split_long_string(shown, self._options)
+                shown = render_masked(parts, self._store_middle(parts.middle))
+            else:
+                self.unstored += 1
+                shown = render_masked(head_and_tail(shown, self._options), None, len(shown))
             self.masked += 1
         self._done[text] = shown
         return shown
+
+    def _may_store(self, chars: int) -> bool:
+        """Whether a middle of `chars` characters (at least as many UTF-8 bytes) can still fit."""
+        fits_reply = self._stored_bytes + chars <= self._max_bytes
+        return self.stored < self._max_stored and fits_reply and chars <= self._store.max_bytes
 
     def _store_middle(self, middle: str) -> str | None:
         size = utf8_size(middle)

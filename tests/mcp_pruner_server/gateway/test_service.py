@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import tracemalloc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -43,6 +44,26 @@ def test_a_middle_larger_than_the_store_is_marked_unavailable() -> None:
     masked = RecoverableMasker(store, OPTIONS)("q" * 10_000)
     assert "id=unavailable]" in masked
     assert len(store) == 0
+
+
+def test_a_middle_that_cannot_be_stored_is_never_copied() -> None:
+    # A 64 MB string from an upstream peaked at 3x its size: the text, its decoded value, and the
+    # middle sliced off only for the store to refuse it. The refusal is now known before slicing.
+    text = "m" * (8 << 20)
+    store = RecoveryStore(60, 100, 1024)
+    masker = RecoverableMasker(store, OPTIONS)
+    tracemalloc.start()
+    try:
+        masked = masker(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < len(text) // 8  # a copy of the middle would be ~8 MiB
+    assert f"original_chars={len(text)}" in masked
+    assert "id=unavailable]" in masked
+    assert masked.startswith("m" * OPTIONS.head_chars)
+    assert masked.endswith("m" * OPTIONS.tail_chars)
+    assert (masker.masked, masker.unstored, len(store)) == (1, 1, 0)
 
 
 def test_a_replacement_short_enough_is_shown_as_is() -> None:
