@@ -29,3 +29,19 @@ def test_lower_ranked_units_fill_the_floor_and_lines_by_score_finish_it() -> Non
     assert sum(keep) == 20
     assert all(keep[i] for i in range(50, 55))
     assert keep[99]
+
+
+def test_a_close_runner_up_may_overshoot_the_floor_by_the_slack() -> None:
+    # floor 20 of 100 lines; the best unit holds 15, a close runner-up 8: 23 lines is within
+    # the floor plus 5 % of the lines, so the runner-up is kept whole, not dropped for fragments
+    units = [Unit(tuple(range(0, 15)), 10.0), Unit(tuple(range(50, 58)), 9.0)]
+    keep = choose(100, units, [], 20, [0.0] * 100, [False] * 100)
+    assert all(keep[i] for i in range(50, 58))
+    assert sum(keep) == 23
+
+
+def test_a_runner_up_beyond_the_slack_stays_out_of_the_focus() -> None:
+    units = [Unit(tuple(range(0, 15)), 10.0), Unit(tuple(range(50, 62)), 9.0)]
+    keep = choose(100, units, [], 20, [0.0] * 100, [False] * 100)
+    assert not any(keep[i] for i in range(50, 62))
+    assert sum(keep) == 20
