@@ -1,0 +1,191 @@
+"""`docs/` against the code: the state machines' tables and diagrams, and every setting.
+
+Each check compares sets both ways, so a transition, state or environment variable added to
+the code without the docs (or documented without existing) fails here with the difference.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mcp_pruner_server import pipeline
+from runner import states
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PACKAGES = ("runner", "mcp_pruner_server", "tools_exec")
+# The prefixes of the variables the code reads or sets (ours, and the seeds' compatibility names).
+ENV_VAR = re.compile(r"\b(?:JEEVES|KIMI|MCP_PRUNER|DEEPINFRA)_[A-Z0-9_]*[A-Z0-9]\b")
+# String constants of that shape that are not environment variables (none today).
+NOT_ENV_VARS: frozenset[str] = frozenset()
+_EDGE = re.compile(r"^\s*(\[\*\]|\w+)\s*-->\s*(\[\*\]|\w+)\s*(?::\s*(.*?))?\s*$")
+_CELL_CODE = re.compile(r"`([^`]*)`")
+
+Edge = tuple[str, str, tuple[str, ...]]
+
+
+def _section(path: Path, heading: str) -> str:
+    """The text under `## heading` up to the next `## ` heading."""
+    text = path.read_text(encoding="utf-8")
+    parts = re.split(r"^## ", text, flags=re.MULTILINE)
+    for part in parts[1:]:
+        title, _, body = part.partition("\n")
+        if title.strip() == heading:
+            return body
+    raise AssertionError(f"{path.name} has no '## {heading}' section")
+
+
+def _mermaid_edges(section: str) -> list[Edge]:
+    """`(source, target, labels)` of the one mermaid `stateDiagram-v2` in `section`."""
+    blocks = re.findall(r"^```mermaid\n(.*?)^```", section, flags=re.MULTILINE | re.DOTALL)
+    assert len(blocks) == 1, f"expected one mermaid block, found {len(blocks)}"
+    lines = blocks[0].splitlines()
+    assert lines[0].strip() == "stateDiagram-v2"
+    edges: list[Edge] = []
+    for line in lines[1:]:
+        if not line.strip() or line.strip().startswith("%%"):
+            continue
+        match = _EDGE.match(line)
+        assert match is not None, f"not an edge: {line!r}"
+        source, target, label = match.groups()
+        labels = tuple(s.strip() for s in label.split(",")) if label else ()
+        edges.append((source, target, labels))
+    return edges
+
+
+def _table(section: str, first_header: str) -> list[list[str]]:
+    """The rows of the markdown table whose header starts with `| first_header |`, as cells."""
+    lines = section.splitlines()
+    for i, line in enumerate(lines):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == first_header:
+            rows = []
+            for row in lines[i + 2 :]:
+                if not row.startswith("|"):
+                    break
+                rows.append([c.strip() for c in row.strip().strip("|").split("|")])
+            return rows
+    raise AssertionError(f"no table with a '{first_header}' column")
+
+
+def _code(cell: str) -> str:
+    """The `code` in a table cell; '' for a dash."""
+    match = _CELL_CODE.search(cell)
+    return match.group(1) if match else ""
+
+
+# --- run:* -------------------------------------------------------------------------------
+
+RUN = DOCS / "state-machines.md"
+
+
+def _run_name(state: states.RunState) -> str:
+    return f"run:{state.value}"
+
+
+def test_the_run_states_table_lists_every_run_state() -> None:
+    rows = _table(_section(RUN, "Run machine"), "State")
+    assert {_code(r[0]) for r in rows} == {_run_name(s) for s in states.RunState}
+
+
+def test_the_run_transitions_table_is_the_code_table() -> None:
+    rows = _table(_section(RUN, "Run machine"), "From")
+    documented = {(_code(r[0]), _code(r[1]), r[2]) for r in rows}
+    code = {(_run_name(t.source), _run_name(t.target), t.condition) for t in states.TRANSITIONS}
+    assert documented == code
+    assert len(rows) == len(states.TRANSITIONS)
+
+
+def test_the_run_diagram_has_the_code_edges_and_ends() -> None:
+    edges = _mermaid_edges(_section(RUN, "Run machine"))
+    moves = {(s, t) for s, t, _ in edges if "[*]" not in (s, t)}
+    assert moves == {(t.source.value, t.target.value) for t in states.TRANSITIONS}
+    assert {t for s, t, _ in edges if s == "[*]"} == {states.INITIAL_STATE.value}
+    assert {s for s, t, _ in edges if t == "[*]"} == {s.value for s in states.TERMINAL_STATES}
+
+
+# --- req:* -------------------------------------------------------------------------------
+
+
+def _req_code_edges() -> set[tuple[str, str, str]]:
+    return {
+        (src.value, trigger.value, dst.value) for (src, trigger), (dst, _) in pipeline.TRANSITIONS.items()
+    }
+
+
+def test_the_request_states_table_lists_every_request_state() -> None:
+    rows = _table(_section(RUN, "Request machine"), "State")
+    assert {_code(r[0]) for r in rows} == {s.value for s in pipeline.ReqState}
+
+
+def test_the_request_transitions_table_is_the_code_table_with_its_events() -> None:
+    rows = _table(_section(RUN, "Request machine"), "From")
+    documented = {(_code(r[0]), _code(r[1]), _code(r[2]), _code(r[3]) or None) for r in rows}
+    code = {
+        (src.value, trigger.value, dst.value, event)
+        for (src, trigger), (dst, event) in pipeline.TRANSITIONS.items()
+    }
+    assert documented == code
+    assert len(rows) == len(pipeline.TRANSITIONS)
+
+
+def test_the_request_diagram_has_the_code_edges_and_triggers_and_ends() -> None:
+    edges = _mermaid_edges(_section(RUN, "Request machine"))
+    prefix = "req:"
+    drawn = {
+        (prefix + s, label, prefix + t) for s, t, labels in edges if "[*]" not in (s, t) for label in labels
+    }
+    assert drawn == _req_code_edges()
+    assert {prefix + t for s, t, _ in edges if s == "[*]"} == {pipeline.ReqState.RECEIVED.value}
+    assert {prefix + s for s, t, _ in edges if t == "[*]"} == {s.value for s in pipeline.TERMINAL_STATES}
+
+
+# --- settings ----------------------------------------------------------------------------
+
+
+def _string_constants(path: Path) -> Iterator[str]:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+
+
+def _env_vars_in_code() -> set[str]:
+    """Every string constant of the packages that is a whole variable name of our prefixes."""
+    found = {
+        value
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        for value in _string_constants(path)
+        if ENV_VAR.fullmatch(value)
+    }
+    return found - NOT_ENV_VARS
+
+
+def test_every_environment_variable_of_the_code_is_in_the_configuration_reference_and_back() -> None:
+    documented = set(ENV_VAR.findall((DOCS / "configuration.md").read_text(encoding="utf-8")))
+    code = _env_vars_in_code()
+    assert code - documented == set(), "in the code, missing from docs/configuration.md"
+    assert documented - code == set(), "in docs/configuration.md, unknown to the code"
+
+
+@pytest.mark.parametrize("name", ["tools.md", "http.md", "state-machines.md", "configuration.md"])
+def test_every_relative_link_of_the_docs_points_at_an_existing_heading(name: str) -> None:
+    text = (DOCS / name).read_text(encoding="utf-8")
+    for target, anchor in re.findall(r"\]\(([\w./-]*\.md|)#([\w-]+)\)", text):
+        linked = DOCS / (target or name) if not target.startswith("..") else (DOCS / target).resolve()
+        assert anchor in _anchors(linked), f"{name}: {target}#{anchor} does not exist"
+
+
+def _anchors(path: Path) -> set[str]:
+    """GitHub's heading ids: lower-cased, punctuation but `-` and `_` dropped, spaces to `-`."""
+    out = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^#{1,6} (.*)$", line)
+        if match:
+            out.add(re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-"))
+    return out
