@@ -15,6 +15,7 @@ import pytest
 
 from mcp_pruner_server import pipeline
 from runner import states
+from tools_exec.errors import ToolExecError
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -171,6 +172,45 @@ def test_every_environment_variable_of_the_code_is_in_the_configuration_referenc
     code = _env_vars_in_code()
     assert code - documented == set(), "in the code, missing from docs/configuration.md"
     assert documented - code == set(), "in docs/configuration.md, unknown to the code"
+
+
+# --- error codes -------------------------------------------------------------------------
+
+
+def _negative_int_constants(path: Path) -> Iterator[int]:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) is int
+        ):
+            yield -node.operand.value
+
+
+def test_every_json_rpc_error_code_of_the_server_is_in_the_http_reference_and_back() -> None:
+    """Any literal in JSON-RPC's reserved range (-32768..-32000) in the server is a code it sends."""
+    code = {
+        value
+        for path in (ROOT / "mcp_pruner_server").rglob("*.py")
+        for value in _negative_int_constants(path)
+        if -32768 <= value <= -32000
+    }
+    rows = _table(_section(DOCS / "http.md", "JSON-RPC error codes"), "code")
+    assert {int(r[0]) for r in rows} == code
+
+
+def _subclasses(cls: type[ToolExecError]) -> Iterator[type[ToolExecError]]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_tool_error_code_is_in_the_tool_contract_and_back() -> None:
+    # `nonzero_exit` is the one code a tool makes itself (`bash_tool.py`): a bash exit is not an exception.
+    code = {sub.code for sub in _subclasses(ToolExecError)} | {"nonzero_exit"}
+    rows = _table(_section(DOCS / "tools.md", "Tool errors"), "code")
+    assert {_code(r[0]) for r in rows} == code
 
 
 @pytest.mark.parametrize("name", ["tools.md", "http.md", "state-machines.md", "configuration.md"])
