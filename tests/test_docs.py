@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from mcp_pruner_server import pipeline
+from mcp_pruner_server.tools.schemas import TOOL_SPECS
 from runner import states
 from tools_exec.errors import ToolExecError
 
@@ -172,6 +173,20 @@ def test_every_environment_variable_of_the_code_is_in_the_configuration_referenc
     code = _env_vars_in_code()
     assert code - documented == set(), "in the code, missing from docs/configuration.md"
     assert documented - code == set(), "in docs/configuration.md, unknown to the code"
+
+
+# --- tools -------------------------------------------------------------------------------
+
+
+def test_every_tool_and_every_argument_is_in_the_tool_contract() -> None:
+    text = (DOCS / "tools.md").read_text(encoding="utf-8")
+    rows = _table(_section(DOCS / "tools.md", "Tools at a glance"), "tool")
+    assert [_code(r[0]) for r in rows] == [spec.name for spec in TOOL_SPECS]
+    named = set(_CELL_CODE.findall(text))
+    for spec in TOOL_SPECS:
+        properties = set(spec.input_schema["properties"])
+        options = spec.input_schema["properties"].get("options", {}).get("properties", {})
+        assert properties | set(options) <= named, f"{spec.name}: arguments missing from docs/tools.md"
 
 
 # --- error codes -------------------------------------------------------------------------
