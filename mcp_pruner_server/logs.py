@@ -17,7 +17,6 @@ from typing import Any, Literal, TextIO
 import structlog
 
 LogFormat = Literal["json", "text"]
-LOG_FORMATS: tuple[LogFormat, ...] = ("json", "text")
 
 # Keys that stay at the top level of an event; everything else is folded into `data`.
 _TOP_LEVEL_KEYS = frozenset({"ts", "level", "event", "request_id"})

@@ -31,15 +31,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mcp_pruner_server.errors import InvalidRangeError, PruneIdNotFoundError
+from mcp_pruner_server.pruning.text import split_lines, utf8_size
 from mcp_pruner_server.pruning.types import LINE_PREFIX_TEMPLATE
 
 # An agent asks for a handful of pruned blocks at a time; thousands means a runaway client.
 MAX_RECOVER_RANGES = 1000
 # One answer may repeat the same range many times; cap what a single call can make us build.
 MAX_RECOVER_OUTPUT_CHARS = 32 * 1024 * 1024
-
-# Measuring a non-ASCII text encodes slices this long: a bounded copy, few Python-level steps.
-_SIZE_CHUNK_CHARS = 256 * 1024
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -52,30 +50,6 @@ def new_prune_id(prefix: str = "prn_") -> str:
     value = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
     chars = [_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5)]
     return prefix + "".join(chars)
-
-
-def split_lines(text: str) -> list[str]:
-    """The engine's numbering: split on `\\n` only, so `"\\n".join(split_lines(t)) == t`.
-
-    A text ending in `\\n` has a last empty line and "" is one empty line, exactly like
-    `mcp_pruner_server.pruning.text.split_lines` (kept in step by a test).
-    """
-    return text.split("\n")
-
-
-def utf8_size(text: str) -> int:
-    """The UTF-8 byte length of `text` without encoding it whole.
-
-    An ASCII string (CPython knows it for free) is one byte per char; any other is encoded
-    `_SIZE_CHUNK_CHARS` at a time, so measuring a 10 MiB text never holds a 10 MiB copy.
-    Lone surrogates count 3 bytes, as `surrogatepass` encodes them.
-    """
-    if text.isascii():
-        return len(text)
-    return sum(
-        len(text[i : i + _SIZE_CHUNK_CHARS].encode("utf-8", "surrogatepass"))
-        for i in range(0, len(text), _SIZE_CHUNK_CHARS)
-    )
 
 
 @dataclass(frozen=True)

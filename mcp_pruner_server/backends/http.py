@@ -34,10 +34,9 @@ from mcp_pruner_server.backends.safety import safety_keep
 from mcp_pruner_server.errors import BackendResponseError, StatValue
 from mcp_pruner_server.offload import json_request_body, run_off_loop_if_large
 from mcp_pruner_server.pruning.render import build_result
-from mcp_pruner_server.pruning.text import split_lines
+from mcp_pruner_server.pruning.text import split_lines, utf8_size
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import HttpProtocol
-from mcp_pruner_server.recovery import utf8_size
 
 # SWE-Pruner's own default: keep a token when the model's keep-probability is >= 0.5.
 SWE_PRUNER_THRESHOLD = 0.5

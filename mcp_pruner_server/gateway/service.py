@@ -50,8 +50,9 @@ from mcp_pruner_server.jsonsafe import rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneOptions
-from mcp_pruner_server.recovery import RecoveryStore, new_prune_id, utf8_size
+from mcp_pruner_server.recovery import RecoveryStore, new_prune_id
 from mcp_pruner_server.rpc import INTERNAL_ERROR, PARSE_ERROR
 
 # Same threshold as the dispatcher's off-loop serialization: below it a thread hop costs more

@@ -17,7 +17,6 @@ from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.phrases import phrase_terms
 from mcp_pruner_server.pruning.terms import ABBREVIATIONS, STOPWORDS, SYNONYMS, terms
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
-from mcp_pruner_server.pruning.text import split_lines
 from mcp_pruner_server.pruning.types import SourceType
 
 # BM25 constants: the usual k1, and a length normalisation a bit below the usual 0.75
@@ -306,8 +305,3 @@ def score_lines(lines: Sequence[str], goal_hint: str, source_type: SourceType) -
     scores = window_scores(query, line_hits(line_terms(lines), query))
     top = max(scores, default=0.0)
     return [s / top for s in scores] if top > 0 else scores
-
-
-def score_text(text: str, goal_hint: str, source_type: SourceType) -> list[float]:
-    """`score_lines` over `split_lines(text)`."""
-    return score_lines(split_lines(text), goal_hint, source_type)

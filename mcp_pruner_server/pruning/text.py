@@ -1,10 +1,12 @@
-"""The one line-splitting rule and the cheap token estimate everybody shares."""
+"""The one line-splitting rule, the UTF-8 size and the cheap token estimate everybody shares."""
 
 from __future__ import annotations
 
 # Roughly four characters per token for code and English with common BPE vocabularies;
 # only used for stats and for deciding when a marker costs more than what it hides.
 CHARS_PER_TOKEN = 4
+# Measuring a non-ASCII text encodes slices this long: a bounded copy, few Python-level steps.
+_SIZE_CHUNK_CHARS = 256 * 1024
 
 
 def split_lines(text: str) -> list[str]:
@@ -19,3 +21,18 @@ def split_lines(text: str) -> list[str]:
 def estimate_tokens(text: str) -> int:
     """A cheap token estimate (ceil of chars / 4); 0 for the empty string."""
     return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def utf8_size(text: str) -> int:
+    """The UTF-8 byte length of `text` without encoding it whole.
+
+    An ASCII string (CPython knows it for free) is one byte per char; any other is encoded
+    `_SIZE_CHUNK_CHARS` at a time, so measuring a 10 MiB text never holds a 10 MiB copy.
+    Lone surrogates count 3 bytes, as `surrogatepass` encodes them.
+    """
+    if text.isascii():
+        return len(text)
+    return sum(
+        len(text[i : i + _SIZE_CHUNK_CHARS].encode("utf-8", "surrogatepass"))
+        for i in range(0, len(text), _SIZE_CHUNK_CHARS)
+    )

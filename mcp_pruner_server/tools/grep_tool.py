@@ -14,9 +14,10 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools.arguments import GrepArgs
-from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure, utf8_len
+from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.grep import GrepMatch, GrepResult, grep
 from tools_exec.limits import MATCH_OVERHEAD_BYTES
@@ -53,7 +54,7 @@ def _within(matches: Sequence[GrepMatch], cap: int) -> list[GrepMatch]:
     """The first matches whose paths and texts fit `cap` bytes, as the collector counts them."""
     shown, used = [], 0
     for m in matches:
-        used += utf8_len(m.path) + utf8_len(m.text) + MATCH_OVERHEAD_BYTES
+        used += utf8_size(m.path) + utf8_size(m.text) + MATCH_OVERHEAD_BYTES
         if used > cap:
             break
         shown.append(m)
@@ -98,7 +99,7 @@ async def run_grep_tool(
         raw_bytes = 0
         if isinstance(exc.partial, GrepResult):
             body.update(_fields(exc.partial))
-            raw_bytes = utf8_len(render_listing(exc.partial.matches))  # as an ok result counts it
+            raw_bytes = utf8_size(render_listing(exc.partial.matches))  # as an ok result counts it
         body["error"] = {"code": exc.code, "message": exc.message, "exit_code": None}
         return ToolFailure("grep", exc.code, exc.message, body, raw_bytes=raw_bytes)
     except ToolExecError as exc:
@@ -143,7 +144,7 @@ async def run_grep_tool(
         exec_data={
             "duration_ms": round(result.duration_ms, 3),
             "match_count": result.match_count,
-            "bytes": utf8_len(listing),
+            "bytes": utf8_size(listing),
         },
         max_output_bytes=args.max_output_bytes,
     )

@@ -96,7 +96,3 @@ class ToolFailure:
     @property
     def timed_out(self) -> bool:
         return self.code == "timeout"
-
-
-def utf8_len(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))

@@ -19,9 +19,10 @@ from typing import Protocol
 
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.pipeline import RequestTrace, Trigger
+from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.stats import ServerStats
-from mcp_pruner_server.tools.outcome import PruningMetadata, RawOutput, utf8_len
+from mcp_pruner_server.tools.outcome import PruningMetadata, RawOutput
 from tools_exec.capture import CapturedSource, cut_text
 from tools_exec.limits import STDERR_RESERVE_SHARE
 from tools_exec.text import split_output
@@ -113,11 +114,11 @@ async def prune_outputs(
         if raw.full:
             raw_bytes = sum(capture.total_bytes for capture in raw.full.values())
         else:
-            raw_bytes = sum(utf8_len(t) for t in raw.texts.values())
+            raw_bytes = sum(utf8_size(t) for t in raw.texts.values())
         step = await _decide_and_prune(trace, raw, pruner, raw_bytes)
     finally:
         raw.close()
-    returned = sum(utf8_len(t) for t in step.texts.values())
+    returned = sum(utf8_size(t) for t in step.texts.values())
     meta = step.metadata
     stats.record_output(
         raw_bytes=raw_bytes,
@@ -133,7 +134,7 @@ async def prune_outputs(
 def _cap_returned(raw: RawOutput, texts: dict[str, str]) -> dict[str, str]:
     """Pruned texts cut to `max_output_bytes` (shared as the tool shares it), head and tail kept."""
     cap = raw.max_output_bytes
-    sizes = {name: utf8_len(text) for name, text in texts.items()}
+    sizes = {name: utf8_size(text) for name, text in texts.items()}
     if cap is None or sum(sizes.values()) <= cap:
         return texts
     if set(texts) == {"stdout", "stderr"}:
@@ -165,7 +166,7 @@ async def _decide_and_prune(
     # the whole capture when the tool made one (a non-blank cut means a non-blank whole)
     prunable = [name for name, text in raw.texts.items() if text.strip()]
     sizes = {
-        name: raw.full[name].total_bytes if name in raw.full else utf8_len(raw.texts[name])
+        name: raw.full[name].total_bytes if name in raw.full else utf8_size(raw.texts[name])
         for name in prunable
     }
     # the file's path names the language whose parser finds the code's units
@@ -216,11 +217,11 @@ async def _decide_and_prune(
     # A text the engine left whole, or whose pruned form (line prefixes, markers) is no smaller,
     # is returned as the tool cut it: sending it would only cost tokens. Its prune_id recovers it.
     shorter = {
-        name: a for name, a in attempts.items() if a.applied and utf8_len(a.result.pruned_text) < sizes[name]
+        name: a for name, a in attempts.items() if a.applied and utf8_size(a.result.pruned_text) < sizes[name]
     }
     texts.update({name: a.result.pruned_text for name, a in shorter.items()})
     texts = _cap_returned(raw, texts)
-    pruned_bytes = sum(utf8_len(t) for t in texts.values())
+    pruned_bytes = sum(utf8_size(t) for t in texts.values())
     ids = {name: a.result.prune_id for name, a in attempts.items()}
     first = next(iter(attempts.values()))
     soft_error = next(((a.error_code, a.error_message) for a in attempts.values() if a.error_code), None)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
+from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult, SourceType
 from mcp_pruner_server.tools.arguments import ReadArgs
-from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure, utf8_len
+from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure
 from tools_exec.errors import ToolExecError
 from tools_exec.files import read_text
 from tools_exec.limits import READ_HEAD_SHARE
@@ -74,7 +75,7 @@ async def run_read(root: Path, args: ReadArgs, capture_bytes: int | None = None)
         source_type=source_type_for(result.path),
         question=args.question,
         finish=finish,
-        exec_data={"duration_ms": round(result.duration_ms, 3), "bytes": utf8_len(result.content)},
+        exec_data={"duration_ms": round(result.duration_ms, 3), "bytes": utf8_size(result.content)},
         full={"content": result.capture} if result.capture else {},
         max_output_bytes=args.max_output_bytes,
         head_share=READ_HEAD_SHARE,

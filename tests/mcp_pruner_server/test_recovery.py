@@ -7,12 +7,11 @@ from hypothesis import strategies as st
 
 from mcp_pruner_server import recovery
 from mcp_pruner_server.errors import InvalidRangeError, PruneIdNotFoundError
+from mcp_pruner_server.pruning.text import split_lines
 from mcp_pruner_server.recovery import (
     MAX_RECOVER_RANGES,
     RecoveryStore,
     new_prune_id,
-    split_lines,
-    utf8_size,
 )
 
 
@@ -167,16 +166,6 @@ def test_bytes_are_counted_in_utf8() -> None:
     assert not store.put("prn_b", "ééé")  # 6 bytes
 
 
-@given(st.text(alphabet=st.characters(codec=None, exclude_categories=())))
-def test_utf8_size_counts_bytes_like_encoding_with_surrogatepass(text: str) -> None:
-    assert utf8_size(text) == len(text.encode("utf-8", "surrogatepass"))
-
-
-def test_utf8_size_counts_across_its_chunk_boundaries() -> None:
-    text = ("é" * 1000 + "a\ud800€𝄞") * 700  # ~700k chars: several chunks, cut mid-run
-    assert utf8_size(text) == len(text.encode("utf-8", "surrogatepass"))
-
-
 @pytest.mark.parametrize("unit", ["a", "é"])
 def test_put_measures_a_text_without_copying_it_whole(unit: str) -> None:
     text = unit * (8 << 20)
@@ -232,13 +221,6 @@ def test_new_prune_ids_are_unique_prefixed_and_sort_by_time() -> None:
     assert new_prune_id(prefix="msk_").startswith("msk_")
     first, later = ids[0], new_prune_id()
     assert first[4:14] <= later[4:14]  # the time part (48 bits = first 10 chars)
-
-
-def test_split_lines_numbers_lines_exactly_like_the_engine() -> None:
-    from mcp_pruner_server.pruning.text import split_lines as engine_split_lines
-
-    for text in ["", "a", "a\n", "a\n\nb", "a\r\nb\n", "\n\n"]:
-        assert split_lines(text) == engine_split_lines(text)
 
 
 lines_text = st.lists(st.text(alphabet=st.characters(exclude_characters="\n"), max_size=8), max_size=30).map(
