@@ -28,9 +28,14 @@ import uvicorn
 
 from mcp_pruner_server.connections import accept_backlog, bounded_protocol, connection_cap, raise_fd_limit
 from mcp_pruner_server.logs import configure_logging, log_event
-from mcp_pruner_server.settings import PARENT_POLL_INTERVAL_S, SHUTDOWN_GRACE_S, TOKEN_ENV, ServerSettings
+from mcp_pruner_server.settings import (
+    PARENT_POLL_INTERVAL_S,
+    READY_EVENT,
+    SHUTDOWN_GRACE_S,
+    TOKEN_ENV,
+    ServerSettings,
+)
 
-READY_EVENT = "mcp_pruner.ready"
 # Connections the kernel queues while the app starts: a supervisor probe plus a client burst.
 LISTEN_BACKLOG = 128
 # Worker threads (file reads, big JSON) share the GIL with the event loop; each step of

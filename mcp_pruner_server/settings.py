@@ -20,6 +20,8 @@ from mcp_pruner_server.errors import ConfigError
 from mcp_pruner_server.logs import LogFormat, log_event
 
 TOKEN_ENV: Final = "JEEVES_MCP_PRUNER_TOKEN"
+# The event of the one JSON line the server prints on stdout once it listens (`jeeves run` waits for it).
+READY_EVENT: Final = "mcp_pruner.ready"
 # The name the clients' configs reference (`jeeves mcp-config`, Codex's bearer_token_env_var), also
 # read by the server, so one exported variable serves both ends. TOKEN_ENV wins when both are set:
 # `jeeves run` hands its per-run token to its server under TOKEN_ENV.

@@ -24,12 +24,14 @@ from typing import Literal, TextIO
 import structlog
 from structlog.typing import EventDict, FilteringBoundLogger, WrappedLogger
 
+from mcp_pruner_server.settings import READY_EVENT
+
 Level = Literal["debug", "info", "warning", "error"]
 
 # The `mcp_pruner.*` events of seed 002 §2, the only names the lifecycle may log.
 DISABLED = "mcp_pruner.disabled"
 CONFIG_INVALID = "mcp_pruner.config_invalid"
-READY = "mcp_pruner.ready"
+READY = READY_EVENT  # the server prints it (its ready line); the runner logs it once healthy
 START_FAILED = "mcp_pruner.start_failed"
 SPAWN_ERROR = "mcp_pruner.spawn_error"
 START_TIMEOUT = "mcp_pruner.start_timeout"

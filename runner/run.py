@@ -293,8 +293,8 @@ class _Run:
             self.log.emit(ev.NOT_RUNNING, previous_state=f"run:{state}")
             return
         grace_s = self.config.shutdown_timeout_ms / 1000
-        result, escalated = await server.stop(grace_s)
-        if escalated:
+        result = await server.stop(grace_s)
+        if not result.graceful:
             self.log.emit(
                 ev.KILL_ESCALATED,
                 "warning",
@@ -348,39 +348,39 @@ async def run(request: RunRequest, log: EventLog) -> RunOutcome:
     missing provider (exit code 127, logged). Cancellation still stops the server.
     """
     began = time.monotonic()
-    state = _Run(request, log)
+    current = _Run(request, log)
     exit_code = EXIT_USAGE
     # trust_env=False: a proxy from the environment must never sit between us and loopback.
     async with httpx.AsyncClient(trust_env=False) as client, anyio.create_task_group() as io_tg:
         if request.handle_signals:
-            io_tg.start_soon(state.handle_signals)
+            io_tg.start_soon(current.handle_signals)
         failure: BaseException | None = None
         try:
-            with state.main_scope:
-                await state.start(io_tg, client)
-                exit_code = await state.run_provider(client)
+            with current.main_scope:
+                await current.start(io_tg, client)
+                exit_code = await current.run_provider(client)
         except BaseException as exc:
             failure = exc
             raise
         finally:
             with anyio.CancelScope(shield=True):
-                server_pid = state.server.pid if state.server is not None else None
+                server_pid = current.server.pid if current.server is not None else None
                 try:
-                    await state.shutdown(client, failure)
+                    await current.shutdown(client, failure)
                 finally:  # whatever shutdown raised, nothing the run started is left behind
                     if request.adopt_orphans:
-                        await state.kill_orphans(server_pid)
+                        await current.kill_orphans(server_pid)
             io_tg.cancel_scope.cancel()
-    if state.stop_signal is not None and state.provider_process is None:
-        exit_code = shell_exit_code(-state.stop_signal)
+    if current.stop_signal is not None and current.provider_process is None:
+        exit_code = shell_exit_code(-current.stop_signal)
     summary = RunSummary(
         provider=request.provider.name,
         exit_code=exit_code,
-        states=tuple(str(s) for s in state.machine.visited),
+        states=tuple(str(s) for s in current.machine.visited),
         duration_ms=round((time.monotonic() - began) * 1000),
-        pruner_url=state.endpoint.url if state.endpoint is not None else None,
-        degraded=state.degradation.event_data() if state.degradation is not None else None,
-        server_stats=state.stats,
-        errors=tuple(state.errors),
+        pruner_url=current.endpoint.url if current.endpoint is not None else None,
+        degraded=current.degradation.event_data() if current.degradation is not None else None,
+        server_stats=current.stats,
+        errors=tuple(current.errors),
     )
     return RunOutcome(exit_code=exit_code, summary=summary)

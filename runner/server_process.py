@@ -26,14 +26,13 @@ import anyio.abc
 import httpx
 import psutil  # type: ignore[import-untyped]  # psutil ships no stubs; its calls here are few
 
+from mcp_pruner_server.settings import READY_EVENT, TOKEN_ENV
 from runner.config import RunnerConfig
 from runner.errors import ServerExitedError, ServerSpawnError, ServerStartTimeoutError
 from runner.exit_status import format_returncode
 from runner.waiting import first_of
-from tools_exec.supervise import group_has_live_members
+from tools_exec.supervise import group_has_live_members, signal_group
 
-READY_EVENT = "mcp_pruner.ready"
-TOKEN_ENV = "JEEVES_MCP_PRUNER_TOKEN"
 # Enough lines to show a traceback's tail in `start_failed` without flooding the log.
 STDERR_TAIL_LINES = 20
 # A line longer than this is cut: stderr is for humans, and the ring buffer must stay bounded.
@@ -182,13 +181,9 @@ class ServerProcess:
 
     def start_io(self, tg: anyio.abc.TaskGroup) -> None:
         """Start draining stdout/stderr and watching for exit in `tg` (which outlives the server)."""
-        tg.start_soon(self._watch_exit)
+        tg.start_soon(self._wait_exit)
         tg.start_soon(self._drain_stdout)
         tg.start_soon(self._drain_stderr)
-
-    async def _watch_exit(self) -> None:
-        await self._process.wait()
-        self.exited.set()
 
     async def _drain_stdout(self) -> None:
         assert self._process.stdout is not None
@@ -236,15 +231,9 @@ class ServerProcess:
         """The pids `stop` will kill if they outlive the server."""
         return frozenset(pid for pid, _ in self._descendants)
 
-    def _signal_group(self, sig: signal.Signals) -> bool:
-        try:
-            os.killpg(self.pid, sig)
-        except ProcessLookupError:
-            return False
-        return True
-
     async def _wait_exit(self) -> None:
-        # Not `self.exited`: when the run is cancelled, the task that sets it is cancelled too.
+        # Run by `start_io` for the whole run, and awaited again at stop: not `self.exited`
+        # there, since when the run is cancelled the task that sets it is cancelled too.
         await self._process.wait()
         self.exited.set()
 
@@ -268,32 +257,31 @@ class ServerProcess:
                 continue
         return killed
 
-    async def stop(self, grace_s: float) -> tuple[StopResult, bool]:
+    async def stop(self, grace_s: float) -> StopResult:
         """SIGTERM the server's group, wait `grace_s`, SIGKILL what is left, reap.
 
-        Returns the result and whether SIGKILL was needed (`kill_escalated`).
+        `graceful` is False when SIGKILL was needed (`kill_escalated`).
         """
         started = time.monotonic()
         was_running = not self.exited.is_set()
         self.remember_descendants()
-        self._signal_group(signal.SIGTERM)
-        escalated = False
+        signal_group(self.pid, signal.SIGTERM)
+        graceful = True
         with anyio.move_on_after(grace_s):
             await self._wait_gone()
         if not self.exited.is_set() or group_has_live_members(self.pid):
-            escalated = self._signal_group(signal.SIGKILL) or not self.exited.is_set()
+            graceful = not signal_group(self.pid, signal.SIGKILL) and self.exited.is_set()
             with anyio.move_on_after(KILL_REAP_TIMEOUT_S):
                 await self._wait_exit()
         killed = self._kill_remembered_descendants()
         await self._process.aclose()
-        result = StopResult(
-            graceful=not escalated,
+        return StopResult(
+            graceful=graceful,
             duration_ms=round((time.monotonic() - started) * 1000),
             returncode=self.returncode,
             was_running=was_running,
             killed_descendants=killed,
         )
-        return result, escalated
 
 
 def server_argv(config: RunnerConfig, root: Path) -> list[str]:

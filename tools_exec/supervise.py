@@ -109,7 +109,7 @@ async def supervise(
             if child.returncode is None:
                 escaped += _descendants_outside_group(child.pid, pgid)
             if child.returncode is None or _group_exists(pgid):
-                _signal_group(pgid, signal.SIGKILL)
+                signal_group(pgid, signal.SIGKILL)
             _kill_all(escaped)
             if child.returncode is None:
                 with anyio.move_on_after(REAP_TIMEOUT_S):
@@ -130,7 +130,7 @@ async def terminate_group(process: Child, pgid: int) -> None:
     """
     if process.returncode is not None and not _group_exists(pgid):
         return
-    _signal_group(pgid, signal.SIGTERM)
+    signal_group(pgid, signal.SIGTERM)
     poll_s = GROUP_POLL_S
     with anyio.move_on_after(KILL_GRACE_S):
         while process.returncode is None or await _group_has_live_members_in_thread(pgid):
@@ -141,7 +141,7 @@ async def terminate_group(process: Child, pgid: int) -> None:
                 # Each scan walks every pid on the machine: off the event loop, less and less often.
                 await anyio.sleep(poll_s)
                 poll_s = min(poll_s * 2, GROUP_POLL_MAX_S)
-    _signal_group(pgid, signal.SIGKILL)
+    signal_group(pgid, signal.SIGKILL)
     with anyio.move_on_after(REAP_TIMEOUT_S):
         await process.wait()
 
@@ -172,13 +172,15 @@ async def _pump(fd: int, sink: Sink, stop: anyio.Event, done: anyio.Event) -> No
         done.set()
 
 
-def _signal_group(pgid: int, signum: int) -> None:
+def signal_group(pgid: int, signum: int) -> bool:
+    """Send `signum` to process group `pgid`; False when there was nothing of ours to signal."""
     try:
         os.killpg(pgid, signum)
     except ProcessLookupError:
-        pass  # the group is already gone
+        return False  # the group is already gone
     except PermissionError:
-        pass  # only zombies or a reused id remain; nothing of ours to signal
+        return False  # only zombies or a reused id remain; nothing of ours to signal
+    return True
 
 
 def _group_exists(pgid: int) -> bool:
