@@ -1,11 +1,12 @@
 """One `jeeves run`: decide, start, prove, advertise, watch and stop the pruner around a provider.
 
-The `run:*` state machine (`runner.states`) is moved only here, and every move logs the
-seed's event. The pruner is never fatal: any failure leaves the provider running without
-it. Whatever happens — provider exit, provider missing, a signal, a bug — the provider is
-killed if still running and the server stopped, in shielded `finally` blocks, before `run`
-returns. With `adopt_orphans` (a runner that is a child subreaper: `jeeves run`), whatever
-the run left under it (a `bash` tool child orphaned by a server crash) is killed last.
+The `run:*` state machine (`runner.states`) is moved only here; the machine logs each move
+(`run.state_changed`) and the call site logs the seed's event. The pruner is never fatal:
+any failure leaves the provider running without it. Whatever happens — provider exit,
+provider missing, a signal, a bug — the provider is killed if still running and the server
+stopped, in shielded `finally` blocks, before `run` returns. With `adopt_orphans` (a runner
+that is a child subreaper: `jeeves run`), whatever the run left under it (a `bash` tool child
+orphaned by a server crash) is killed last.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class _Run:
         self.request = request
         self.config = request.config.config
         self.log = log
-        self.machine = RunStateMachine()
+        self.machine = RunStateMachine(log)
         self.token = secrets.token_urlsafe(TOKEN_BYTES)
         self.server: ServerProcess | None = None
         self.endpoint: McpEndpoint | None = None  # set once healthy; launches read it once
@@ -290,7 +291,7 @@ class _Run:
         self.machine.advance(RunState.SHUTDOWN)
         server, self.server = self.server, None
         if server is None:
-            self.log.emit(ev.NOT_RUNNING, previous_state=f"run:{state}")
+            self.log.emit(ev.NOT_RUNNING, previous_state=str(state))
             return
         grace_s = self.config.shutdown_timeout_ms / 1000
         result = await server.stop(grace_s)

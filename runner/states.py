@@ -2,7 +2,8 @@
 
 `TRANSITIONS` is the table the code consults (and the tests read): every allowed move with
 the condition that triggers it. `RunStateMachine` enforces it — an illegal move is a bug
-and raises — and remembers the states visited for the run summary.
+and raises —, logs each move as `run.state_changed`, and remembers the states visited for
+the run summary.
 """
 
 from __future__ import annotations
@@ -11,17 +12,18 @@ import enum
 from dataclasses import dataclass
 
 from runner.errors import IllegalTransitionError
+from runner.events import STATE_CHANGED, EventLog
 
 
 class RunState(enum.StrEnum):
-    """States of one run (seed 002 §2, without the `run:` prefix)."""
+    """States of one run (seed 002 §2), named with their `run:` prefix as `ReqState`'s are `req:`."""
 
-    INIT = "init"
-    MCP_PRUNER_DISABLED = "mcp_pruner_disabled"
-    MCP_PRUNER_STARTING = "mcp_pruner_starting"
-    MCP_PRUNER_RUNNING = "mcp_pruner_running"
-    MCP_PRUNER_DEGRADED = "mcp_pruner_degraded"
-    SHUTDOWN = "shutdown"
+    INIT = "run:init"
+    MCP_PRUNER_DISABLED = "run:mcp_pruner_disabled"
+    MCP_PRUNER_STARTING = "run:mcp_pruner_starting"
+    MCP_PRUNER_RUNNING = "run:mcp_pruner_running"
+    MCP_PRUNER_DEGRADED = "run:mcp_pruner_degraded"
+    SHUTDOWN = "run:shutdown"
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,14 @@ def is_allowed(source: RunState, target: RunState) -> bool:
 
 
 class RunStateMachine:
-    """The current `run:*` state of one run, moved only along `TRANSITIONS`."""
+    """The current `run:*` state of one run, moved only along `TRANSITIONS`.
 
-    def __init__(self) -> None:
+    With a `log`, each move is logged there as `run.state_changed` (`from`, `to`, `condition`).
+    """
+
+    def __init__(self, log: EventLog | None = None) -> None:
         self._visited: list[RunState] = [INITIAL_STATE]
+        self._log = log
 
     @property
     def state(self) -> RunState:
@@ -79,7 +85,7 @@ class RunStateMachine:
         return tuple(self._visited)
 
     def advance(self, target: RunState) -> Transition:
-        """Move to `target` and return the table row that allowed it.
+        """Move to `target`, log the move, and return the table row that allowed it.
 
         Raises:
             IllegalTransitionError: the table has no row from the current state to `target`.
@@ -87,5 +93,8 @@ class RunStateMachine:
         for row in TRANSITIONS:
             if row.source is self.state and row.target is target:
                 self._visited.append(target)
+                if self._log is not None:
+                    moved = {"from": str(row.source), "to": str(row.target), "condition": row.condition}
+                    self._log.emit(STATE_CHANGED, "debug", **moved)
                 return row
-        raise IllegalTransitionError(f"run:{self.state} -> run:{target} is not in the transitions table")
+        raise IllegalTransitionError(f"{self.state} -> {target} is not in the transitions table")

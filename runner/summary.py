@@ -28,7 +28,7 @@ class RunSummary:
         return {
             "provider": self.provider,
             "exit_code": self.exit_code,
-            "states": [f"run:{s}" for s in self.states],
+            "states": list(self.states),
             "duration_ms": self.duration_ms,
             "pruner_url": self.pruner_url,
             "degraded": dict(self.degraded) if self.degraded is not None else None,

@@ -54,13 +54,23 @@ async def test_a_healthy_run_advertises_the_server_and_returns_the_provider_exit
             {"JEEVES_MCP_PRUNER_COMMAND": fake_server()},
         )
     assert outcome.exit_code == 4
-    assert outcome.summary.states == ("init", "mcp_pruner_starting", "mcp_pruner_running", "shutdown")
+    assert outcome.summary.states == (
+        "run:init",
+        "run:mcp_pruner_starting",
+        "run:mcp_pruner_running",
+        "run:shutdown",
+    )
     assert log.names() == [
+        "run.state_changed",
+        "run.state_changed",
         "mcp_pruner.ready",
         "provider.started",
         "provider.exited",
+        "run.state_changed",
         "mcp_pruner.stopped",
     ]
+    moves = [data["to"] for data in (e.data for e in log.events if e.event == "run.state_changed")]
+    assert tuple(moves) == outcome.summary.states[1:]
     seen = json.loads(record.read_text())
     assert seen["url"] == outcome.summary.pruner_url == data_of(log, "mcp_pruner.ready")["url"]
     assert seen["token"]
@@ -85,7 +95,7 @@ async def test_disabled_by_env_spawns_no_server_and_gives_the_provider_no_endpoi
     assert not marker.exists()
     assert data_of(log, "mcp_pruner.disabled") == {"reason": "config_disabled"}
     assert "mcp_pruner.not_running" in log.names()
-    assert outcome.summary.states == ("init", "mcp_pruner_disabled", "shutdown")
+    assert outcome.summary.states == ("run:init", "run:mcp_pruner_disabled", "run:shutdown")
     assert json.loads(record.read_text())["url"] is None
 
 
@@ -121,7 +131,12 @@ async def test_a_server_exiting_during_startup_is_reported_with_its_last_stderr_
     assert isinstance(failed["startup_ms"], int)
     assert failed["startup_ms"] < SLACK_MS
     assert outcome.exit_code == 0
-    assert outcome.summary.states == ("init", "mcp_pruner_starting", "mcp_pruner_disabled", "shutdown")
+    assert outcome.summary.states == (
+        "run:init",
+        "run:mcp_pruner_starting",
+        "run:mcp_pruner_disabled",
+        "run:shutdown",
+    )
 
 
 async def test_a_server_that_never_becomes_healthy_is_killed_at_the_startup_bound(harness: Harness) -> None:
@@ -173,11 +188,11 @@ async def test_a_server_crash_mid_run_degrades_while_the_provider_keeps_running(
     assert data_of(log, "mcp_pruner.degraded")["reason"] == "exited"
     assert data_of(log, "mcp_pruner.shutdown_after_degraded")["was_running"] is False
     assert outcome.summary.states == (
-        "init",
-        "mcp_pruner_starting",
-        "mcp_pruner_running",
-        "mcp_pruner_degraded",
-        "shutdown",
+        "run:init",
+        "run:mcp_pruner_starting",
+        "run:mcp_pruner_running",
+        "run:mcp_pruner_degraded",
+        "run:shutdown",
     )
     assert log.names().index("mcp_pruner.degraded") < log.names().index("provider.exited")
 
@@ -328,7 +343,7 @@ async def test_a_server_flooding_stderr_is_drained_and_still_becomes_ready(harne
             provider_argv(), {"JEEVES_MCP_PRUNER_COMMAND": fake_server("--stderr-bytes", one_megabyte)}
         )
     assert "mcp_pruner.ready" in log.names()
-    assert outcome.summary.states[2] == "mcp_pruner_running"
+    assert outcome.summary.states[2] == "run:mcp_pruner_running"
 
 
 async def test_a_server_without_stats_still_stops_cleanly_and_the_summary_says_so(harness: Harness) -> None:
@@ -403,7 +418,12 @@ async def test_an_unexpected_error_during_startup_is_logged_as_itself_and_the_ru
     failed = data_of(log, "mcp_pruner.start_failed")
     assert (failed["reason"], failed["error"]) == ("internal_error", "RuntimeError: boom")
     assert outcome.exit_code == 3
-    assert outcome.summary.states == ("init", "mcp_pruner_starting", "mcp_pruner_disabled", "shutdown")
+    assert outcome.summary.states == (
+        "run:init",
+        "run:mcp_pruner_starting",
+        "run:mcp_pruner_disabled",
+        "run:shutdown",
+    )
     pid = failed["pid"]
     assert isinstance(pid, int)
     assert await wait_gone(pid)

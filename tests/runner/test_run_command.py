@@ -138,7 +138,7 @@ def test_json_summary_and_exit_code_of_a_run_without_the_pruner(tmp_path: Path) 
     assert summary["exit_code"] == 3
     assert summary["states"] == ["run:init", "run:mcp_pruner_disabled", "run:shutdown"]
     assert '"event": "mcp_pruner.disabled"' in out.stderr
-    assert "states: init -> mcp_pruner_disabled -> shutdown" in out.stderr
+    assert "states: run:init -> run:mcp_pruner_disabled -> run:shutdown" in out.stderr
 
 
 def test_an_unknown_provider_is_a_usage_error(tmp_path: Path) -> None:

@@ -48,7 +48,12 @@ async def test_a_healthy_run_with_the_real_server_reports_its_tool_calls(
             provider_argv("--check-auth", "--call-read", "sample.py"), real_server_env()
         )
     assert outcome.exit_code == 0, log.names()
-    assert outcome.summary.states == ("init", "mcp_pruner_starting", "mcp_pruner_running", "shutdown")
+    assert outcome.summary.states == (
+        "run:init",
+        "run:mcp_pruner_starting",
+        "run:mcp_pruner_running",
+        "run:shutdown",
+    )
     stats = outcome.summary.server_stats
     assert stats is not None
     assert stats["tool_calls_total"] == 1
@@ -65,7 +70,7 @@ async def test_the_real_server_crashing_mid_run_degrades_and_keeps_the_exit_code
     assert outcome.exit_code == 5
     assert data_of(log, "mcp_pruner.exited")["signal"] == "SIGKILL"
     assert "mcp_pruner.shutdown_after_degraded" in log.names()
-    assert outcome.summary.states[-2:] == ("mcp_pruner_degraded", "shutdown")
+    assert outcome.summary.states[-2:] == ("run:mcp_pruner_degraded", "run:shutdown")
 
 
 async def test_a_running_bash_tool_child_of_the_real_server_dies_with_it(
