@@ -13,7 +13,8 @@ import anyio
 import httpx
 
 from runner.exit_status import describe_returncode
-from runner.server_process import ServerProcess, probe_health
+from runner.readiness import probe_health
+from runner.server_process import ServerProcess
 from runner.waiting import first_of
 
 

@@ -34,7 +34,8 @@ from runner.monitor import Degradation, watch_server
 from runner.orphans import kill_orphans
 from runner.provider_process import ProviderProcess, spawn_provider
 from runner.providers.base import McpEndpoint, Provider
-from runner.server_process import ServerProcess, fetch_stats, spawn_server, wait_until_healthy
+from runner.readiness import fetch_stats, wait_until_healthy
+from runner.server_process import ServerProcess, spawn_server
 from runner.states import RunState, RunStateMachine
 from runner.summary import RunSummary
 from runner.watchdog import Watchdog

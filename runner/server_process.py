@@ -1,18 +1,17 @@
-"""The pruner server as a child process: spawn, ready line, `/healthz` readiness, stop.
+"""The pruner server as a child process: spawn, drain its pipes, watch its exit, stop it.
 
 The server runs in its own session (so one `killpg` reaches it and the children it forks),
 with a per-run bearer token in its environment and a stdin pipe we never write to: when
 the runner dies, however it dies, the pipe closes and `--exit-with-parent` makes the
 server exit. Its stdout and stderr are drained for the whole run, because a full pipe
-would block it; stderr's last lines are kept for the events.
+would block it; stdout is searched for the ready line (`runner.ready_line`), stderr's last
+lines are kept for the events. Readiness probes live in `runner.readiness`.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
-import ipaddress
-import json
 import os
 import signal
 import subprocess
@@ -23,57 +22,20 @@ from pathlib import Path
 
 import anyio
 import anyio.abc
-import httpx
 import psutil  # type: ignore[import-untyped]  # psutil ships no stubs; its calls here are few
 
-from mcp_pruner_server.settings import READY_EVENT, TOKEN_ENV
+from mcp_pruner_server.settings import TOKEN_ENV
 from runner.config import RunnerConfig
-from runner.errors import ServerExitedError, ServerSpawnError, ServerStartTimeoutError
-from runner.exit_status import format_returncode
-from runner.waiting import first_of
+from runner.errors import ServerSpawnError
+from runner.ready_line import LineSplitter, ReadyLine, parse_ready_line
 from tools_exec.supervise import group_has_live_members, signal_group
 
 # Enough lines to show a traceback's tail in `start_failed` without flooding the log.
 STDERR_TAIL_LINES = 20
-# A line longer than this is cut: stderr is for humans, and the ring buffer must stay bounded.
-MAX_LINE_CHARS = 2_000
-# Bytes held waiting for a newline before the partial line is flushed anyway.
-MAX_PENDING_BYTES = 64 * 1024
-# Pause between readiness probes: fast enough that startup costs ~no extra latency.
-STARTUP_PROBE_INTERVAL_S = 0.05
 # Pause while checking that the server's process group has emptied after SIGTERM.
 GROUP_POLL_INTERVAL_S = 0.02
-# A dead server's last stderr lines arrive just after its exit; a grandchild holding the
-# pipe must not make us wait longer than this for them.
-STDERR_EOF_GRACE_S = 0.5
-# The ports a ready line may name: 0 means "not bound", above 65535 does not exist.
-MIN_PORT = 1
-MAX_PORT = 65_535
 # After SIGKILL the kernel reaps in milliseconds; this only guards against a stuck wait.
 KILL_REAP_TIMEOUT_S = 5.0
-
-
-@dataclass(frozen=True)
-class ReadyLine:
-    """The one JSON line the server prints on stdout once it listens."""
-
-    host: str
-    port: int
-    url: str
-    pid: int | None
-
-    @property
-    def base_url(self) -> str:
-        """`http://host:port` of the server, from its advertised MCP url."""
-        return str(httpx.URL(self.url).copy_with(path="/", query=None)).rstrip("/")
-
-
-@dataclass(frozen=True)
-class ProbeResult:
-    """One `/healthz` probe: ok, or why not."""
-
-    ok: bool
-    detail: str
 
 
 @dataclass(frozen=True)
@@ -87,47 +49,6 @@ class StopResult:
     killed_descendants: int
 
 
-def _loopback_equal(advertised: str, expected: str) -> bool:
-    """Whether the server's `advertised` host is loopback and the one we told it to bind."""
-    try:
-        address = ipaddress.ip_address(advertised)
-    except ValueError:
-        return False
-    # `localhost` binds whichever loopback address it resolves to; any of them will do.
-    return address.is_loopback and (expected == "localhost" or advertised == expected)
-
-
-def parse_ready_line(line: str, expected_host: str) -> ReadyLine | None:
-    """The ready line's fields, or None when `line` is anything else.
-
-    The url is handed to the provider with the bearer token, so a ready line only counts
-    when it names plain `http` on the loopback host we asked for (`expected_host`) and a
-    real port: anything else is treated as no ready line at all.
-    """
-    try:
-        obj = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(obj, dict) or obj.get("event") != READY_EVENT:
-        return None
-    host, port, url, pid = obj.get("host"), obj.get("port"), obj.get("url"), obj.get("pid")
-    if not isinstance(host, str) or not isinstance(port, int) or not isinstance(url, str):
-        return None
-    try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL:
-        return None
-    if (
-        parsed.scheme != "http"
-        or parsed.host != host
-        or parsed.port != port
-        or not MIN_PORT <= port <= MAX_PORT
-        or not _loopback_equal(host, expected_host)
-    ):
-        return None
-    return ReadyLine(host=host, port=port, url=url, pid=pid if isinstance(pid, int) else None)
-
-
 def _still_alive(pid: int, created: float) -> bool:
     """Whether `pid` is still the process created at `created`, and not a zombie."""
     try:
@@ -135,25 +56,6 @@ def _still_alive(pid: int, created: float) -> bool:
         return bool(process.create_time() == created and process.status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False
-
-
-class _LineSplitter:
-    """Bytes in, complete text lines out, with a bounded pending buffer."""
-
-    def __init__(self) -> None:
-        self._pending = b""
-
-    def feed(self, chunk: bytes) -> list[str]:
-        self._pending += chunk
-        *lines, self._pending = self._pending.split(b"\n")
-        if len(self._pending) > MAX_PENDING_BYTES:
-            lines.append(self._pending)
-            self._pending = b""
-        return [raw.decode("utf-8", "replace")[:MAX_LINE_CHARS] for raw in lines]
-
-    def flush(self) -> list[str]:
-        rest, self._pending = self._pending, b""
-        return [rest.decode("utf-8", "replace")[:MAX_LINE_CHARS]] if rest else []
 
 
 class ServerProcess:
@@ -187,7 +89,7 @@ class ServerProcess:
 
     async def _drain_stdout(self) -> None:
         assert self._process.stdout is not None
-        splitter = _LineSplitter()
+        splitter = LineSplitter()
         # Closed under us at stop when an unknown process still holds the pipe: nothing to read.
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             async for chunk in self._process.stdout:
@@ -198,7 +100,7 @@ class ServerProcess:
 
     async def _drain_stderr(self) -> None:
         assert self._process.stderr is not None
-        splitter = _LineSplitter()
+        splitter = LineSplitter()
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             async for chunk in self._process.stderr:
                 self._stderr_tail.extend(splitter.feed(chunk))
@@ -325,80 +227,3 @@ async def spawn_server(
     server = ServerProcess(process, config.host)
     server.start_io(tg)
     return server
-
-
-async def probe_health(client: httpx.AsyncClient, url: str, timeout_s: float) -> ProbeResult:
-    """GET `url` (a `/healthz`), bounded by `timeout_s` end to end, body included."""
-    try:
-        with anyio.fail_after(timeout_s):
-            response = await client.get(url, timeout=timeout_s)
-    except TimeoutError:
-        return ProbeResult(False, f"no answer within {timeout_s:g} s")
-    # InvalidURL is not an HTTPError; OSError: a socket error below httpx's own mapping.
-    except (httpx.HTTPError, httpx.InvalidURL, OSError) as exc:
-        return ProbeResult(False, f"{type(exc).__name__}: {exc}")
-    if response.status_code != 200:
-        return ProbeResult(False, f"HTTP {response.status_code}")
-    try:
-        body = response.json()
-    except ValueError:
-        return ProbeResult(False, "body is not JSON")
-    if isinstance(body, dict) and (body.get("ok") is True or body.get("status") == "ok"):
-        return ProbeResult(True, "ok")
-    return ProbeResult(False, "body does not say ok")
-
-
-async def wait_until_healthy(
-    server: ServerProcess, client: httpx.AsyncClient, *, timeout_s: float, probe_timeout_s: float
-) -> ReadyLine:
-    """Wait for the ready line, then for `/healthz` ok; a dead child ends the wait at once.
-
-    Each probe is raced against the child's exit, so a probe in flight never delays that.
-
-    Raises:
-        ServerExitedError: the server exited first.
-        ServerStartTimeoutError: not healthy within `timeout_s`.
-    """
-    last = "no valid ready line on stdout yet"
-    with anyio.move_on_after(timeout_s):
-        await first_of(server.ready_seen.wait, server.exited.wait)
-        while not server.exited.is_set():
-            ready = server.ready_line
-            assert ready is not None
-
-            async def probe(ready: ReadyLine = ready) -> ProbeResult:
-                return await probe_health(client, f"{ready.base_url}/healthz", probe_timeout_s)
-
-            result = await first_of(probe, server.exited.wait)
-            if result is None:  # the server exited while the probe was in flight
-                break
-            if result.ok:
-                return ready
-            last = result.detail
-            with anyio.move_on_after(STARTUP_PROBE_INTERVAL_S):
-                await server.exited.wait()
-        with anyio.move_on_after(STDERR_EOF_GRACE_S):
-            await server.stderr_closed.wait()
-        raise ServerExitedError(
-            f"the server exited during startup with {format_returncode(server.returncode)}",
-            returncode=server.returncode,
-            stderr_tail=server.stderr_tail(),
-        )
-    raise ServerStartTimeoutError(
-        f"not healthy within {timeout_s:g} s (last probe: {last})", stderr_tail=server.stderr_tail()
-    )
-
-
-async def fetch_stats(
-    client: httpx.AsyncClient, base_url: str, token: str, timeout_s: float
-) -> dict[str, object] | None:
-    """The server's `/stats` JSON object, or None when it has none to give."""
-    try:
-        with anyio.fail_after(timeout_s):
-            response = await client.get(
-                f"{base_url}/stats", headers={"Authorization": f"Bearer {token}"}, timeout=timeout_s
-            )
-        body = response.json() if response.status_code == 200 else None
-    except (TimeoutError, httpx.HTTPError, ValueError):
-        return None
-    return body if isinstance(body, dict) else None

@@ -11,7 +11,7 @@ import pytest
 from runner_support import started_server
 
 from runner.monitor import watch_server
-from runner.server_process import wait_until_healthy
+from runner.readiness import wait_until_healthy
 
 pytestmark = pytest.mark.anyio
 
