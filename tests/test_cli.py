@@ -54,3 +54,9 @@ def test_every_command_is_listed() -> None:
         "stats",
         "bench",
     } <= listed
+
+
+def test_the_version_is_the_installed_distributions_from_pyproject() -> None:
+    from importlib.metadata import version
+
+    assert __version__ == version("jeeves-pruner") != "0+unknown"
