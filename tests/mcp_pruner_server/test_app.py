@@ -3,7 +3,8 @@
 from pathlib import Path
 
 import pytest
-from server_fixtures import JSON_HEADERS, call_tool, in_process
+
+from tests.mcp_pruner_server.server_fixtures import JSON_HEADERS, call_tool, in_process
 
 pytestmark = pytest.mark.anyio
 LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}

@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-from server_fixtures import call_tool, in_process
 
 from mcp_pruner_server.dispatcher import ToolDispatcher
 from mcp_pruner_server.pipeline import ReqState, RequestTrace
@@ -14,6 +13,7 @@ from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools.output_pruning import PruneAttempt
+from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
 from tools_exec.capture import CapturedSource
 
 pytestmark = pytest.mark.anyio

@@ -5,12 +5,12 @@ from typing import Any
 
 import httpx
 import pytest
-from server_fixtures import call_tool, in_process, strict_json
 
 from mcp_pruner_server.openai_tools import openai_function_specs
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.settings import MAX_REQUEST_BODY_BYTES
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
+from tests.mcp_pruner_server.server_fixtures import call_tool, in_process, strict_json
 
 pytestmark = pytest.mark.anyio
 TOKEN = "s3cret"

@@ -21,7 +21,8 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from server_fixtures import ChildServer, child_server, strict_json
+
+from tests.mcp_pruner_server.server_fixtures import ChildServer, child_server, strict_json
 
 TOKEN = "tok-fuzz"
 HEADERS = {

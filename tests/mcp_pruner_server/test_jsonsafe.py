@@ -6,7 +6,6 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server_fixtures import strict_json
 
 from mcp_pruner_server.jsonsafe import (
     MAX_SAFE_INTEGER,
@@ -17,6 +16,7 @@ from mcp_pruner_server.jsonsafe import (
     sanitize,
     strict_loads,
 )
+from tests.mcp_pruner_server.server_fixtures import strict_json
 
 
 def test_non_finite_floats_become_their_names_as_strings() -> None:

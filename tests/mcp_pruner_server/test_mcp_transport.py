@@ -10,9 +10,9 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from server_fixtures import READY_TIMEOUT_S, child_server
 
 from mcp_pruner_server.mcp_transport import text_block_setting
+from tests.mcp_pruner_server.server_fixtures import READY_TIMEOUT_S, child_server
 
 pytestmark = pytest.mark.anyio
 TOKEN = "tok-sdk-client"

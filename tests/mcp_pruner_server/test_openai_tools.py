@@ -19,7 +19,6 @@ from openai.types.chat import (
 )
 from openai.types.shared import FunctionDefinition
 from pydantic import TypeAdapter
-from server_fixtures import call_tool, in_process, strict_json
 
 from mcp_pruner_server.openai_tools import (
     FUNCTION_NAME_PATTERN,
@@ -28,6 +27,7 @@ from mcp_pruner_server.openai_tools import (
     portable_parameters,
 )
 from mcp_pruner_server.tools.schemas import TOOL_SPECS, ToolSpec
+from tests.mcp_pruner_server.server_fixtures import call_tool, in_process, strict_json
 
 pytestmark = pytest.mark.anyio
 TOOL_PARAM = TypeAdapter(ChatCompletionToolParam)

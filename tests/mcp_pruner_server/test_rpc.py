@@ -5,7 +5,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_fixtures import JSON_HEADERS, call_tool, in_process, rpc
+
+from tests.mcp_pruner_server.server_fixtures import JSON_HEADERS, call_tool, in_process, rpc
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,8 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_fixtures import JSON_HEADERS, ChildServer, child_server, strict_json
+
+from tests.mcp_pruner_server.server_fixtures import JSON_HEADERS, ChildServer, child_server, strict_json
 
 # A loopback request to a server that answers in milliseconds; slack for 2 shared cores.
 HTTP_TIMEOUT_S = 20.0

@@ -10,7 +10,6 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from server_fixtures import JSON_HEADERS, READY_TIMEOUT_S, child_server, in_process, server_argv
 from starlette.types import Message, Receive, Scope, Send
 
 from mcp_pruner_server.app import build_app, build_parts
@@ -21,6 +20,13 @@ from mcp_pruner_server.security import (
     send_json_body,
 )
 from mcp_pruner_server.settings import MAX_REQUEST_BODY_BYTES, ServerSettings
+from tests.mcp_pruner_server.server_fixtures import (
+    JSON_HEADERS,
+    READY_TIMEOUT_S,
+    child_server,
+    in_process,
+    server_argv,
+)
 
 pytestmark = pytest.mark.anyio
 TOKEN = "s3cret-token"

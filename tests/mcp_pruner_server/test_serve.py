@@ -12,7 +12,8 @@ import anyio
 import httpx
 import psutil
 import pytest
-from server_fixtures import READY_TIMEOUT_S, child_server, server_argv
+
+from tests.mcp_pruner_server.server_fixtures import READY_TIMEOUT_S, child_server, server_argv
 
 TOKEN = "tok-" + "e2e" * 4
 # The server polls its parent every 0.5 s; ten times that is a hang, not slowness.

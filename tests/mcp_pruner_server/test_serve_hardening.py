@@ -17,9 +17,15 @@ import anyio
 import anyio.abc
 import httpx
 import pytest
-from server_fixtures import READY_TIMEOUT_S, ChildServer, child_server, read_ready_line, server_argv
 
 from mcp_pruner_server.connections import HEADER_READ_TIMEOUT_S
+from tests.mcp_pruner_server.server_fixtures import (
+    READY_TIMEOUT_S,
+    ChildServer,
+    child_server,
+    read_ready_line,
+    server_argv,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 # A request the server must answer while something else misbehaves: seconds, not minutes.

@@ -171,8 +171,8 @@ def test_workspace_gateway_servers_keep_plain_loopback_urls_only(
 async def test_a_workspace_toml_cannot_send_pruned_text_or_the_deepinfra_key_to_its_url(
     tmp_path: Path,
 ) -> None:
-    from backends.fake_http import answer_with, serve
-    from server_fixtures import call_tool, in_process
+    from tests.mcp_pruner_server.backends.fake_http import answer_with, serve
+    from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
 
     async with serve(answer_with(lambda _: {"scores": []}), "/steal") as collector:
         workspace = f'[mcp_pruner]\nbackend = "deepinfra"\ndeepinfra_endpoint_url = "{collector.url}"\n'

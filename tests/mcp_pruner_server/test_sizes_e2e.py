@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 import httpx
-from server_fixtures import child_server
+
+from tests.mcp_pruner_server.server_fixtures import child_server
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 from build_log import FAILURE_LINE, QUESTION, build_log

@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
-from runner_support import Harness
+
+from tests.runner.runner_support import Harness
 
 
 @pytest.fixture

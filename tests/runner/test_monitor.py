@@ -8,10 +8,10 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from runner_support import started_server
 
 from runner.monitor import watch_server
 from runner.readiness import wait_until_healthy
+from tests.runner.runner_support import started_server
 
 pytestmark = pytest.mark.anyio
 

@@ -11,7 +11,12 @@ from pathlib import Path
 
 import anyio
 import pytest
-from runner_support import (
+
+import runner.run
+from runner.providers.claude import ClaudeProvider
+from runner.providers.codex import CodexProvider, codex_overrides, steering_overrides
+from runner.providers.guidance import guidance_text
+from tests.runner.runner_support import (
     FAKE_AGENT,
     SLACK_MS,
     STATS_OF_DOUBLE,
@@ -24,11 +29,6 @@ from runner_support import (
     until,
     wait_gone,
 )
-
-import runner.run
-from runner.providers.claude import ClaudeProvider
-from runner.providers.codex import CodexProvider, codex_overrides, steering_overrides
-from runner.providers.guidance import guidance_text
 
 pytestmark = pytest.mark.anyio
 

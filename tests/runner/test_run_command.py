@@ -15,7 +15,16 @@ from pathlib import Path
 import anyio
 import anyio.abc
 import pytest
-from runner_support import JEEVES, event_data, events, fake_server, provider_argv, until, wait_gone
+
+from tests.runner.runner_support import (
+    JEEVES,
+    event_data,
+    events,
+    fake_server,
+    provider_argv,
+    until,
+    wait_gone,
+)
 
 pytestmark = pytest.mark.anyio
 

@@ -9,9 +9,9 @@ import subprocess
 from pathlib import Path
 
 import psutil
-from runner_support import JEEVES
 
 from runner.events import EventLog
+from tests.runner.runner_support import JEEVES
 
 STEP_BOUND_S = 20
 AGENT_EXIT = 5

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from runner_support import (
+
+from tests.runner.runner_support import (
     JEEVES,
     Harness,
     data_of,

@@ -8,13 +8,13 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from runner_support import started_server, wait_gone
 
 from runner.config import RunnerConfig
 from runner.errors import ServerSpawnError
 from runner.exit_status import format_returncode
 from runner.readiness import wait_until_healthy
 from runner.server_process import server_argv, server_env, spawn_server
+from tests.runner.runner_support import started_server, wait_gone
 
 
 def test_return_codes_read_like_a_shell_would_say_them() -> None:

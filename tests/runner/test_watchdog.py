@@ -14,9 +14,9 @@ from pathlib import Path
 
 import psutil
 import pytest
-from runner_support import JEEVES
 
 from runner.watchdog import KILL_GRACE_S, WATCH_INTERVAL_S
+from tests.runner.runner_support import JEEVES
 
 # Processes started by the agent must be up before the kill: a hang here is a broken agent.
 STARTED_TIMEOUT_S = 30.0

@@ -14,11 +14,19 @@ from types import ModuleType
 import anyio
 import httpx
 import pytest
-import raw_http
 from anyio.abc import SocketStream
-from raw_http import Behaviour, RawServer, Request, hang_up_mid_body, http_response, never_answer, raw
 
 from mcp_pruner_server.errors import BackendError, BackendTimeoutError
+from tests.mcp_pruner_server import raw_http
+from tests.mcp_pruner_server.raw_http import (
+    Behaviour,
+    RawServer,
+    Request,
+    hang_up_mid_body,
+    http_response,
+    never_answer,
+    raw,
+)
 
 __all__ = [
     "CLIENT_TIMEOUT_S",

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_fixtures import ChildServer, call_tool, child_server, in_process
+
+from tests.mcp_pruner_server.server_fixtures import ChildServer, call_tool, child_server, in_process
 
 pytestmark = pytest.mark.anyio
 

@@ -13,9 +13,9 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from server_fixtures import call_tool, in_process
 
 from mcp_pruner_server.gateway.service import MAX_PRUNED_STRINGS
+from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
 
 from . import upstreams as up
 

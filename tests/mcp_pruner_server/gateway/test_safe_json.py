@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from server_fixtures import in_process, strict_json
+
+from tests.mcp_pruner_server.server_fixtures import in_process, strict_json
 
 from . import upstreams as up
 

@@ -8,9 +8,18 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 import anyio
-import raw_http
 from anyio.abc import SocketStream
-from raw_http import Behaviour, RawServer, Request, hang_up_mid_body, http_response, never_answer, raw
+
+from tests.mcp_pruner_server import raw_http
+from tests.mcp_pruner_server.raw_http import (
+    Behaviour,
+    RawServer,
+    Request,
+    hang_up_mid_body,
+    http_response,
+    never_answer,
+    raw,
+)
 
 __all__ = [
     "Behaviour",
