@@ -75,14 +75,20 @@ class ProcessHeuristicBackend:
         """Prune in a worker process; the thread backend while processes are cooling down."""
         if self.uses_processes:
             call = functools.partial(in_worker, prune, text, goal_hint, source_type, options, prune_id)
-            try:
-                result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
-            except (BrokenWorkerProcess, OSError) as exc:
-                self._worker_failed(exc)
-            else:
-                self._failures = 0
+            result = await self._in_worker(call)
+            if result is not None:
                 return result
         return await self._threads.prune(text, goal_hint, source_type, options, prune_id)
+
+    async def _in_worker(self, call: Callable[[], PruneResult]) -> PruneResult | None:
+        """`call` in a worker process; None when the worker broke (then threads for a while)."""
+        try:
+            result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
+        except (BrokenWorkerProcess, OSError) as exc:
+            self._worker_failed(exc)
+            return None
+        self._failures = 0
+        return result
 
     def _worker_failed(self, exc: BaseException) -> None:
         """Not a pruning failure: the engine itself is fine. Threads for a while."""
@@ -111,12 +117,8 @@ class ProcessHeuristicBackend:
             call = functools.partial(
                 in_worker, prune_source, source, goal_hint, source_type, options, prune_id
             )
-            try:
-                result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
-            except (BrokenWorkerProcess, OSError) as exc:
-                self._worker_failed(exc)
-            else:
-                self._failures = 0
+            result = await self._in_worker(call)
+            if result is not None:
                 return result
         call = functools.partial(prune_source, source, goal_hint, source_type, options, prune_id)
         return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
