@@ -47,6 +47,20 @@ PRUNE_ARGUMENTS = {"text": "a\n" * 32000, "goal_hint": "a", "source_type": "logs
 
 
 @contextlib.contextmanager
+def ready_child(process: subprocess.Popen[bytes]) -> Iterator[ChildServer]:
+    """The started server once its ready line is read; killed and its pipes closed afterwards."""
+    try:
+        assert process.stdout is not None
+        yield ChildServer(process, read_ready_line(process.stdout))
+    finally:
+        process.kill()
+        process.wait(timeout=READY_TIMEOUT_S)
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
+
+
+@contextlib.contextmanager
 def server_without_rg(
     tmp_path: Path, root: Path, env: Mapping[str, str] | None = None
 ) -> Iterator[ChildServer]:
@@ -62,15 +76,8 @@ def server_without_rg(
     process = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=full_env
     )
-    try:
-        assert process.stdout is not None
-        yield ChildServer(process, read_ready_line(process.stdout))
-    finally:
-        process.kill()
-        process.wait(timeout=READY_TIMEOUT_S)
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                stream.close()
+    with ready_child(process) as child:
+        yield child
 
 
 def tool_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -130,15 +137,8 @@ def server_with_fd_limit(root: Path, soft: int, hard: int, env: Mapping[str, str
         env={**os.environ, **env},
         preexec_fn=limit,  # a single setrlimit call, before exec
     )
-    try:
-        assert process.stdout is not None
-        yield ChildServer(process, read_ready_line(process.stdout))
-    finally:
-        process.kill()
-        process.wait(timeout=READY_TIMEOUT_S)
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                stream.close()
+    with ready_child(process) as child:
+        yield child
 
 
 def open_files_limit(pid: int) -> tuple[int, int]:
