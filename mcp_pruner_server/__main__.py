@@ -1,7 +1,7 @@
 """Entry point of `jeeves-mcp-pruner` (also `python -m mcp_pruner_server` and `jeeves serve`).
 
 argparse, not typer: this is on the startup path the runner waits for, and every import
-counts (SPEC §2: spawn → `/healthz` ≤ 1 s).
+counts (spawn → `/healthz` ≤ 1 s, docs/http.md#ready-line).
 """
 
 from __future__ import annotations

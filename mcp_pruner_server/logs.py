@@ -1,6 +1,6 @@
 """Structured events on stderr: one JSON object per line, `{ts, level, event, request_id?, data?}`.
 
-stdout belongs to the single ready line (SPEC §2), so every log, including the stdlib
+stdout belongs to the single ready line (docs/http.md#ready-line), so every log, including the stdlib
 loggers of uvicorn and the MCP SDK, is routed here to stderr.
 """
 
@@ -27,7 +27,7 @@ _log: Any = structlog.get_logger("jeeves.mcp_pruner")
 def _fold_into_data(
     _logger: object, _method: str, event_dict: MutableMapping[str, object]
 ) -> Mapping[str, object]:
-    """Shape every event as `{ts, level, event, request_id?, data?}` (SPEC §7)."""
+    """Shape every event as `{ts, level, event, request_id?, data?}` (docs/state-machines.md#event-log)."""
     data = {k: v for k, v in event_dict.items() if k not in _TOP_LEVEL_KEYS}
     shaped: dict[str, object] = {k: event_dict[k] for k in ("ts", "level", "event") if k in event_dict}
     if event_dict.get("request_id") is not None:

@@ -1,4 +1,6 @@
-"""Pruning configuration: environment > TOML `[mcp_pruner]` table > defaults (SPEC §5, seed 000 §12-§13).
+"""Pruning configuration: environment > TOML `[mcp_pruner]` table > defaults.
+
+The settings are listed in docs/configuration.md#pruning-settings.
 
 `load_pruning_config(env, toml)` is pure: the caller reads `os.environ` and parses the TOML
 document (the whole document; this module reads its `[mcp_pruner]` table and ignores keys it
@@ -8,13 +10,13 @@ variable and the accepted range; the runner and the server report it as `config_
 Decisions where the seeds are silent or loose:
 
 - Backend names: `heuristic`, `http`, `deepinfra` (alias `cloud`), case-insensitive. An unknown
-  name is an error, not a silent `heuristic` (seed 000 §13 says "any other value => heuristic";
+  name is an error, not a silent `heuristic` (the original contract says "any other value => heuristic";
   a typo that silently disables the backend you asked for is worse than a clear error).
   `JEEVES_PRUNING_BACKEND` wins over its compatibility alias `KIMI_PRUNING_BACKEND`.
 - No backend named anywhere but `JEEVES_PRUNER_ENDPOINT` set → `http` (the Jeeves design
   prunes through the endpoint when it is configured); otherwise `heuristic`.
 - `http` without an endpoint is an error. `deepinfra` without `DEEPINFRA_API_KEY` is NOT:
-  the backend then fails open at call time with `deepinfra_config_error` (seed 000 §13).
+  the backend then fails open at call time with `deepinfra_config_error` (docs/tools.md#pruning-backends).
 - Secrets come from the environment only: any `[mcp_pruner]` key naming a key, token, secret or
   password is refused.
 """
@@ -51,14 +53,14 @@ class IntSetting:
 
 # Each default says why it is what it is.
 INT_SETTINGS: Mapping[str, IntSetting] = {
-    # SPEC §5: the remote pruner must answer, body included, within 2 s or we fall back.
+    # The remote pruner must answer, body included, within 2 s or we fall back.
     "timeout_ms": IntSetting(("JEEVES_PRUNER_TIMEOUT_MS",), ("timeout_ms",), 2000, 50, 120_000),
-    # SPEC §6's tool-output cap, superseded by `tool_raw_cap_bytes` (issue 13: a 9 MB log returned
+    # The original tool-output cap, superseded by `tool_raw_cap_bytes` (issue 13: a 9 MB log returned
     # raw hid its failure); still accepted so that old configurations load.
     "max_prune_input_bytes": IntSetting(
         ("JEEVES_MCP_PRUNER_MAX_PRUNE_INPUT_BYTES",), ("max_prune_input_bytes",), 262_144, 1024, 64 << 20
     ),
-    # seed 000 §12: `prune_text` input cap; same order as the byte cap, counted in characters.
+    # `prune_text` input cap (docs/tools.md#prune_text); same order as the byte cap, counted in characters.
     "max_input_chars": IntSetting(
         ("MCP_PRUNER_MAX_INPUT_CHARS",), ("max_input_chars",), 262_144, 1024, 64 << 20
     ),
@@ -71,7 +73,8 @@ INT_SETTINGS: Mapping[str, IntSetting] = {
     "store_max_bytes": IntSetting(
         ("MCP_PRUNER_STORE_MAX_BYTES",), ("store_max_bytes",), 64 << 20, 1024, 4 << 30
     ),
-    # DeepInfra rerank cache (seed 000 §13): a re-read of the same output within 5 min is free.
+    # DeepInfra rerank cache (docs/tools.md#pruning-backends): a re-read of the same output
+    # within 5 min is free.
     "cache_ttl_s": IntSetting(("MCP_PRUNER_CACHE_TTL_S",), ("cache_ttl_s",), 300, 1, 86_400),
     "cache_max_items": IntSetting(
         ("MCP_PRUNER_CACHE_MAX_ITEMS", "MCP_PRUNER_CACHE_MAX_ENTRIES"),

@@ -40,7 +40,7 @@ USER_CONFIG_PATH: Final = Path(".config/jeeves/config.toml")  # under $HOME
 
 @dataclass(frozen=True)
 class ServerSettings:
-    """One server process's settings (SPEC §2-§3)."""
+    """One server process's settings (docs/configuration.md#server-settings)."""
 
     root: Path
     host: str = "127.0.0.1"

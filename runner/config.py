@@ -1,4 +1,6 @@
-"""Runner configuration: CLI flags > environment > `jeeves.toml` > defaults (SPEC §6).
+"""Runner configuration: CLI flags > environment > `jeeves.toml` > defaults.
+
+The settings are listed in docs/configuration.md#runner-settings.
 
 `load_config` never raises on bad values: each invalid field falls back to its default and
 is reported as a `FieldError`, so the caller can log `mcp_pruner.config_invalid` and run
@@ -27,7 +29,7 @@ from typing import Any
 from mcp_pruner_server.errors import ConfigError
 from mcp_pruner_server.pruning_config import load_pruning_config
 
-# Seed 002 and SPEC §6: readiness is bounded by 12 s.
+# Readiness is bounded by 12 s (docs/configuration.md#runner-settings).
 DEFAULT_STARTUP_TIMEOUT_MS = 12_000
 # Long enough for a clean uvicorn shutdown of in-flight tool calls, short enough for Ctrl-C.
 DEFAULT_SHUTDOWN_TIMEOUT_MS = 3_000
@@ -238,7 +240,9 @@ def _read_toml(path: Path) -> tuple[dict[str, object], dict[str, str], list[Fiel
 
 
 def _pruning_errors(env: Mapping[str, str], document: Mapping[str, object]) -> list[FieldError]:
-    """The server's own pruning settings (SPEC §5-§6), checked by the server's loader.
+    """The server's own pruning settings, checked by the server's loader.
+
+    The settings: docs/configuration.md#pruning-settings.
 
     They are not passed on: the server reads the same environment and `jeeves.toml`. Checking
     them here turns a bad value into `config_invalid` before a doomed server is spawned.

@@ -1,8 +1,9 @@
 """The runner's event log: one JSON object per line, `{ts, level, event, data?}`, via structlog.
 
-The event names are seed 002's (`mcp_pruner.*`), plus `provider.*` and `run.*` for the parts
-of the run the seed leaves to the runner. The logger is built locally (no global structlog
-configuration) so the server and tests in the same process keep theirs.
+The event names are the lifecycle's (`mcp_pruner.*`, docs/state-machines.md#event-log), plus
+`provider.*` and `run.*` for the parts of the run only the runner sees. The logger is built
+locally (no global structlog configuration) so the server and tests in the same process keep
+theirs.
 
 Logging is never fatal: a write that fails (`--log-file /dev/full`, a stderr pipe whose reader
 went away) is counted in `write_failures`, and the stream's file descriptor is pointed at
@@ -28,7 +29,7 @@ from mcp_pruner_server.settings import READY_EVENT
 
 Level = Literal["debug", "info", "warning", "error"]
 
-# The `mcp_pruner.*` events of seed 002 §2, the only names the lifecycle may log.
+# The `mcp_pruner.*` events (docs/state-machines.md#event-log), the only names the lifecycle may log.
 DISABLED = "mcp_pruner.disabled"
 CONFIG_INVALID = "mcp_pruner.config_invalid"
 READY = READY_EVENT  # the server prints it (its ready line); the runner logs it once healthy

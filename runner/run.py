@@ -228,7 +228,8 @@ class _Run:
             threshold=self.config.failure_threshold,
         )
         # The provider was launched once with the endpoint and nothing else is started, so
-        # "stop advertising" (seed 002) needs no action beyond the state and the events.
+        # "stop advertising" (docs/state-machines.md#run-transitions) needs no action beyond
+        # the state and the events.
         self.degradation = degradation
         self.machine.advance(RunState.MCP_PRUNER_DEGRADED)
         data = degradation.event_data()

@@ -1,4 +1,4 @@
-"""The `run:*` state machine of seed 002 §2, as data.
+"""The `run:*` state machine (docs/state-machines.md#run-machine), as data.
 
 `TRANSITIONS` is the table the code consults (and the tests read): every allowed move with
 the condition that triggers it. `RunStateMachine` enforces it — an illegal move is a bug
@@ -16,7 +16,7 @@ from runner.events import STATE_CHANGED, EventLog
 
 
 class RunState(enum.StrEnum):
-    """States of one run (seed 002 §2), named with their `run:` prefix as `ReqState`'s are `req:`."""
+    """States of one run (docs/state-machines.md#run-states), prefixed `run:` as `ReqState`'s are `req:`."""
 
     INIT = "run:init"
     MCP_PRUNER_DISABLED = "run:mcp_pruner_disabled"
@@ -28,7 +28,7 @@ class RunState(enum.StrEnum):
 
 @dataclass(frozen=True)
 class Transition:
-    """One row of seed 002's transitions table (plus its error-handling rows)."""
+    """One row of the run transitions table (docs/state-machines.md#run-transitions)."""
 
     source: RunState
     target: RunState

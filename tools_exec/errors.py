@@ -1,4 +1,4 @@
-"""Typed failures of `tools_exec`, each carrying the contract's error code (TOOLS_CONTRACT.md).
+"""Typed failures of `tools_exec`, each carrying the contract's error code (docs/tools.md#tool-errors).
 
     ToolExecError                 (base; `.code`, `.message`, `.exit_code`)
     ├── NotFoundError             "not_found"

@@ -1,7 +1,7 @@
 """Every limit, grace period and timeout of `tools_exec`, each with the reason for its value.
 
 The ranges a client may ask for (e.g. `timeout_ms` 100..300000) are validated by the server
-against TOOLS_CONTRACT.md; these are the defaults and the internal bounds.
+against docs/tools.md#argument-rules; these are the defaults and the internal bounds.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A small TTL + LRU cache for remote pruning answers (seed 000 §13 "cache TTL in-memory").
+"""A small TTL + LRU cache for remote pruning answers (docs/tools.md#pruning-backends).
 
 Used from the event loop only (no lock): backends call it between awaits.
 """

@@ -1,4 +1,4 @@
-"""The `deepinfra` backend (alias `cloud`): a hosted reranker scores lines (seed 000 §13).
+"""The `deepinfra` backend (alias `cloud`): a hosted reranker scores lines (docs/tools.md#pruning-backends).
 
 Opt-in only: the text's lines leave the machine. The key comes from `DEEPINFRA_API_KEY`
 (environment only). Request/response of DeepInfra's inference API for rerankers:
@@ -13,15 +13,15 @@ Opt-in only: the text's lines leave the machine. The key comes from `DEEPINFRA_A
 Selection: the distinct non-blank lines are the documents, the first `DEEPINFRA_MAX_DOCS` of
 them are scored (more → `deepinfra_docs_truncated`, and the unscored lines are kept: we do
 not prune what nobody judged). A line whose score reaches `KEEP_SCORE` is kept, and so are
-seed 000 §7.4's structural lines (`safety.py`: imports and definition headers, error lines,
-headings); the engine's `build_result` then applies `⟦NO_PRUNE⟧` blocks and the hard
-constraints, adding back the best-scored lines first. Scores are cached (TTL + LRU) by a
-hash of endpoint, goal and documents, so the same output read twice costs one call
-(`cache_hit`, latency 0).
+the structural lines of docs/tools.md#keep-rules-by-source-type (`safety.py`: imports and
+definition headers, error lines, headings); the engine's `build_result` then applies
+`⟦NO_PRUNE⟧` blocks and the hard constraints, adding back the best-scored lines first.
+Scores are cached (TTL + LRU) by a hash of endpoint, goal and documents, so the same output
+read twice costs one call (`cache_hit`, latency 0).
 
 Failures raise `BackendError`s carrying `deepinfra_error` + `deepinfra_http_error` (non-2xx,
 transport, timeout), `deepinfra_parse_error` (unexpected JSON) or `deepinfra_config_error`
-(no key), with `deepinfra_http_status` when there was one (seed 000 §15).
+(no key), with `deepinfra_http_status` when there was one (docs/tools.md#pruning-backends).
 
 `cost_estimated_usd` values the tokens saved at `SAVED_TOKEN_USD_PER_MTOK` (what the agent's
 model would have charged to read them); `deepinfra_cost_usd` is the rerank call's own cost
@@ -66,7 +66,7 @@ WARN_PARSE = "deepinfra_parse_error"
 WARN_CONFIG = "deepinfra_config_error"
 WARN_TRUNCATED = "deepinfra_docs_truncated"
 WARN_CACHE_HIT = "cache_hit"
-# Seed 000 §15 names a transport timeout `deepinfra_http_error` too (no timeout code of its own).
+# The contract names a transport timeout `deepinfra_http_error` too (no timeout code of its own).
 REMOTE = Remote(
     name="DeepInfra",
     where="DeepInfra",

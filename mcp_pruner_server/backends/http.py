@@ -1,4 +1,4 @@
-"""The `http` backend: a remote pruner at `JEEVES_PRUNER_ENDPOINT` (SPEC §5).
+"""The `http` backend: a remote pruner at `JEEVES_PRUNER_ENDPOINT` (docs/tools.md#pruning-backends).
 
 Two wire protocols, chosen by `JEEVES_PRUNER_PROTOCOL` (`jeeves` | `swe_pruner`), or, when
 it is `auto` (the default), by the endpoint's path: ending in `/prune` → SWE-Pruner,
@@ -11,11 +11,11 @@ anything else → Jeeves.
   origin_token_cnt?, left_token_cnt?, error_msg?}`. `kept_frags` counts model fragments, not
   lines, so the returned text is what is aligned; a non-empty `error_msg` is a failure.
 
-The returned text is aligned back onto the original lines (`alignment.py`), seed 000
-§7.4's structural lines are added (`safety.py`), and the keep-mask is rendered by the
-engine's `build_result`, so markers, annotations, recovery and the hard constraints are
-ours whatever the remote did. `JEEVES_PRUNER_TIMEOUT_MS` bounds the
-WHOLE call — connect, send, wait, body read (`remote.post_bounded`).
+The returned text is aligned back onto the original lines (`alignment.py`), the structural
+lines of docs/tools.md#keep-rules-by-source-type are added (`safety.py`), and the keep-mask
+is rendered by the engine's `build_result`, so markers, annotations, recovery and the hard
+constraints are ours whatever the remote did. `JEEVES_PRUNER_TIMEOUT_MS` bounds the WHOLE
+call — connect, send, wait, body read (`remote.post_bounded`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The MCP gateway (seed 003, SPEC §8): proxy local MCP servers, mask huge observations recoverably.
+"""The MCP gateway (docs/http.md#gateway): proxy local MCP servers, mask huge observations recoverably.
 
 | module | what |
 |---|---|

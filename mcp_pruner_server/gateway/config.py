@@ -16,7 +16,7 @@ wants `Authorization: Bearer <token>`: the token is read from the environment va
 when the config is loaded (the variable must be set), never from a file. A workspace
 `jeeves.toml` cannot name one (`settings.read_toml_document` drops such entries).
 
-No upstream is configured by default: `EXAMPLE_SERVERS` holds seed 003's names and ports as
+No upstream is configured by default: `EXAMPLE_SERVERS` holds the original design's names and ports as
 documentation only, because a gateway that silently targets ports nobody configured would
 forward workspace requests to whatever happens to listen there.
 """

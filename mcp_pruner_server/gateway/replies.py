@@ -19,9 +19,10 @@ from mcp_pruner_server.gateway.errors import (
 from mcp_pruner_server.gateway.forward import UpstreamReply, check_decode_memory, excerpt
 from mcp_pruner_server.pruning.types import SOURCE_TYPES, SourceType
 
-# Observations forwarded by the gateway are mostly file contents (seed 003's fast-filesystem).
+# Observations forwarded by the gateway are mostly file contents (a fast-filesystem server,
+# docs/http.md#gateway).
 DEFAULT_SOURCE_TYPE: SourceType = "code"
-# Mirrors the tools' `context_focus_question` limit (TOOLS_CONTRACT.md).
+# Mirrors the tools' `context_focus_question` limit (docs/tools.md#argument-rules).
 MAX_QUESTION_CHARS = 1000
 
 

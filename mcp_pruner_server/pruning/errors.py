@@ -1,7 +1,7 @@
 """Exceptions of the pruning engine.
 
 They never cross `prune()`: the engine is fail-open and turns each of them into a no-op
-result with a warning code (seed 000 §9). Backends that call `build_result` directly may
+result with a warning code (docs/tools.md#fail-open). Backends that call `build_result` directly may
 see them.
 
     PruningError

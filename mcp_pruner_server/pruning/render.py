@@ -1,6 +1,6 @@
 """From a keep-mask to the `prune_text` result: constraints, markers, annotations, stats.
 
-Every backend ends here, so the contract of seed 000 §4–§9 is enforced in one place:
+Every backend ends here, so the contract (docs/tools.md#prune_text) is enforced in one place:
 protected regions kept, `max_prune_ratio` / `min_keep_lines` met (lines added back),
 no marker that costs more than what it hides, canonical markers identical to the
 annotations, original 1-based numbering.
@@ -131,7 +131,7 @@ def add_back(keep: list[bool], floor: int, priority: Sequence[float] | None) -> 
 
 def _one_line_reason(reason: str) -> str:
     # A backend's reason goes inside the marker: a line break or a closing `⟧` in it would
-    # break the marker's one-line form and the clients' parsing regex (seed 000 §6.2).
+    # break the marker's one-line form and the clients' parsing regex (docs/tools.md#markers-and-annotations).
     return " ".join(reason.replace("⟧", ")").split()) or DEFAULT_REASON
 
 
@@ -270,7 +270,7 @@ def build_result(
 def noop_result(
     text: str, prune_id: str, warnings: Sequence[str], *, backend: str, elapsed_ms: float
 ) -> PruneResult:
-    """The fail-open result of seed 000 §9: the text untouched, no annotation, `used_fallback`."""
+    """The fail-open result (docs/tools.md#fail-open): the text untouched, no annotation, `used_fallback`."""
     n = text.count("\n") + 1  # len(split_lines(text)), without building the list
     tokens = estimate_tokens(text)
     stats = PruneStats(

@@ -1,8 +1,8 @@
-"""The pruning engine's vocabulary: frozen values in, frozen values out (seed 000 §4-§9).
+"""The pruning engine's vocabulary: frozen values in, frozen values out (docs/tools.md#prune_text).
 
 These types are the contract between the pure engine (`pruning/`), the fail-open service
 around it (`mcp_pruner_server/pruner_service.py`), the backends and the HTTP tools.
-`to_dict()` gives exactly the JSON shape of seed 000 §4.1.
+`to_dict()` gives exactly the JSON shape of docs/tools.md#prune_text-result.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ NO_PRUNE_END = "⟦NO_PRUNE_END⟧"
 
 @dataclass(frozen=True)
 class PruneOptions:
-    """seed 000 §5.1; `max_prune_ratio` and `min_keep_lines` are hard constraints.
+    """docs/tools.md#prune-options; `max_prune_ratio` and `min_keep_lines` are hard constraints.
 
     (+) `max_kept_lines` / `max_kept_tokens` (estimated tokens of the kept lines): an absolute
     budget, off by default. When set it wins over `max_prune_ratio` (the floor the ratio implies
@@ -65,7 +65,7 @@ class PruneStats:
     elapsed_ms: float
     used_fallback: bool
     backend: str = "heuristic"
-    extra: dict[str, Any] = field(default_factory=dict)  # backend-specific (e.g. deepinfra_* of §13)
+    extra: dict[str, Any] = field(default_factory=dict)  # backend-specific (e.g. deepinfra_*)
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class PruneResult:
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The `prune_text` result object of seed 000 §4.1."""
+        """The `prune_text` result object (docs/tools.md#prune_text-result)."""
         stats = asdict(self.stats)
         stats.update(stats.pop("extra"))
         return {

@@ -31,7 +31,8 @@ from runner.bench.errors import ServerBenchFailed
 from runner.bench.quality import ENGINE_TIMEOUT_MS
 from tools_exec.grep_rg import find_rg
 
-# The runner's readiness bound (SPEC §6): a start slower than this is a failure, not a figure.
+# The runner's readiness bound (docs/configuration.md#runner-settings): a start slower than
+# this is a failure, not a figure.
 STARTUP_BOUND_S = 12.0
 # /healthz polling step while starting: fine enough for millisecond figures, cheap for the CPU.
 HEALTH_POLL_S = 0.005

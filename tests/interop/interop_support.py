@@ -164,7 +164,7 @@ def _read_ready_line(process: subprocess.Popen[bytes], stderr_path: Path) -> str
 
 
 def parse_ready_line(line: str) -> ReadyLine:
-    """Parse and check the ready line's shape (SPEC §2)."""
+    """Parse and check the ready line's shape (docs/http.md#ready-line)."""
     payload = json.loads(line)
     assert payload["event"] == "mcp_pruner.ready", payload
     assert payload["url"] == f"http://{payload['host']}:{payload['port']}/mcp", payload

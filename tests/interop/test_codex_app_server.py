@@ -24,7 +24,8 @@ from interop_support import (
 
 pytestmark = [pytest.mark.real_client, pytest.mark.anyio]
 
-TOKEN_ENV_VAR = "JEEVES_MCP_TOKEN"  # the variable the runner hands Codex the token in (SPEC §6)
+# The variable the runner hands Codex the token in (docs/configuration.md#variables-the-runner-sets).
+TOKEN_ENV_VAR = "JEEVES_MCP_TOKEN"
 
 
 def overrides(server: RunningServer) -> list[str]:

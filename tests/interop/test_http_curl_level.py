@@ -136,7 +136,7 @@ def test_the_server_printed_nothing_but_its_ready_line_on_stdout(
     assert json.loads(pruner_server.stdout_lines[0])["event"] == "mcp_pruner.ready"
 
 
-# -- seed 000 §10, the curl examples' bodies byte for byte, on /rpc with the bearer header ------
+# -- the contract's curl examples (docs/http.md#post-rpc), bodies byte for byte, bearer header --
 
 SEED_TOOLS_LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'
 SEED_PRUNE_TEXT = r"""{
@@ -271,7 +271,7 @@ def test_seed_recover_text_body_with_an_unknown_id_is_the_seed_32004(
     answer = rpc_body(http, pruner_server, recover_body("prn_01J00000000000000000000000"))
 
     assert answer["id"] == 3
-    assert answer["error"] == {  # seed 000 §8.2, field for field
+    assert answer["error"] == {  # docs/http.md#json-rpc-error-codes, field for field
         "code": -32004,
         "message": "prune_id_not_found",
         "data": {"code": "prune_id_not_found", "prune_id": "prn_01J00000000000000000000000"},

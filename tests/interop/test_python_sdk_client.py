@@ -31,7 +31,7 @@ from mcp.shared.exceptions import MCPError
 pytestmark = [pytest.mark.real_client, pytest.mark.anyio]
 
 WHOLE_FILE = [{"start_line": 1, "end_line": 1_000_000}]  # clamped to the last line by the server
-PRUNE_ID_NOT_FOUND = -32004  # seed 000 §8
+PRUNE_ID_NOT_FOUND = -32004  # docs/http.md#json-rpc-error-codes
 
 
 @pytest.fixture(params=["legacy", "auto"])

@@ -1,4 +1,4 @@
-"""Observation masking, pure (seed 003 "Tests Unitaires"): long strings, nested JSON, the envelope."""
+"""Observation masking, pure (docs/http.md#gateway): long strings, nested JSON, the envelope."""
 
 from __future__ import annotations
 
