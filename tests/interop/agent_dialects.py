@@ -6,13 +6,12 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agent_script import Script
-from fake_models import Brain, FinalText, JsonDict, Turn
-from interop_support import (
+from runner.bench.tokens import count_tokens
+from tests.interop.agent_script import Script
+from tests.interop.fake_models import Brain, FinalText, JsonDict, Turn
+from tests.interop.interop_support import (
     SERVER_NAME_IN_CLIENTS,
 )
-
-from runner.bench.tokens import count_tokens
 
 NAMESPACE = f"mcp__{SERVER_NAME_IN_CLIENTS}"
 

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
-from agent_dialects import DIALECTS, Dialect, brain_for
-from agent_script import PROMPT, Script
-from fake_models import FakeModel, JsonDict, Recorded, serving
-from interop_claude import CLAUDE_ENV, claude_executable
-from interop_support import (
+
+from tests.interop.agent_dialects import DIALECTS, Dialect, brain_for
+from tests.interop.agent_script import PROMPT, Script
+from tests.interop.fake_models import FakeModel, JsonDict, Recorded, serving
+from tests.interop.interop_claude import CLAUDE_ENV, claude_executable
+from tests.interop.interop_support import (
     REPO_ROOT,
     SERVER_NAME_IN_CLIENTS,
     client_env,

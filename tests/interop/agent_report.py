@@ -1,6 +1,7 @@
 """What the model received, measured: per step, the built-in tool's output vs our tool result.
 
-`python tests/interop/agent_report.py` runs both agents (prefer mode) and prints the table.
+`python -m tests.interop.agent_report` (from the checkout) runs both agents (prefer mode) and prints
+the table.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
-from agent_loop import AgentRun, run_agent
-from agent_script import Script, bash_command, plain
 
 from runner.bench.tokens import count_tokens, tokenizer
 from runner.demo import lines as ln
@@ -26,6 +25,8 @@ from runner.demo.session import (
     SOURCE_FILE,
 )
 from runner.providers.guidance import guidance_text
+from tests.interop.agent_loop import AgentRun, run_agent
+from tests.interop.agent_script import Script, bash_command, plain
 from tools_exec.grep_rg import find_rg
 
 _NUMBERED = re.compile(r"^\d+│ ")

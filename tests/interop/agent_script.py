@@ -13,8 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from fake_models import FinalText, ToolCall, Turn
-
 from runner.demo import lines as ln
 from runner.demo.session import (
     BASH_QUESTION,
@@ -26,6 +24,7 @@ from runner.demo.session import (
     SOURCE_FILE,
     TESTS_DIR,
 )
+from tests.interop.fake_models import FinalText, ToolCall, Turn
 
 PROMPT = f"Why does {FAILING_TEST} fail? Find the cause."
 ANSWER = "bulk_discount uses > where the rule says 'from BULK_MIN_QUANTITY units on': it must be >=."

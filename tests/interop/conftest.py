@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from interop_support import RunningServer, running_server, write_sample_tree
+
+from tests.interop.interop_support import RunningServer, running_server, write_sample_tree
 
 
 @pytest.fixture(scope="module")

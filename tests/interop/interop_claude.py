@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_support import run_client
+
+from tests.interop.interop_support import run_client
 
 # Claude Code's switches for a hermetic run: no self-update, no telemetry or other
 # "nonessential" calls.

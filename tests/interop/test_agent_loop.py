@@ -12,12 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from agent_loop import CLAUDE_BUILTINS, CODEX_SHELL_TOOLS, AgentRun, run_agent
-from agent_report import kept_chars, needed_lines_missing, report
-from agent_script import ANSWER, plain
-from interop_support import MODEL_TOOLS
 
 from runner.providers.guidance import guidance_text
+from tests.interop.agent_loop import CLAUDE_BUILTINS, CODEX_SHELL_TOOLS, AgentRun, run_agent
+from tests.interop.agent_report import kept_chars, needed_lines_missing, report
+from tests.interop.agent_script import ANSWER, plain
+from tests.interop.interop_support import MODEL_TOOLS
 
 pytestmark = [pytest.mark.real_client, pytest.mark.anyio]
 

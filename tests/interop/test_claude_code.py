@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
-from interop_claude import CLAUDE_ENV, claude_argv, claude_init_event, mcp_server_status
-from interop_support import EXPECTED_TOOLS, SERVER_NAME_IN_CLIENTS, RunningServer, client_env
+
+from tests.interop.interop_claude import CLAUDE_ENV, claude_argv, claude_init_event, mcp_server_status
+from tests.interop.interop_support import EXPECTED_TOOLS, SERVER_NAME_IN_CLIENTS, RunningServer, client_env
 
 pytestmark = pytest.mark.real_client
 

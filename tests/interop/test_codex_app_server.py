@@ -8,8 +8,9 @@ from typing import Any
 
 import anyio
 import pytest
-from interop_codex import CodexAppServer, open_codex_app_server
-from interop_support import (
+
+from tests.interop.interop_codex import CodexAppServer, open_codex_app_server
+from tests.interop.interop_support import (
     CLIENT_TIMEOUT_S,
     EXPECTED_TOOLS,
     FOCUS_QUESTION,

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from interop_support import RunningServer
+
+from tests.interop.interop_support import RunningServer
 
 pytestmark = pytest.mark.real_client
 

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from interop_support import (
+
+from tests.interop.interop_support import (
     RunningServer,
     client_env,
     node_client,

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interop_support import (
+
+from tests.interop.interop_support import (
     EXPECTED_TOOLS,
     FOCUS_QUESTION,
     SAMPLE_FILE,

@@ -13,7 +13,11 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from interop_support import (
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from tests.interop.interop_support import (
     CLIENT_TIMEOUT_S,
     EXPECTED_TOOLS,
     FOCUS_QUESTION,
@@ -24,9 +28,6 @@ from interop_support import (
     RunningServer,
     sample_code,
 )
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import MCPError
 
 pytestmark = [pytest.mark.real_client, pytest.mark.anyio]
 

@@ -13,7 +13,12 @@ from pathlib import Path
 
 import anyio
 import pytest
-from interop_claude import (
+
+from runner.providers import McpEndpoint
+from runner.providers.base import SERVER_KEY, TOKEN_ENV
+from runner.providers.claude import ClaudeProvider, mcp_config_json
+from runner.providers.codex import CodexProvider, codex_toml
+from tests.interop.interop_claude import (
     CLAUDE_ENV,
     CLAUDE_PRINT_ARGS,
     claude_argv,
@@ -21,8 +26,8 @@ from interop_claude import (
     claude_init_event,
     mcp_server_status,
 )
-from interop_codex import open_codex_app_server
-from interop_support import (
+from tests.interop.interop_codex import open_codex_app_server
+from tests.interop.interop_support import (
     CLIENT_TIMEOUT_S,
     EXPECTED_TOOLS,
     FOCUS_QUESTION,
@@ -36,11 +41,6 @@ from interop_support import (
     node_client,
     run_client,
 )
-
-from runner.providers import McpEndpoint
-from runner.providers.base import SERVER_KEY, TOKEN_ENV
-from runner.providers.claude import ClaudeProvider, mcp_config_json
-from runner.providers.codex import CodexProvider, codex_toml
 
 pytestmark = pytest.mark.real_client
 

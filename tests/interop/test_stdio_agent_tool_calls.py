@@ -16,11 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from agent_dialects import claude_results, codex_results
-from agent_loop import codex_home
-from fake_models import FakeModel, FinalText, JsonDict, ToolCall, Turn, serving
-from interop_claude import CLAUDE_ENV, claude_executable
-from interop_support import (
+
+from runner.install import server_argv
+from tests.interop.agent_dialects import claude_results, codex_results
+from tests.interop.agent_loop import codex_home
+from tests.interop.fake_models import FakeModel, FinalText, JsonDict, ToolCall, Turn, serving
+from tests.interop.interop_claude import CLAUDE_ENV, claude_executable
+from tests.interop.interop_support import (
     CLIENT_TIMEOUT_S,
     FOCUS_QUESTION,
     SAMPLE_FILE,
@@ -33,8 +35,6 @@ from interop_support import (
     sample_code,
     write_sample_tree,
 )
-
-from runner.install import server_argv
 
 pytestmark = pytest.mark.real_client
 

@@ -15,9 +15,17 @@ from typing import Any
 
 import anyio
 import pytest
-from interop_claude import CLAUDE_ENV, CLAUDE_PRINT_ARGS, claude_argv, claude_executable, claude_init_event
-from interop_codex import CodexAppServer, open_codex_app_server
-from interop_support import (
+
+from runner.providers.codex import TOOLS_NOT_FOR_MODELS
+from tests.interop.interop_claude import (
+    CLAUDE_ENV,
+    CLAUDE_PRINT_ARGS,
+    claude_argv,
+    claude_executable,
+    claude_init_event,
+)
+from tests.interop.interop_codex import CodexAppServer, open_codex_app_server
+from tests.interop.interop_support import (
     CLIENT_TIMEOUT_S,
     EXPECTED_TOOLS,
     FOCUS_QUESTION,
@@ -31,8 +39,6 @@ from interop_support import (
     server_executable,
     write_sample_tree,
 )
-
-from runner.providers.codex import TOOLS_NOT_FOR_MODELS
 
 pytestmark = pytest.mark.real_client
 
