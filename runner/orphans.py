@@ -16,7 +16,7 @@ import os
 from collections.abc import Collection
 
 import anyio
-import psutil  # type: ignore[import-untyped]  # psutil ships no stubs; its calls here are few
+import psutil
 
 # SIGKILL is immediate; this only bounds the reaping of processes stuck in the kernel.
 REAP_TIMEOUT_S = 2.0

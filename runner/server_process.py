@@ -22,7 +22,7 @@ from pathlib import Path
 
 import anyio
 import anyio.abc
-import psutil  # type: ignore[import-untyped]  # psutil ships no stubs; its calls here are few
+import psutil
 
 from mcp_pruner_server.settings import TOKEN_ENV
 from runner.config import RunnerConfig

@@ -41,7 +41,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-import psutil  # type: ignore[import-untyped]  # psutil ships no stubs; its calls here are few
+import psutil
 
 RUN_ID_ENV = "JEEVES_RUN_ID"
 # How often the runner's tree is recorded: a process born and orphaned within one interval is

@@ -25,7 +25,7 @@ from typing import Protocol
 
 import anyio
 import anyio.to_thread
-import psutil  # type: ignore[import-untyped]  # psutil ships no stubs; two calls here
+import psutil
 
 from tools_exec.child import Child, pump, spawn
 from tools_exec.errors import SpawnError
