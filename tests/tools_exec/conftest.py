@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import psutil  # type: ignore[import-untyped]  # no stubs; liveness checks only
+import psutil
 import pytest
 
 

@@ -5,6 +5,7 @@ import threading
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -172,9 +173,9 @@ async def test_a_large_file_is_read_off_the_event_loop_and_a_small_one_inline(
     on_loop_thread: dict[str, bool] = {}
     real_scan = files_module._scan
 
-    def spy_scan(handle, shown, *args):  # type: ignore[no-untyped-def]  # a spy: the real read runs
+    def spy_scan(handle: Any, shown: str, *args: Any) -> None:  # a spy: the real read runs
         on_loop_thread[shown] = threading.current_thread() is threading.main_thread()
-        return real_scan(handle, shown, *args)
+        real_scan(handle, shown, *args)
 
     monkeypatch.setattr(files_module, "_scan", spy_scan)
     (root / "small.txt").write_text("x\n" * 100)

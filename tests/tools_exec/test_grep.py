@@ -2,25 +2,28 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import stat
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any, Literal
 
 import anyio
 import pytest
 
-from tools_exec import grep_rg
 from tools_exec.errors import InvalidPathError, RgError, SpawnError, ToolTimeoutError
 from tools_exec.grep import GrepMatch, GrepResult, find_rg, grep
+from tools_exec.paths import resolve_inside
 
 pytestmark = pytest.mark.anyio
 
 # The module, not the `grep` function `tools_exec` re-exports under the same name.
 grep_module = importlib.import_module("tools_exec.grep")
 
-ENGINES = ["rg", "python"]
+Engine = Literal["auto", "rg", "python"]
+ENGINES: list[Engine] = ["rg", "python"]  # the two `auto` chooses between, each tested on its own
 
 
 @pytest.fixture
@@ -33,13 +36,13 @@ def tree(root: Path) -> Path:
     return root
 
 
-async def _grep(root: Path, pattern: str, paths: list[str], engine: str, **kwargs: object) -> GrepResult:
+async def _grep(root: Path, pattern: str, paths: list[str], engine: Engine, **kwargs: Any) -> GrepResult:
     with anyio.fail_after(10):
-        return await grep(root, pattern, paths, engine=engine, **kwargs)  # type: ignore[arg-type]
+        return await grep(root, pattern, paths, engine=engine, **kwargs)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_matches_carry_root_relative_paths_lines_and_columns(tree: Path, engine: str) -> None:
+async def test_matches_carry_root_relative_paths_lines_and_columns(tree: Path, engine: Engine) -> None:
     result = await _grep(tree, "request_id", ["."], engine)
     assert result.engine == engine
     assert result.matches == (
@@ -68,7 +71,7 @@ async def test_both_engines_truncate_alike_though_rg_may_pick_other_files_first(
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_pattern_starting_with_a_dash_is_a_pattern_not_a_flag(tree: Path, engine: str) -> None:
+async def test_pattern_starting_with_a_dash_is_a_pattern_not_a_flag(tree: Path, engine: Engine) -> None:
     result = await _grep(tree, "-foo", ["src"], engine)
     assert [match.text for match in result.matches] == ["-foo is a flag"]
     result = await _grep(tree, "--verbose", ["src"], engine)
@@ -76,14 +79,14 @@ async def test_pattern_starting_with_a_dash_is_a_pattern_not_a_flag(tree: Path, 
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_fixed_string_takes_regex_characters_literally(root: Path, engine: str) -> None:
+async def test_fixed_string_takes_regex_characters_literally(root: Path, engine: Engine) -> None:
     (root / "a.txt").write_text("a.c\nabc\n")
     assert [m.text for m in (await _grep(root, "a.c", ["."], engine)).matches] == ["a.c", "abc"]
     assert [m.text for m in (await _grep(root, "a.c", ["."], engine, fixed_string=True)).matches] == ["a.c"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_case_insensitive_search_finds_every_spelling(tree: Path, engine: str) -> None:
+async def test_case_insensitive_search_finds_every_spelling(tree: Path, engine: Engine) -> None:
     sensitive = await _grep(tree, "request_id", ["docs"], engine)
     insensitive = await _grep(tree, "request_id", ["docs"], engine, case_sensitive=False)
     assert sensitive.match_count == 1
@@ -91,7 +94,7 @@ async def test_case_insensitive_search_finds_every_spelling(tree: Path, engine: 
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_context_lines_are_marked_as_context(root: Path, engine: str) -> None:
+async def test_context_lines_are_marked_as_context(root: Path, engine: Engine) -> None:
     (root / "a.txt").write_text("one\ntwo\nTARGET\nfour\nfive\n")
     result = await _grep(root, "TARGET", ["a.txt"], engine, context_lines=1)
     assert result.matches == (
@@ -103,7 +106,7 @@ async def test_context_lines_are_marked_as_context(root: Path, engine: str) -> N
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_max_matches_truncates_only_when_there_were_more(root: Path, engine: str) -> None:
+async def test_max_matches_truncates_only_when_there_were_more(root: Path, engine: Engine) -> None:
     (root / "a.txt").write_text("hit\n" * 10)
     capped = await _grep(root, "hit", ["."], engine, max_matches=3)
     exact = await _grep(root, "hit", ["."], engine, max_matches=10)
@@ -123,7 +126,7 @@ async def test_rg_is_stopped_as_soon_as_max_matches_is_exceeded(root: Path) -> N
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_output_cap_truncates_and_keeps_the_head_of_a_huge_line(root: Path, engine: str) -> None:
+async def test_output_cap_truncates_and_keeps_the_head_of_a_huge_line(root: Path, engine: Engine) -> None:
     (root / "min.js").write_text("var x = 1;" * 100_000 + "\nvar y;\n")
     result = await _grep(root, "var", ["."], engine, max_output_bytes=2048)
     assert result.truncated
@@ -132,7 +135,7 @@ async def test_output_cap_truncates_and_keeps_the_head_of_a_huge_line(root: Path
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_paths_are_resolved_from_cwd_inside_the_root(tree: Path, engine: str) -> None:
+async def test_paths_are_resolved_from_cwd_inside_the_root(tree: Path, engine: Engine) -> None:
     result = await _grep(tree, "handler", ["app.py"], engine, cwd="src")
     assert result.paths == ("src/app.py",)
     assert [match.path for match in result.matches] == ["src/app.py"]
@@ -140,27 +143,27 @@ async def test_paths_are_resolved_from_cwd_inside_the_root(tree: Path, engine: s
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", ["..", "../outside.txt", "/etc", "link"])
-async def test_paths_outside_the_root_are_refused(root: Path, engine: str, path: str) -> None:
+async def test_paths_outside_the_root_are_refused(root: Path, engine: Engine, path: str) -> None:
     os.symlink(root.parent / "outside.txt", root / "link")
     with pytest.raises(InvalidPathError):
         await _grep(root, "secret", [path], engine)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_a_symlink_inside_a_searched_directory_is_not_followed(root: Path, engine: str) -> None:
+async def test_a_symlink_inside_a_searched_directory_is_not_followed(root: Path, engine: Engine) -> None:
     os.symlink(root.parent / "outside.txt", root / "link")
     result = await _grep(root, "secret", ["."], engine)
     assert result.matches == ()
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_missing_path_is_invalid(root: Path, engine: str) -> None:
+async def test_missing_path_is_invalid(root: Path, engine: Engine) -> None:
     with pytest.raises(InvalidPathError, match="no such file"):
         await _grep(root, "x", ["nope"], engine)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_invalid_regex_is_an_rg_error(root: Path, engine: str) -> None:
+async def test_invalid_regex_is_an_rg_error(root: Path, engine: Engine) -> None:
     (root / "a.txt").write_text("x\n")
     with pytest.raises(RgError) as caught:
         await _grep(root, "(unclosed", ["."], engine)
@@ -170,7 +173,7 @@ async def test_invalid_regex_is_an_rg_error(root: Path, engine: str) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-async def test_binary_files_are_skipped_while_walking(root: Path, engine: str) -> None:
+async def test_binary_files_are_skipped_while_walking(root: Path, engine: Engine) -> None:
     (root / "blob.bin").write_bytes(b"needle\0binary")
     (root / "text.txt").write_text("needle\n")
     result = await _grep(root, "needle", ["."], engine)
@@ -257,10 +260,10 @@ async def test_unexecutable_rg_is_a_spawn_error(tree: Path) -> None:
     ],
 )
 async def test_nonsense_arguments_are_value_errors(
-    root: Path, pattern: str, paths: list[str], kwargs: dict[str, object], message: str
+    root: Path, pattern: str, paths: list[str], kwargs: dict[str, Any], message: str
 ) -> None:
     with anyio.fail_after(5), pytest.raises(ValueError, match=message):
-        await grep(root, pattern, paths, **kwargs)  # type: ignore[arg-type]
+        await grep(root, pattern, paths, **kwargs)  # kwargs: ill-typed on purpose
 
 
 @pytest.mark.parametrize("cwd", ["..", "/tmp", "src/app.py", "missing"])
@@ -313,11 +316,10 @@ async def test_a_file_name_with_a_newline_is_reported_whole_by_both_engines(root
 
 async def test_paths_are_resolved_off_the_event_loop(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[bool] = []
-    real_resolve = grep_module.resolve_inside
 
     def spy_resolve(root: Path, user_path: str) -> Path:  # a spy: the real resolution runs
         threads.append(threading.current_thread() is threading.main_thread())
-        return real_resolve(root, user_path)
+        return resolve_inside(root, user_path)
 
     monkeypatch.setattr(grep_module, "resolve_inside", spy_resolve)
     await _grep(tree, "request_id", ["src", "docs"], "rg")
@@ -330,6 +332,6 @@ def test_finding_rg_again_touches_no_file(monkeypatch: pytest.MonkeyPatch) -> No
     def no_filesystem(*args: object, **kwargs: object) -> bool:  # a fault: any lookup now fails the test
         raise AssertionError("find_rg looked at the filesystem again")
 
-    monkeypatch.setattr(grep_rg.os, "access", no_filesystem)
-    monkeypatch.setattr(grep_rg.shutil, "which", no_filesystem)
+    monkeypatch.setattr(os, "access", no_filesystem)  # the modules grep_rg looks things up with
+    monkeypatch.setattr(shutil, "which", no_filesystem)
     assert find_rg() == first

@@ -6,15 +6,17 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import anyio
 import anyio.to_thread
-import psutil  # type: ignore[import-untyped]  # no stubs; RSS and liveness only
+import psutil
 import pytest
 
 from tools_exec import process as process_module
 from tools_exec.errors import InvalidCwdError, SpawnError, ToolTimeoutError
 from tools_exec.limits import DRAIN_AFTER_EXIT_S
+from tools_exec.paths import resolve_inside
 from tools_exec.process import BashResult, run_bash
 
 pytestmark = pytest.mark.anyio
@@ -315,20 +317,17 @@ async def test_a_slow_login_profile_cannot_make_the_first_call_outlive_its_timeo
         ({"cmd": "true", "env": {"OK": "a\0b"}}, "NUL"),
     ],
 )
-async def test_nonsense_arguments_are_value_errors(
-    root: Path, kwargs: dict[str, object], message: str
-) -> None:
+async def test_nonsense_arguments_are_value_errors(root: Path, kwargs: dict[str, Any], message: str) -> None:
     with anyio.fail_after(5), pytest.raises(ValueError, match=message):
-        await run_bash(root, **kwargs)  # type: ignore[arg-type]
+        await run_bash(root, **kwargs)  # kwargs: ill-typed on purpose
 
 
 async def test_cwd_is_resolved_off_the_event_loop(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[bool] = []
-    real_resolve = process_module.resolve_inside
 
     def spy_resolve(root: Path, user_path: str) -> Path:  # a spy: the real resolution runs
         threads.append(threading.current_thread() is threading.main_thread())
-        return real_resolve(root, user_path)
+        return resolve_inside(root, user_path)
 
     monkeypatch.setattr(process_module, "resolve_inside", spy_resolve)
     (root / "sub").mkdir()
