@@ -12,7 +12,7 @@ from pathlib import Path
 
 import anyio
 import anyio.abc
-import psutil  # type: ignore[import-untyped]  # no stubs; used for liveness checks only
+import psutil
 
 from runner.config import ConfigResult, load_config
 from runner.events import EventLog

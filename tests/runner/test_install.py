@@ -10,15 +10,25 @@ from pathlib import Path
 import pytest
 
 from runner.errors import InstallError
-from runner.install import GUIDANCE_BEGIN, GUIDANCE_END, Target, apply, guidance_block, plan, server_argv
+from runner.install import (
+    GUIDANCE_BEGIN,
+    GUIDANCE_END,
+    Agent,
+    Scope,
+    Target,
+    apply,
+    guidance_block,
+    plan,
+    server_argv,
+)
 
 
-def target(tmp_path: Path, agent: str, scope: str = "user") -> Target:
+def target(tmp_path: Path, agent: Agent, scope: Scope = "user") -> Target:
     home = tmp_path / "home"
     project = tmp_path / "project"
     home.mkdir(exist_ok=True)
     project.mkdir(exist_ok=True)
-    return Target(agent, scope, home, project, home / ".codex")  # type: ignore[arg-type]
+    return Target(agent, scope, home, project, home / ".codex")
 
 
 def install(t: Target, *, guidance: bool = False) -> list[str]:

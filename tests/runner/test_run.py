@@ -16,6 +16,7 @@ import runner.run
 from runner.providers.claude import ClaudeProvider
 from runner.providers.codex import CodexProvider, codex_overrides, steering_overrides
 from runner.providers.guidance import guidance_text
+from tests.json_paths import at
 from tests.runner.runner_support import (
     FAKE_AGENT,
     SLACK_MS,
@@ -125,7 +126,7 @@ async def test_a_server_exiting_during_startup_is_reported_with_its_last_stderr_
         )
     failed = data_of(log, "mcp_pruner.start_failed")
     assert failed["reason"] == "exited_during_startup"
-    assert "fake_server: cannot bind: address already in use" in failed["stderr_tail"]  # type: ignore[operator]
+    assert "fake_server: cannot bind: address already in use" in at(failed, "stderr_tail", kind=list)
     assert failed["error"] == "the server exited during startup with exit code 3"
     # The dead child ended the wait at once, far from the startup bound.
     assert isinstance(failed["startup_ms"], int)
@@ -152,7 +153,7 @@ async def test_a_server_that_never_becomes_healthy_is_killed_at_the_startup_boun
     failed = data_of(log, "mcp_pruner.start_failed")
     assert failed["reason"] == "start_timeout"
     assert "HTTP 503" in str(failed["error"])
-    assert 800 <= failed["startup_ms"] < 800 + SLACK_MS  # type: ignore[operator]
+    assert 800 <= at(failed, "startup_ms", kind=int) < 800 + SLACK_MS
     pid = failed["pid"]
     assert isinstance(pid, int)
     assert await wait_gone(pid)
@@ -172,7 +173,7 @@ async def test_a_hanging_healthz_is_cut_by_the_per_probe_timeout(harness: Harnes
     failed = data_of(log, "mcp_pruner.start_failed")
     assert failed["reason"] == "start_timeout"
     assert "no answer within 0.2 s" in str(failed["error"])
-    assert failed["startup_ms"] < 1000 + SLACK_MS  # type: ignore[operator]
+    assert at(failed, "startup_ms", kind=int) < 1000 + SLACK_MS
 
 
 async def test_a_server_crash_mid_run_degrades_while_the_provider_keeps_running(harness: Harness) -> None:
@@ -184,7 +185,7 @@ async def test_a_server_crash_mid_run_degrades_while_the_provider_keeps_running(
     assert outcome.exit_code == 5
     exited = data_of(log, "mcp_pruner.exited")
     assert exited["exit_code"] == 7
-    assert "fake_server: crashing on request" in exited["stderr_tail"]  # type: ignore[operator]
+    assert "fake_server: crashing on request" in at(exited, "stderr_tail", kind=list)
     assert data_of(log, "mcp_pruner.degraded")["reason"] == "exited"
     assert data_of(log, "mcp_pruner.shutdown_after_degraded")["was_running"] is False
     assert outcome.summary.states == (
@@ -229,7 +230,7 @@ async def test_a_server_ignoring_sigterm_is_killed_after_the_grace(harness: Harn
     stopped = data_of(log, "mcp_pruner.stopped")
     assert stopped["graceful"] is False
     assert stopped["signal"] == "SIGKILL"
-    assert 300 <= stopped["duration_ms"] < 300 + SLACK_MS  # type: ignore[operator]
+    assert 300 <= at(stopped, "duration_ms", kind=int) < 300 + SLACK_MS
     assert await wait_gone(server_pid(log))
 
 
@@ -400,7 +401,7 @@ async def test_a_server_dying_while_a_startup_probe_hangs_is_noticed_at_once(har
     failed = data_of(log, "mcp_pruner.start_failed")
     assert failed["reason"] == "exited_during_startup"
     assert failed["error"] == "the server exited during startup with exit code 4"
-    assert failed["startup_ms"] < 200 + SLACK_MS < probe_timeout_ms  # type: ignore[operator]
+    assert at(failed, "startup_ms", kind=int) < 200 + SLACK_MS < probe_timeout_ms
 
 
 async def test_an_unexpected_error_during_startup_is_logged_as_itself_and_the_run_goes_on(

@@ -17,6 +17,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from tests.json_paths import at
 from tests.runner.runner_support import (
     JEEVES,
     Harness,
@@ -124,7 +125,7 @@ async def test_a_bash_tool_child_orphaned_by_a_server_crash_is_killed_at_the_end
             assert await process.wait() == 0
         orphan = int(sleeper.read_text())
         assert await wait_gone(orphan)
-        assert orphan in event_data(log_path, "run.orphans_killed")["pids"]  # type: ignore[operator]
+        assert orphan in at(event_data(log_path, "run.orphans_killed"), "pids", kind=list)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)

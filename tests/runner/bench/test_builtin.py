@@ -8,6 +8,7 @@ from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions
 from runner.bench.builtin_harness import BASELINES, kept_from_result, nonblank
 from runner.bench.builtin_tasks import code_tasks, log_tasks
+from tests.json_paths import at
 
 
 def test_tasks_are_the_same_on_every_build() -> None:
@@ -31,7 +32,7 @@ def test_a_logs_task_asks_about_one_failure_and_its_gold_is_that_failure() -> No
     lines = str(task["text"]).split("\n")
     name = str(task["goal_hint"]).removeprefix("Why does ").removesuffix(" fail?")
 
-    gold = [lines[n - 1] for n in task["gold"]]  # type: ignore[attr-defined]
+    gold = [lines[n - 1] for n in at(task, "gold", kind=list)]
 
     assert [line[:2] for line in gold[:3]] == ["> ", "E ", "E "]
     assert gold[-1].startswith("FAILED ")

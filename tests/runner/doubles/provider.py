@@ -24,6 +24,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 
 # Bound on --wait-log so a broken runner fails the test instead of hanging it.
 WAIT_LOG_TIMEOUT_S = 20.0
@@ -44,7 +45,7 @@ def request(path: str, *, method: str = "GET", token: str | None) -> int:
         return 0  # the crashed server closed the connection without an answer
 
 
-def rpc(method: str, params: dict[str, object]) -> dict[str, object]:
+def rpc(method: str, params: Mapping[str, object]) -> dict[str, object]:
     url = os.environ["JEEVES_MCP_URL"].removesuffix("/mcp") + "/rpc"
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
     req = urllib.request.Request(url, data=body, method="POST")
