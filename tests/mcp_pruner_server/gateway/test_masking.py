@@ -16,6 +16,7 @@ from mcp_pruner_server.gateway.masking import (
     split_long_string,
     transform_long_strings,
 )
+from tests.json_paths import at
 
 OPTIONS = MaskOptions()
 MARKER = re.compile(
@@ -69,7 +70,7 @@ def test_a_nested_dict_with_lists_is_masked_at_every_depth_and_the_input_is_unto
     assert value == before  # the input is never mutated
     assert isinstance(masked, dict)
     assert masked["untouched"] is untouched  # shared, not copied
-    assert masked["content"][1] is value["content"][1]
+    assert masked["content"][1] is at(value, "content", 1)
     assert MARKER.search(masked["content"][0]["text"]) is not None
     assert MARKER.search(masked["nested"]["level"]["list"][1][0]) is not None
     assert masked["nested"]["level"]["list"][0] == 1
@@ -105,7 +106,7 @@ def test_the_envelope_keeps_jsonrpc_id_and_error_code_and_message() -> None:
     assert masked_error["error"]["code"] == -32000
     assert masked_error["error"]["message"] == long  # only result and error.data are observations
     assert MARKER.search(masked_error["error"]["data"]["trace"]) is not None
-    assert error["error"]["data"]["trace"] == long
+    assert at(error, "error", "data", "trace") == long
 
 
 def test_a_batch_is_masked_item_by_item_and_untouched_items_are_shared() -> None:

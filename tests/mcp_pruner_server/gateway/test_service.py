@@ -20,6 +20,7 @@ from mcp_pruner_server.gateway.service import MAX_STORED_PER_REPLY, GatewayServi
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
+from tests.json_paths import at
 
 from . import upstreams as up
 
@@ -111,6 +112,14 @@ async def test_a_moderately_nested_reply_is_masked_at_the_bottom(tmp_path: Path)
 MARKER_ID = re.compile(r"id=(prn_\w+|unavailable)\]")
 
 
+def marker_id(text: object) -> str:
+    """The recovery id in the one masking marker `text` holds."""
+    assert isinstance(text, str)
+    found = MARKER_ID.search(text)
+    assert found is not None, f"no marker in {text[:200]!r}"
+    return found.group(1)
+
+
 @asynccontextmanager
 async def gateway_over(behaviour: up.Behaviour, store: RecoveryStore) -> AsyncIterator[GatewayService]:
     async with up.serve(behaviour) as upstream:
@@ -165,7 +174,7 @@ async def test_an_sse_reply_is_measured_and_masked_off_the_loop(
     events = up.sse(lambda r: [{"jsonrpc": "2.0", "id": r["id"], "result": {"text": big}}])
     async with gateway_over(events, RecoveryStore(60, 100, 1 << 24)) as gateway:
         answer = await call(gateway)
-    assert "KIMI_PROXY_OBSERVATION_MASKED" in answer["result"]["text"]  # type: ignore[index]
+    assert "KIMI_PROXY_OBSERVATION_MASKED" in at(answer, "result", "text", kind=str)
     assert on_main == [False]
     lines = capsys.readouterr().err.splitlines()
     ok = [json.loads(line) for line in lines if '"gateway.forward_ok"' in line]
@@ -189,7 +198,7 @@ async def test_the_focus_question_walk_runs_off_the_loop(monkeypatch: pytest.Mon
         up.echo_result(lambda _: {"text": log}), RecoveryStore(60, 100, 1 << 24)
     ) as gateway:
         answer = await call(gateway, {"context_focus_question": "why is the disk full?"})
-    assert "ERROR disk full" in answer["result"]["text"]  # type: ignore[index]
+    assert "ERROR disk full" in at(answer, "result", "text", kind=str)
     assert on_main == [False, False]  # the collecting walk and the masking walk
 
 
@@ -200,7 +209,7 @@ async def test_a_string_the_engine_leaves_whole_is_stored_once_as_a_masked_middl
     text = "--- a/x.py\n+++ b/x.py\n@@ -1,30 +1,30 @@\n" + hunks
     async with gateway_over(up.echo_result(lambda _: {"text": text}), store) as gateway:
         answer = await call(gateway, {"context_focus_question": "k"})
-    ids = MARKER_ID.findall(answer["result"]["text"])  # type: ignore[index,arg-type]
+    ids = MARKER_ID.findall(at(answer, "result", "text", kind=str))
     assert len(ids) == 1
     assert len(store) == 1  # the masked middle only: the engine's no-op did not store the original too
 
@@ -211,7 +220,7 @@ async def test_one_reply_cannot_evict_every_other_recovery() -> None:
     strings = [f"{n:04d}" + "s" * 4000 for n in range(MAX_STORED_PER_REPLY + 44)]
     async with gateway_over(up.echo_result(lambda _: {"items": strings}), store) as gateway:
         answer = await call(gateway)
-    ids = [MARKER_ID.search(s).group(1) for s in answer["result"]["items"]]  # type: ignore[index,union-attr]
+    ids = [marker_id(s) for s in at(answer, "result", "items", kind=list)]
     assert ids.count("unavailable") == 44
     assert ids[:MAX_STORED_PER_REPLY] == [i for i in ids if i != "unavailable"]
     assert store.get("prn_older") == "an earlier observation"
@@ -225,11 +234,11 @@ async def test_a_tools_call_result_stores_its_structured_data_once() -> None:
     result = answer["result"]
     assert isinstance(result, dict)
     masked = result["structuredContent"]["content"]
-    structured_id = MARKER_ID.search(masked).group(1)  # type: ignore[union-attr]
+    structured_id = marker_id(masked)
     recovered = store.get(structured_id)
     assert recovered in big
     # The text is rebuilt from the masked structuredContent: its own middle is tiny.
     assert store.stats().bytes < len(recovered) + 4096
     text = result["content"][0]["text"]
-    text_id = MARKER_ID.search(text).group(1)  # type: ignore[union-attr]
+    text_id = marker_id(text)
     assert structured_id in store.get(text_id)  # the text's middle points at the same stored data
