@@ -19,6 +19,7 @@ from mcp_pruner_server.pruning.types import (
     SOURCE_TYPES,
     PruneOptions,
     PruneResult,
+    SourceType,
 )
 
 _LINE_POOL = [
@@ -88,9 +89,9 @@ def _expected_text(lines: list[str], result: PruneResult, opts: PruneOptions) ->
 @settings(max_examples=150, deadline=None)
 @given(text=texts, goal=goals, source_type=st.sampled_from(SOURCE_TYPES), opts=options)
 def test_pruned_text_is_the_kept_lines_in_order_with_one_canonical_marker_per_block(
-    text: str, goal: str, source_type: str, opts: PruneOptions
+    text: str, goal: str, source_type: SourceType, opts: PruneOptions
 ) -> None:
-    result = prune(text, goal, source_type, opts, "prn_t")  # type: ignore[arg-type]
+    result = prune(text, goal, source_type, opts, "prn_t")
     lines = split_lines(text)
     assert result.prune_id == "prn_t"
     assert result.pruned_text == _expected_text(lines, result, opts)
@@ -110,9 +111,9 @@ def test_pruned_text_is_the_kept_lines_in_order_with_one_canonical_marker_per_bl
 @settings(max_examples=150, deadline=None)
 @given(text=texts, goal=goals, source_type=st.sampled_from(SOURCE_TYPES), opts=options)
 def test_annotations_partition_exactly_the_pruned_lines_and_respect_both_constraints(
-    text: str, goal: str, source_type: str, opts: PruneOptions
+    text: str, goal: str, source_type: SourceType, opts: PruneOptions
 ) -> None:
-    result = prune(text, goal, source_type, opts, "prn_t")  # type: ignore[arg-type]
+    result = prune(text, goal, source_type, opts, "prn_t")
     n = len(split_lines(text))
     ranges = [(a.original_start_line, a.original_end_line) for a in result.annotations]
     assert all(1 <= s <= e <= n for s, e in ranges)
@@ -132,9 +133,9 @@ def test_annotations_partition_exactly_the_pruned_lines_and_respect_both_constra
 @settings(max_examples=150, deadline=None)
 @given(text=texts, goal=goals, source_type=st.sampled_from(SOURCE_TYPES), opts=options)
 def test_kept_lines_and_pruned_ranges_reproduce_the_original_byte_for_byte(
-    text: str, goal: str, source_type: str, opts: PruneOptions
+    text: str, goal: str, source_type: SourceType, opts: PruneOptions
 ) -> None:
-    result = prune(text, goal, source_type, opts, "prn_t")  # type: ignore[arg-type]
+    result = prune(text, goal, source_type, opts, "prn_t")
     lines = split_lines(text)
     pieces: dict[int, list[str]] = {i: [lines[i]] for i in _kept_lines(result, len(lines))}
     for a in result.annotations:  # what recover_text returns for the range
@@ -144,11 +145,13 @@ def test_kept_lines_and_pruned_ranges_reproduce_the_original_byte_for_byte(
 
 
 @given(text=texts, goal=goals, source_type=st.sampled_from(SOURCE_TYPES))
-def test_no_prune_regions_stay_with_both_directive_lines(text: str, goal: str, source_type: str) -> None:
+def test_no_prune_regions_stay_with_both_directive_lines(
+    text: str, goal: str, source_type: SourceType
+) -> None:
     body = [f"filler line number {k} about nothing" for k in range(40)]
     protected = [NO_PRUNE_BEGIN, "secret sauce 1", "secret sauce 2", NO_PRUNE_END]
     full = "\n".join([text, *body[:20], *protected, *body[20:]])
-    result = prune(full, goal, source_type, PruneOptions(max_prune_ratio=1.0), "prn_t")  # type: ignore[arg-type]
+    result = prune(full, goal, source_type, PruneOptions(max_prune_ratio=1.0), "prn_t")
     assert "\n".join(protected) in result.pruned_text
 
 
@@ -250,12 +253,12 @@ def test_the_floor_is_met_when_the_question_needs_less() -> None:
     reads_allowed=st.integers(min_value=0, max_value=40),
 )
 def test_a_timeout_at_any_look_at_the_clock_gives_the_whole_text_or_a_whole_result(
-    text: str, goal: str, source_type: str, reads_allowed: int
+    text: str, goal: str, source_type: SourceType, reads_allowed: int
 ) -> None:
     # each read of the clock is 1 s later: the deadline passes at the `reads_allowed`-th look
     ticks = itertools.count()
     opts = PruneOptions(max_prune_ratio=1.0, timeout_ms=reads_allowed * 1000)
-    result = prune(text, goal, source_type, opts, "prn_t", clock=lambda: float(next(ticks)))  # type: ignore[arg-type]
+    result = prune(text, goal, source_type, opts, "prn_t", clock=lambda: float(next(ticks)))
     assert result.prune_id == "prn_t"
     if result.warnings == ("timeout",):
         assert (result.pruned_text, result.annotations, result.stats.used_fallback) == (text, (), True)
