@@ -13,6 +13,7 @@ from mcp_pruner_server.errors import (
     BackendTimeoutError,
 )
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
+from tests.json_paths import at
 
 from .fake_http import (
     TIMEOUT_MS,
@@ -49,17 +50,17 @@ def score_by_keyword(request: Request) -> object:
     return {"scores": [0.95 if "config" in d or "load" in d else 0.02 for d in docs], "input_tokens": 321}
 
 
-def make_backend(url: str, client: httpx.AsyncClient, **kw: object) -> DeepInfraBackend:
-    params: dict[str, object] = {
-        "api_key": "sk-test",
-        "endpoint_url": url,
-        "timeout_ms": TIMEOUT_MS,
-        "max_docs": 256,
-        "client": client,
-        "cache": TtlCache[str, Scores](60, 16),
-    }
-    params.update(kw)
-    return DeepInfraBackend(**params)  # type: ignore[arg-type]
+def make_backend(
+    url: str, client: httpx.AsyncClient, *, api_key: str | None = "sk-test", max_docs: int = 256
+) -> DeepInfraBackend:
+    return DeepInfraBackend(
+        api_key=api_key,
+        endpoint_url=url,
+        timeout_ms=TIMEOUT_MS,
+        max_docs=max_docs,
+        client=client,
+        cache=TtlCache[str, Scores](60, 16),
+    )
 
 
 async def test_lines_scored_by_the_reranker_are_kept_with_the_seed_stats() -> None:
@@ -122,7 +123,7 @@ async def test_lines_past_max_docs_are_kept_unscored_and_flagged_truncated() -> 
 
 
 async def test_hard_constraints_hold_when_the_reranker_likes_nothing() -> None:
-    behave = answer_with(lambda r: {"scores": [0.0] * len(r.json()["documents"])})  # type: ignore[index]
+    behave = answer_with(lambda r: {"scores": [0.0] * len(at(r.json(), "documents", kind=list))})
     async with serve(behave, PATH) as server, httpx.AsyncClient() as client:
         options = PruneOptions(max_prune_ratio=0.5, min_keep_lines=3)
         result = await make_backend(server.url, client).prune(TEXT, "q", "code", options, "prn_c")

@@ -5,7 +5,7 @@ import pytest
 from mcp_pruner_server.backends import heuristic
 from mcp_pruner_server.backends.heuristic import HeuristicBackend
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 
 pytestmark = pytest.mark.anyio
 
@@ -21,9 +21,11 @@ async def test_heuristic_backend_runs_the_engine_off_the_event_loop_thread(
 ) -> None:
     threads: list[threading.Thread] = []
 
-    def spy(*args: object, **kwargs: object) -> PruneResult:  # records the thread, runs the real engine
+    def spy(  # records the thread, runs the real engine
+        text: str, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+    ) -> PruneResult:
         threads.append(threading.current_thread())
-        return prune(*args, **kwargs)  # type: ignore[arg-type]
+        return prune(text, goal_hint, source_type, options, prune_id)
 
     monkeypatch.setattr(heuristic, "prune", spy)
     options = PruneOptions(max_prune_ratio=0.8)

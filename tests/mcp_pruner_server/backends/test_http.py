@@ -9,6 +9,7 @@ from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
 
 from .fake_http import (
     TIMEOUT_MS,
+    Behaviour,
     Request,
     accept_never_read,
     answer,
@@ -155,8 +156,8 @@ async def test_error_statuses_are_http_errors_with_the_status(status: int) -> No
     ],
     ids=["broken-json", "html", "wrong-field", "list", "error-msg", "unaligned"],
 )
-async def test_invalid_answers_are_invalid_responses(behaviour: object) -> None:
-    async with serve(behaviour) as server:  # type: ignore[arg-type]
+async def test_invalid_answers_are_invalid_responses(behaviour: Behaviour) -> None:
+    async with serve(behaviour) as server:
         err = await assert_fails_within_timeout(server.url, BackendResponseError)
     assert err.error_code == "invalid_response"
     assert err.warnings == ("http_backend_error", "http_backend_parse_error")

@@ -11,12 +11,13 @@ from mcp_pruner_server.tools.arguments import (
     parse_read,
     parse_recover,
 )
+from tests.json_paths import at
 
 
 def field_errors(exc: pytest.ExceptionInfo[InvalidParamsError]) -> dict[str, str]:
     data = exc.value.to_rpc_error()
     assert data["code"] == -32602
-    return {e["field"]: e["message"] for e in data["data"]["field_errors"]}  # type: ignore[index]
+    return {e["field"]: e["message"] for e in at(data, "data", "field_errors", kind=list)}
 
 
 def test_read_applies_defaults_and_trims_the_question() -> None:

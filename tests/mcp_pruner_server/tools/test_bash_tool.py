@@ -5,6 +5,7 @@ import pytest
 from mcp_pruner_server.tools.arguments import parse_bash
 from mcp_pruner_server.tools.bash_tool import run_bash_tool
 from mcp_pruner_server.tools.outcome import ToolFailure
+from tests.json_paths import at
 
 pytestmark = pytest.mark.anyio
 # Longer than NAME_MAX (255): the kernel answers ENAMETOOLONG, not ENOENT.
@@ -15,4 +16,4 @@ async def test_a_cwd_too_long_to_exist_is_an_invalid_cwd_tool_error(tmp_path: Pa
     outcome = await run_bash_tool(tmp_path, parse_bash({"cmd": "true", "cwd": TOO_LONG_NAME}))
     assert isinstance(outcome, ToolFailure)
     assert outcome.code == "invalid_cwd"
-    assert outcome.result["error"]["code"] == "invalid_cwd"  # type: ignore[index]
+    assert at(outcome.result, "error", "code") == "invalid_cwd"

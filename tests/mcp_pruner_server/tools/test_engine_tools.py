@@ -14,6 +14,7 @@ from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools.engine_tools import ServicePruner
+from tests.json_paths import at
 
 pytestmark = pytest.mark.anyio
 
@@ -57,7 +58,7 @@ async def test_an_engine_timeout_on_tool_output_is_a_pruner_error_fallback(tmp_p
     assert pruning["reason"] == "pruner_error"
     assert pruning["error"]["code"] == "timeout"
     assert "50 ms" in pruning["error"]["message"]
-    assert dispatcher.stats.snapshot()["pruning"]["fallbacks"] == 1  # type: ignore[index]
+    assert at(dispatcher.stats.snapshot(), "pruning", "fallbacks") == 1
 
 
 async def test_an_engine_that_declines_to_prune_is_not_a_failure(tmp_path: Path) -> None:

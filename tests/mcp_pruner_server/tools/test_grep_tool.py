@@ -6,6 +6,7 @@ from mcp_pruner_server.pruning.types import Annotation, PruneResult, PruneStats
 from mcp_pruner_server.tools.arguments import parse_grep
 from mcp_pruner_server.tools.grep_tool import kept_matches, render_listing, run_grep_tool
 from mcp_pruner_server.tools.outcome import ToolFailure
+from tests.json_paths import at
 from tools_exec.grep import GrepMatch
 
 MATCHES = [
@@ -39,4 +40,4 @@ async def test_a_cwd_or_path_too_long_to_exist_is_an_invalid_path_tool_error(
         arguments["cwd"] = too_long
     outcome = await run_grep_tool(tmp_path, parse_grep(arguments))
     assert isinstance(outcome, ToolFailure)
-    assert outcome.result["error"]["code"] == "invalid_path"  # type: ignore[index]
+    assert at(outcome.result, "error", "code") == "invalid_path"

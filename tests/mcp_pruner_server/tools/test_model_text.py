@@ -76,7 +76,9 @@ def test_grep_is_rg_style_lines_or_the_pruned_listing() -> None:
     plain: JsonObject = {"tool": "grep", "matches": matches, "match_count": 1, "pruning": RAW}
     assert model_text("grep", plain) == "a.py:3:x = 1\na.py-4-y = 2"
     pruned: JsonObject = {"tool": "grep", "matches": [], "listing": PRUNED, "pruning": APPLIED}
-    assert model_text("grep", pruned).endswith("[8 of 10 lines pruned · recover_text prune_id=prn_1]")
+    pruned_text = model_text("grep", pruned)
+    assert pruned_text is not None
+    assert pruned_text.endswith("[8 of 10 lines pruned · recover_text prune_id=prn_1]")
     assert model_text("grep", {"tool": "grep", "matches": [], "pruning": RAW}) == "(no matches)"
 
 

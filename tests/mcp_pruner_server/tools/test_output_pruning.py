@@ -14,6 +14,7 @@ from mcp_pruner_server.recovery import RecoveryStore
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools.engine_tools import ServicePruner
 from mcp_pruner_server.tools.output_pruning import PruneAttempt
+from tests.json_paths import at
 from tools_exec import files, process
 from tools_exec.capture import CapturedSource, HeadTailCapture
 
@@ -58,8 +59,8 @@ async def test_bash_with_a_question_prunes_its_whole_spooled_output_and_releases
     body = reply.structured
     assert FAILURE in str(body["stdout"])
     assert len(str(body["stdout"]).encode()) <= 65536
-    assert body["pruning"]["applied"] is True  # type: ignore[index]
-    assert body["pruning"]["raw_bytes"] == len(_log(60_000))  # type: ignore[index]
+    assert at(body, "pruning", "applied") is True
+    assert at(body, "pruning", "raw_bytes") == len(_log(60_000))
     assert captures
     assert any(c.spooled_to_disk() for c in captures)
     assert all(c.closed for c in captures)
@@ -91,7 +92,7 @@ async def test_a_pruner_failure_returns_the_head_and_tail_and_still_releases_the
     reply = await dispatcher.call("read", args)
     await service.aclose()
     body = reply.structured
-    assert body["pruning"]["reason"] == "pruner_error"  # type: ignore[index]
+    assert at(body, "pruning", "reason") == "pruner_error"
     assert str(body["content"]).endswith(FAILURE + "\n")  # the tail is kept
     assert str(body["content"]).count("⟦TRUNCATED: ") == 1
     assert all(c.closed for c in captures)
@@ -130,9 +131,9 @@ async def test_metadata_says_why_when_nothing_was_pruned(tmp_path: Path) -> None
     asked = await dispatcher.call("read", {"path": "short.log", "context_focus_question": QUESTION})
     plain = await dispatcher.call("read", {"path": "short.log"})
     await service.aclose()
-    assert asked.structured["pruning"]["applied"] is False  # type: ignore[index]
-    assert asked.structured["pruning"]["reason"] == "kept_whole"  # type: ignore[index]
-    assert plain.structured["pruning"]["reason"] == "no_focus_question"  # type: ignore[index]
+    assert at(asked.structured, "pruning", "applied") is False
+    assert at(asked.structured, "pruning", "reason") == "kept_whole"
+    assert at(plain.structured, "pruning", "reason") == "no_focus_question"
 
 
 async def test_prune_text_takes_the_budget_as_an_extra_option(tmp_path: Path) -> None:
@@ -145,8 +146,8 @@ async def test_prune_text_takes_the_budget_as_an_extra_option(tmp_path: Path) ->
         "prune_text", {**base, "options": {**options, "include_markers": False, "max_kept_lines": 40}}
     )
     await service.aclose()
-    assert ratio.structured["stats"]["kept_lines"] >= 1001  # type: ignore[index]  # the ratio holds
-    assert budget.structured["stats"]["kept_lines"] <= 41  # type: ignore[index]  # the budget wins over it
+    assert at(ratio.structured, "stats", "kept_lines", kind=int) >= 1001  # the ratio holds
+    assert at(budget.structured, "stats", "kept_lines", kind=int) <= 41  # the budget wins over it
     assert FAILURE in str(budget.structured["pruned_text"])
 
 
@@ -169,4 +170,6 @@ async def test_grep_with_a_question_prunes_every_match_and_returns_within_max_ou
     assert isinstance(matches, list)
     assert len(matches) == listing.count("│ mod.py:")  # the structured matches are the listing's
     assert plain.structured["truncated"] is True
-    assert plain.structured["match_count"] < 3001  # without a question: max_output_bytes as before
+    assert (
+        at(plain.structured, "match_count", kind=int) < 3001
+    )  # without a question: max_output_bytes as before
