@@ -1,6 +1,7 @@
 """read/bash/grep through the `req:*` pipeline, in-process on /rpc with the real tools and engine."""
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -10,9 +11,10 @@ from mcp_pruner_server.pipeline import ReqState, RequestTrace
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning.types import PruneOptions, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
-from mcp_pruner_server.recovery import RecoveryStore
+from mcp_pruner_server.recovery import RecoveredText, RecoveryStore
 from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.tools.output_pruning import PruneAttempt
+from tests.json_paths import at
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
 from tools_exec.capture import CapturedSource
 
@@ -37,12 +39,11 @@ def write_module(root: Path, helpers: int = 300) -> Path:
     return path
 
 
-def structured(answer: dict[str, object]) -> dict[str, object]:
-    result = answer["result"]
-    assert isinstance(result, dict)
-    text = json.loads(result["content"][0]["text"])
-    assert text == result["structuredContent"]  # the same JSON, twice
-    return result["structuredContent"]  # type: ignore[no-any-return]
+def structured(answer: object) -> dict[str, object]:
+    content = at(answer, "result", "structuredContent", kind=dict)
+    text = json.loads(at(answer, "result", "content", 0, "text", kind=str))
+    assert text == content  # the same JSON, twice
+    return content
 
 
 @pytest.fixture
@@ -125,8 +126,8 @@ async def test_read_of_a_missing_file_is_a_not_found_tool_error(tmp_path: Path) 
         answer = await call_tool(client, "read", {"path": "missing.py"})
         escape = await call_tool(client, "read", {"path": "../../etc/passwd"})
     assert answer["result"]["isError"] is True
-    assert structured(answer)["error"]["code"] == "not_found"  # type: ignore[index]
-    assert structured(escape)["error"]["code"] == "invalid_path"  # type: ignore[index]
+    assert at(structured(answer), "error", "code") == "not_found"
+    assert at(structured(escape), "error", "code") == "invalid_path"
 
 
 async def test_with_a_question_the_whole_output_is_pruned_and_max_output_bytes_bounds_the_reply(
@@ -158,7 +159,7 @@ async def test_with_a_question_the_whole_output_is_pruned_and_max_output_bytes_b
     assert str(raw["content"]).endswith("ERROR payment webhook failed\n")
     assert raw["truncated"] is True
     assert str(raw["content"]).count("⟦TRUNCATED: ") == 1
-    assert raw["omitted"]["lines"] > 0  # type: ignore[index]
+    assert at(raw, "omitted", "lines", kind=int) > 0
 
 
 async def test_a_failing_command_is_nonzero_exit_with_its_output_pruned_to_the_question(
@@ -185,7 +186,7 @@ async def test_a_failing_command_is_nonzero_exit_with_its_output_pruned_to_the_q
     assert isinstance(stdout, str)
     assert "AssertionError: expected 10.05 got 10.04" in stdout
     assert MARKER_PREFIX in stdout
-    assert body["pruning"]["applied"] is True  # type: ignore[index]
+    assert at(body, "pruning", "applied") is True
     assert len(stdout) < 0.5 * 800 * len("test_case_100 PASSED\n")
 
 
@@ -209,7 +210,7 @@ async def test_a_bash_timeout_is_a_timeout_tool_error(tmp_path: Path) -> None:
         answer = await call_tool(client, "bash", {"cmd": "echo started; sleep 30", "timeout_ms": 300})
     body = structured(answer)
     assert answer["result"]["isError"] is True
-    assert body["error"]["code"] == "timeout"  # type: ignore[index]
+    assert at(body, "error", "code") == "timeout"
     assert body["stdout"] == "started\n"
 
 
@@ -273,10 +274,10 @@ async def test_a_pruner_failure_falls_back_to_raw_output_with_the_error(tmp_path
         "fallback": True,
         "raw_bytes": len((tmp_path / "billing.py").read_bytes()),
         "reason": "pruner_error",
-        "pruner_duration_ms": reply.structured["pruning"]["pruner_duration_ms"],  # type: ignore[index]
+        "pruner_duration_ms": at(reply.structured, "pruning", "pruner_duration_ms"),
         "error": {"code": "timeout", "message": "slow"},
     }
-    assert dispatcher.stats.snapshot()["pruning"]["fallbacks"] == 1  # type: ignore[index]
+    assert at(dispatcher.stats.snapshot(), "pruning", "fallbacks") == 1
 
 
 async def test_the_trace_of_a_pruned_read_follows_the_table(
@@ -331,7 +332,7 @@ async def test_every_kind_of_answer_leaves_its_trace_in_a_terminal_state(
 
     write_module(tmp_path, helpers=40)
     one_range = [{"start_line": 1, "end_line": 1}]
-    calls = [
+    calls: list[tuple[str, dict[str, object]]] = [
         ("read", {"path": "billing.py", "context_focus_question": QUESTION}),  # pruned
         ("read", {"path": "billing.py"}),  # raw
         ("read", {"path": "nope.py"}),  # tool error
@@ -359,7 +360,7 @@ async def test_every_result_fits_its_tool_output_schema(tmp_path: Path) -> None:
     from mcp_pruner_server.tools.schemas import TOOLS_BY_NAME
 
     write_module(tmp_path, helpers=40)
-    calls = [
+    calls: list[tuple[str, dict[str, object]]] = [
         ("read", {"path": "billing.py", "context_focus_question": QUESTION}),
         ("read", {"path": "nope.py"}),
         ("bash", {"cmd": "seq 1 100; exit 3", "context_focus_question": "what failed?"}),
@@ -420,10 +421,10 @@ async def test_a_tool_error_says_why_it_was_not_pruned_and_counts_utf8_bytes(tmp
         "raw_bytes": 0,
         "reason": "no_focus_question",
     }
-    assert asked["pruning"]["reason"] == "output_empty"  # type: ignore[index]
+    assert at(asked, "pruning", "reason") == "output_empty"
     assert timeout["stdout"] == "ééé\n"
-    assert timeout["pruning"]["raw_bytes"] == len("ééé\n".encode())  # type: ignore[index]
-    assert timeout["pruning"]["reason"] == "no_focus_question"  # type: ignore[index]
+    assert at(timeout, "pruning", "raw_bytes") == len("ééé\n".encode())
+    assert at(timeout, "pruning", "reason") == "no_focus_question"
 
 
 async def test_a_timed_out_command_asked_a_question_says_pruning_is_off_for_tool_errors(
@@ -438,7 +439,7 @@ async def test_a_timed_out_command_asked_a_question_says_pruning_is_off_for_tool
                 {"cmd": "echo started; sleep 30", "timeout_ms": 1500, "context_focus_question": question},
             )
         )
-    assert timeout["error"]["code"] == "timeout"  # type: ignore[index]
+    assert at(timeout, "error", "code") == "timeout"
     assert timeout["stdout"] == "started\n"
     assert timeout["pruning"] == {
         "attempted": False,
@@ -462,12 +463,12 @@ async def test_a_timed_out_grep_counts_the_matches_it_returns_as_raw_bytes(tmp_p
     }
     async with in_process(tmp_path) as client:
         timeout = structured(await call_tool(client, "grep", arguments))
-    assert timeout["error"]["code"] == "timeout"  # type: ignore[index]
-    assert len(timeout["matches"]) == 50  # type: ignore[arg-type]
-    assert timeout["pruning"]["raw_bytes"] == len("a.txt:1:hello error\n") * 9 + sum(  # type: ignore[index]
+    assert at(timeout, "error", "code") == "timeout"
+    assert len(at(timeout, "matches", kind=list)) == 50
+    assert at(timeout, "pruning", "raw_bytes") == len("a.txt:1:hello error\n") * 9 + sum(
         len(f"a.txt:{n}:hello error\n") for n in range(10, 51)
     )
-    assert timeout["pruning"]["reason"] == "disabled_or_unconfigured"  # type: ignore[index]
+    assert at(timeout, "pruning", "reason") == "disabled_or_unconfigured"
 
 
 async def test_healthz_answers_while_a_big_recover_is_still_running(
@@ -487,13 +488,15 @@ async def test_healthz_answers_while_a_big_recover_is_still_running(
     order: list[str] = []
     real_recover = RecoveryStore.recover
 
-    def held_recover(self: RecoveryStore, *args: object) -> object:
+    def held_recover(
+        self: RecoveryStore, prune_id: str, ranges: Sequence[tuple[int, int]], include_line_numbers: bool
+    ) -> RecoveredText:
         # A recover is too fast to catch mid-flight: hold it until /healthz has answered.
         order.append("recover_started")
         started.set()
         release.wait(hold_s)
         order.append("recover_done")
-        return real_recover(self, *args)  # type: ignore[arg-type]
+        return real_recover(self, prune_id, ranges, include_line_numbers)
 
     monkeypatch.setattr(RecoveryStore, "recover", held_recover)
     parts = build_parts(ServerSettings(root=tmp_path), env={}, engine_processes=False)
@@ -525,4 +528,4 @@ async def test_healthz_answers_while_a_big_recover_is_still_running(
     assert health.status_code == 200
     assert order == ["recover_started", "healthz", "recover_done"]
     (answer,) = answers
-    assert structured(answer)["raw_text"].endswith(f"line {OFF_LOOP_BYTES // 4 - 1}")  # type: ignore[union-attr]
+    assert at(structured(answer), "raw_text", kind=str).endswith(f"line {OFF_LOOP_BYTES // 4 - 1}")

@@ -1,25 +1,35 @@
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mcp_pruner_server.errors import ConfigError
 from mcp_pruner_server.pruning_config import DEFAULT_DEEPINFRA_ENDPOINT_URL, load_pruning_config
-from mcp_pruner_server.settings import build_settings, is_loopback, read_toml_document
+from mcp_pruner_server.settings import ServerSettings, build_settings, is_loopback, read_toml_document
+from tests.json_paths import at
 
 
-def settings_for(workspace: Path, **overrides: object) -> object:
-    args: dict[str, object] = {
-        "root": workspace,
-        "host": "127.0.0.1",
-        "port": 0,
-        "log_format": "json",
-        "exit_with_parent": True,
-        "allow_remote": False,
-        "env": {},
-    }
-    args.update(overrides)
-    return build_settings(**args)  # type: ignore[arg-type]
+def settings_for(
+    workspace: Path,
+    *,
+    root: str | Path | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    log_format: str = "json",
+    allow_remote: bool = False,
+    env: Mapping[str, str] | None = None,
+) -> ServerSettings:
+    return build_settings(
+        root=workspace if root is None else root,
+        host=host,
+        port=port,
+        log_format=log_format,
+        exit_with_parent=True,
+        allow_remote=allow_remote,
+        env={} if env is None else env,
+    )
 
 
 def test_loopback_names_and_addresses() -> None:
@@ -31,16 +41,16 @@ def test_loopback_names_and_addresses() -> None:
 
 def test_the_token_comes_from_the_environment_and_is_never_printed(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, env={"JEEVES_MCP_PRUNER_TOKEN": "s3cret"})
-    assert settings.token == "s3cret"  # type: ignore[attr-defined]
+    assert settings.token == "s3cret"
     assert "s3cret" not in repr(settings)
-    assert settings_for(tmp_path, env={"JEEVES_MCP_PRUNER_TOKEN": ""}).token is None  # type: ignore[attr-defined]
+    assert settings_for(tmp_path, env={"JEEVES_MCP_PRUNER_TOKEN": ""}).token is None
 
 
 def test_the_clients_token_variable_is_read_too_and_the_servers_own_wins(tmp_path: Path) -> None:
     # One exported JEEVES_MCP_TOKEN serves `jeeves serve` and the configs `jeeves mcp-config` prints.
-    assert settings_for(tmp_path, env={"JEEVES_MCP_TOKEN": "shared"}).token == "shared"  # type: ignore[attr-defined]
+    assert settings_for(tmp_path, env={"JEEVES_MCP_TOKEN": "shared"}).token == "shared"
     both = {"JEEVES_MCP_TOKEN": "users", "JEEVES_MCP_PRUNER_TOKEN": "per-run"}
-    assert settings_for(tmp_path, env=both).token == "per-run"  # type: ignore[attr-defined]
+    assert settings_for(tmp_path, env=both).token == "per-run"
 
 
 @pytest.mark.parametrize(
@@ -53,7 +63,7 @@ def test_the_clients_token_variable_is_read_too_and_the_servers_own_wins(tmp_pat
     ],
 )
 def test_bad_flags_are_config_errors_naming_the_flag(
-    tmp_path: Path, overrides: dict[str, object], variable: str
+    tmp_path: Path, overrides: dict[str, Any], variable: str
 ) -> None:
     with pytest.raises(ConfigError) as caught:
         settings_for(tmp_path, **overrides)
@@ -62,7 +72,7 @@ def test_bad_flags_are_config_errors_naming_the_flag(
 
 def test_a_remote_host_needs_allow_remote(tmp_path: Path) -> None:
     settings = settings_for(tmp_path, host="0.0.0.0", allow_remote=True)
-    assert not settings.loopback  # type: ignore[attr-defined]
+    assert not settings.loopback
 
 
 def homes(
@@ -119,13 +129,15 @@ def test_a_workspace_toml_cannot_choose_the_backend_or_an_endpoint(
     assert config.endpoint is None
     assert config.deepinfra_endpoint_url == DEFAULT_DEEPINFRA_ENDPOINT_URL
     ignored = [e for e in events_of(capsys) if e["event"] == "mcp_pruner.config_ignored"]
-    assert {e["data"]["variable"] for e in ignored} == {  # type: ignore[index]
+    assert {at(e, "data", "variable") for e in ignored} == {
         "mcp_pruner.backend",
         "mcp_pruner.endpoint",
         "mcp_pruner.pruner_endpoint",
         "mcp_pruner.deepinfra_endpoint_url",
     }
-    assert all(e["level"] == "warning" and str(root / "jeeves.toml") == e["data"]["file"] for e in ignored)  # type: ignore[index]
+    assert all(
+        e["level"] == "warning" and at(e, "data", "file") == str(root / "jeeves.toml") for e in ignored
+    )
 
 
 def test_the_user_config_and_the_environment_still_choose_the_backend(tmp_path: Path) -> None:
@@ -156,14 +168,16 @@ def test_workspace_gateway_servers_keep_plain_loopback_urls_only(
         'shared = { url = "https://other.example/rpc", bearer_token_env_var = "MY_MCP_TOKEN" }\n'
     )
     root, env = homes(tmp_path, user=user, workspace=workspace)
-    servers = read_toml_document(root, env)["gateway"]["servers"]  # type: ignore[index]
+    servers = at(read_toml_document(root, env), "gateway", "servers")
     assert servers == {
         "mine": {"url": "https://mcp.example/rpc", "bearer_token_env_var": "MY_MCP_TOKEN"},
         # replaced whole: the user's token never goes to the workspace's URL
         "shared": "http://localhost:9000/rpc",
         "local": "http://127.0.0.1:8004/rpc",
     }
-    ignored = {e["data"]["variable"] for e in events_of(capsys) if e["event"] == "mcp_pruner.config_ignored"}  # type: ignore[index]
+    ignored = {
+        at(e, "data", "variable") for e in events_of(capsys) if e["event"] == "mcp_pruner.config_ignored"
+    }
     assert ignored == {"gateway.servers.remote", "gateway.servers.tokened"}
 
 
