@@ -218,6 +218,7 @@ async def test_a_request_cancelled_at_shutdown_gets_503_with_its_id_and_its_trac
     import os
 
     import anyio
+    from starlette.types import Message, Scope
 
     from mcp_pruner_server.app import build_app, build_parts
     from mcp_pruner_server.logs import configure_logging
@@ -233,7 +234,7 @@ async def test_a_request_cancelled_at_shutdown_gets_503_with_its_id_and_its_trac
         "params": {"name": "bash", "arguments": {"cmd": "echo running > started.fifo; sleep 60"}},
     }
     body = json.dumps(call).encode()
-    scope = {
+    scope: Scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -247,29 +248,29 @@ async def test_a_request_cancelled_at_shutdown_gets_503_with_its_id_and_its_trac
         "client": ("127.0.0.1", 5000),
         "server": ("127.0.0.1", 8000),
     }
-    messages = [{"type": "http.request", "body": body, "more_body": False}]
-    sent: list[dict[str, object]] = []
+    messages: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+    sent: list[Message] = []
 
-    async def receive() -> dict[str, object]:
+    async def receive() -> Message:
         if messages:
             return messages.pop()
         await anyio.sleep_forever()
         raise AssertionError("unreachable")
 
-    async def send(message: dict[str, object]) -> None:
+    async def send(message: Message) -> None:
         sent.append(message)
 
     app = build_app(build_parts(ServerSettings(root=tmp_path), env={}, engine_processes=False))
     async with app.router.lifespan_context(app):
         # What uvicorn does when the SIGTERM grace runs out: cancel the request's task.
-        task = asyncio.create_task(app(scope, receive, send))  # type: ignore[arg-type]
+        task = asyncio.create_task(app(scope, receive, send))
         with anyio.fail_after(15):
             assert await anyio.to_thread.run_sync(started.read_text) == "running\n"
             task.cancel()
             await task
     start, payload = sent
     assert start["status"] == 503
-    answer = json.loads(payload["body"])  # type: ignore[arg-type]
+    answer = json.loads(payload["body"])
     assert answer["id"] == 2**60
     assert answer["error"]["code"] == -32603
     events = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]

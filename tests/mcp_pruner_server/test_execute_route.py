@@ -106,7 +106,7 @@ async def test_an_unknown_tool_is_a_404_naming_the_tool_field(tmp_path: Path) ->
 
 
 async def test_an_unknown_prune_id_is_a_404_with_its_data(tmp_path: Path) -> None:
-    params = {"prune_id": "prn_missing", "ranges": [{"start_line": 1, "end_line": 2}]}
+    params: dict[str, object] = {"prune_id": "prn_missing", "ranges": [{"start_line": 1, "end_line": 2}]}
     params["include_line_numbers"] = False
     async with in_process(tmp_path, token=TOKEN) as client:
         body = await execute(client, "recover_text", params, status=404)

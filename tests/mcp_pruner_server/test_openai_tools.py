@@ -27,6 +27,7 @@ from mcp_pruner_server.openai_tools import (
     portable_parameters,
 )
 from mcp_pruner_server.tools.schemas import TOOL_SPECS, ToolSpec
+from tests.json_paths import obj
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process, strict_json
 
 pytestmark = pytest.mark.anyio
@@ -73,7 +74,7 @@ def test_every_parameters_schema_follows_seed_004s_conventions(spec: dict[str, A
 
 def test_the_specs_are_generated_from_the_tools_list_schemas() -> None:
     for spec, openai_spec in zip(TOOL_SPECS, openai_function_specs(), strict=True):
-        function = openai_spec["function"]
+        function = obj(openai_spec["function"])
         assert function["name"] == spec.name
         assert function["description"] == spec.description
         assert function["parameters"] == spec.input_schema  # already portable: nothing to add

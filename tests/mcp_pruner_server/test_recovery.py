@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from mcp_pruner_server import recovery
 from mcp_pruner_server.errors import InvalidRangeError, PruneIdNotFoundError
 from mcp_pruner_server.pruning.text import split_lines
+from mcp_pruner_server.pruning.types import LINE_PREFIX_TEMPLATE
 from mcp_pruner_server.recovery import (
     MAX_RECOVER_RANGES,
     RecoveryStore,
@@ -272,7 +273,7 @@ def test_a_thousand_whole_text_ranges_past_the_budget_fail_before_building(
     store = RecoveryStore(ttl_s=60, max_entries=4, max_bytes=1 << 20)
     store.put("p", "a\n" * 32000)
     built: list[int] = []
-    template = recovery.LINE_PREFIX_TEMPLATE
+    template = LINE_PREFIX_TEMPLATE
 
     class Counting(str):
         def format(self, *args: object, **kwargs: object) -> str:

@@ -151,7 +151,7 @@ async def test_a_post_that_is_not_application_json_is_415_on_every_body_route(tm
 async def test_a_body_over_the_limit_is_413_declared_or_streamed(tmp_path: Path) -> None:
     big = b"x" * (MAX_REQUEST_BODY_BYTES + 1)
 
-    async def chunks():  # type: ignore[no-untyped-def]  # no Content-Length: chunked upload
+    async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: chunked upload
         for i in range(0, len(big), 1 << 20):
             yield big[i : i + (1 << 20)]
 

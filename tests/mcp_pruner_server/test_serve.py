@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 
 import anyio
@@ -13,6 +14,7 @@ import httpx
 import psutil
 import pytest
 
+from tests.json_paths import at
 from tests.mcp_pruner_server.server_fixtures import READY_TIMEOUT_S, child_server, server_argv
 
 TOKEN = "tok-" + "e2e" * 4
@@ -21,7 +23,7 @@ EXIT_TIMEOUT_S = 10.0
 
 
 def rpc_call(
-    base_url: str, name: str, arguments: dict[str, object], token: str | None = None
+    base_url: str, name: str, arguments: Mapping[str, object], token: str | None = None
 ) -> dict[str, object]:
     headers = {"authorization": f"Bearer {token}"} if token else {}
     body = {
@@ -181,7 +183,7 @@ def test_engine_worker_processes_die_with_the_server_even_on_sigkill(tmp_path: P
         workers = psutil.Process(server.process.pid).children(recursive=True)
         server.process.kill()
         server.process.wait(timeout=EXIT_TIMEOUT_S)
-    assert pruned["stats"]["pruned_lines"] > 0  # type: ignore[index]
+    assert at(pruned, "stats", "pruned_lines", kind=int) > 0
     assert workers  # the prune ran in an engine worker process
     _gone, alive = psutil.wait_procs(workers, timeout=EXIT_TIMEOUT_S)
     assert alive == []
@@ -193,8 +195,8 @@ def test_jeeves_serve_runs_the_same_server_with_text_logs(tmp_path: Path) -> Non
     argv = [str(jeeves), "serve", "--port", "0", "--root", str(tmp_path), "--log-format", "text"]
     with stderr_path.open("wb") as stderr:
         process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+        assert process.stdout is not None
         try:
-            assert process.stdout is not None
             ready = json.loads(process.stdout.readline())
             health = httpx.get(f"http://127.0.0.1:{ready['port']}/health", timeout=10).json()
             assert process.stdin is not None
@@ -204,7 +206,7 @@ def test_jeeves_serve_runs_the_same_server_with_text_logs(tmp_path: Path) -> Non
             if process.poll() is None:
                 process.kill()
             process.wait(timeout=EXIT_TIMEOUT_S)
-            process.stdout.close()  # type: ignore[union-attr]
+            process.stdout.close()
     assert ready["event"] == "mcp_pruner.ready"
     assert health["status"] == "healthy"
     first = stderr_path.read_text().splitlines()[0]

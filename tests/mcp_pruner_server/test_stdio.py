@@ -15,6 +15,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
+from mcp.types import TextContent
 
 pytestmark = pytest.mark.anyio
 
@@ -171,6 +172,8 @@ async def test_result_view_text_answers_with_the_models_plain_text_only(root: Pa
 
     assert all(tool.output_schema is None for tool in listing.tools)
     assert read.structured_content is None
-    text = read.content[0].text  # type: ignore[union-attr]
+    (content,) = read.content
+    assert isinstance(content, TextContent)
+    text = content.text
     assert "│ def compute_tax(amount):" in text
     assert "⟦PRUNÉ: prune_id=" in text
