@@ -168,7 +168,11 @@ def bench_anchors(iterations: int) -> None:
             url = f"http://127.0.0.1:{port}{path}"
             wait_ok(url, "POST", CALL_BODY, headers)
             with httpx.Client(timeout=10, headers=headers) as client:
-                samples = timed(lambda u=url: client.post(u, json=CALL_BODY).raise_for_status(), iterations)
+
+                def post(u: str = url, client: httpx.Client = client) -> object:
+                    return client.post(u, json=CALL_BODY).raise_for_status()
+
+                samples = timed(post, iterations)
             label = (
                 "bare Starlette JSON-RPC handler"
                 if kind == "starlette"

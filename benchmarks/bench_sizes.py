@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil  # type: ignore[import-untyped]  # no stubs; RSS only
+import psutil
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_server import percentile, spawn, stop, wait_ok

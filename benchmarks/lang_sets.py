@@ -146,7 +146,9 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         comments, attrs = _doc_comment(outer)
         if not comments:
             continue
-        name_node = node.child_by_field_name("name") or (bound and node.parent.child_by_field_name("name"))
+        name_node = node.child_by_field_name("name")
+        if name_node is None and bound:  # `const name = (…) => …`: the name is the declarator's
+            name_node = node.parent.child_by_field_name("name")
         name = name_node.text.decode() if name_node is not None else ""
         c0, c1 = comments[0].start_point[0], _last_row(comments[-1])
         query = _query(lines, c0, c1, name)

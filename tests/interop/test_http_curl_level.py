@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.interop.interop_support import RunningServer
+from tests.json_paths import at
 
 pytestmark = pytest.mark.real_client
 
@@ -207,7 +208,7 @@ def test_seed_tools_list_body_lists_the_seed_tools(http: httpx.Client, pruner_se
     answer = rpc_body(http, pruner_server, SEED_TOOLS_LIST)
 
     assert answer["id"] == 1
-    names = {tool["name"] for tool in answer["result"]["tools"]}  # type: ignore[index]
+    names = {tool["name"] for tool in at(answer, "result", "tools", kind=list)}
     assert {"prune_text", "recover_text", "health"} <= names
 
 
