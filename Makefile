@@ -31,7 +31,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check runner mcp_pruner_server tools_exec tests benchmarks
 
 typecheck: $(STAMP)
-	$(BIN)/mypy runner mcp_pruner_server tools_exec
+	$(BIN)/mypy  # the paths: [tool.mypy] files in pyproject.toml (packages, tests, benchmarks)
 
 test: lint typecheck $(TOOLS_STAMP)
 	$(BIN)/pytest
