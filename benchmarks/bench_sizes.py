@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_server import percentile, spawn, stop, wait_ok
 from build_log import FAILURE_LINE, QUESTION, build_log
 
+from mcp_pruner_server.pipeline.prune_step import tool_output_options
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.tools.output_pruning import tool_output_options
 
 SIZES = (10_000, 100_000, 1_000_000)
 TARGETS_MS = {100_000: 200.0, 1_000_000: 2000.0}

@@ -15,9 +15,9 @@ import json
 import sys
 from dataclasses import replace
 
+from mcp_pruner_server.pipeline.prune_step import tool_output_options
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions
-from mcp_pruner_server.tools.output_pruning import tool_output_options
 
 # The harness's sweep (its default ratio is 0.8) and the tools' own options.
 RATIOS = (0.5, 0.8, 0.95)

@@ -34,8 +34,6 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.dispatcher import ToolDispatcher
-from mcp_pruner_server.engine_process import ProcessHeuristicBackend
 from mcp_pruner_server.errors import ConfigError
 from mcp_pruner_server.execute_route import ExecuteEndpoint, error_body
 from mcp_pruner_server.gateway import install_gateway
@@ -43,15 +41,15 @@ from mcp_pruner_server.jsonsafe import SafeJSONResponse, rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.mcp_guard import McpGuard
 from mcp_pruner_server.mcp_transport import McpEndpoint
+from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
+from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning_config import PruningConfig, load_pruning_config
 from mcp_pruner_server.recovery import RecoveryStore
 from mcp_pruner_server.rpc import RpcEndpoint, rpc_request_id
 from mcp_pruner_server.security import EXECUTE_PATH, REST_PATHS, TOOLS_PATH, SecurityMiddleware
 from mcp_pruner_server.settings import ServerSettings, read_toml_document
-from mcp_pruner_server.stats import ServerStats
 from mcp_pruner_server.swe_pruner_compat import handle_prune_request
-from mcp_pruner_server.tools.engine_tools import ServicePruner
 
 _SHUTDOWN_MESSAGE = "Server shutting down: the request outlived the shutdown grace period"
 
@@ -152,7 +150,7 @@ def build_parts(
     """Wire config, recovery store, pruning service, stats and dispatcher together.
 
     `engine_processes=False` runs the heuristic engine in threads instead of worker
-    processes (`engine_process.py`): same results, no process spawn (tests).
+    processes (`backends/engine_process.py`): same results, no process spawn (tests).
     """
     enabled = True
     env = os.environ if env is None else env
@@ -161,11 +159,9 @@ def build_parts(
         config, enabled = load_config(toml, env)
     if service is None:
         store = RecoveryStore(config.prune_id_ttl_s, config.store_max_entries, config.store_max_bytes)
-        backend = ProcessHeuristicBackend() if engine_processes and config.backend == "heuristic" else None
-        service = PrunerService(config, store, backend)
+        service = PrunerService(config, store, engine_processes=engine_processes)
     stats = ServerStats()
-    tool_pruner = ServicePruner(service, config) if enabled else None
-    dispatcher = ToolDispatcher(settings.root, service, tool_pruner, stats)
+    dispatcher = ToolDispatcher(settings.root, service, stats, tool_pruning=enabled)
     started = datetime.now(UTC)
     return ServerParts(settings, config, service, dispatcher, stats, started, time.monotonic(), toml)
 

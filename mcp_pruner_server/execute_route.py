@@ -33,7 +33,6 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mcp_pruner_server.dispatcher import ToolDispatcher, ToolReply
 from mcp_pruner_server.errors import (
     DomainRpcError,
     InvalidParamsError,
@@ -43,7 +42,8 @@ from mcp_pruner_server.errors import (
 from mcp_pruner_server.jsonsafe import dumps, dumps_bytes, strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.openai_tools import openai_function_specs
-from mcp_pruner_server.tools.outcome import JsonObject
+from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, ToolReply
+from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.tools.schemas import TOOLS_BY_NAME
 
 # The tool error code that maps to 504 rather than to a 200 result.

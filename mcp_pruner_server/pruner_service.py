@@ -1,9 +1,9 @@
-"""The fail-open pruning service: id, recovery, backend, fallback (seed 000 §9, SPEC §5).
+"""The fail-open pruning service: id, recovery, backend, fallback (docs/tools.md#fail-open).
 
 `PrunerService.prune(...)` is what the server's tools call; it NEVER raises and always
 returns a `PruneOutcome`:
 
-- `result`: the `PruneResult` to show (seed 000 §4.1 shape via `result.to_dict()`).
+- `result`: the `PruneResult` to show (docs/tools.md#prune_text-result via `result.to_dict()`).
 - `backend`: the backend that produced `result` (`heuristic` after a fallback).
 - `fallback`: True when the selected backend failed, or nothing could be pruned
   (`result.stats.used_fallback`).
@@ -17,7 +17,7 @@ returns a `PruneOutcome`:
 - `recoverable`: the original text is in the recovery store under `result.prune_id`.
 
 Steps: a fresh `prune_id` (`prn_` + time-sortable random id); the ORIGINAL text is stored
-first, always — a no-op's prune_id must recover too (§9); past `MCP_PRUNER_MAX_INPUT_CHARS`
+first, always — a no-op's prune_id must recover too; past `MCP_PRUNER_MAX_INPUT_CHARS`
 characters (tool outputs are held to `JEEVES_MCP_PRUNER_MAX_PRUNE_INPUT_BYTES` before they
 get here) → no-op `input_too_large`; then the selected backend; any `BackendError` → the
 heuristic engine's result with `used_fallback=true`, the error's warning codes first (e.g.
@@ -91,8 +91,10 @@ class PrunerService:
         *,
         client: httpx.AsyncClient | None = None,
         clock: Callable[[], float] = time.monotonic,
+        engine_processes: bool = False,
     ) -> None:
-        """`backend` overrides the one `config.backend` names (tests, embedding).
+        """`backend` overrides the one `config.backend` names (tests, embedding);
+        `engine_processes` runs the heuristic engine in worker processes (`create_backend`).
 
         The pooled `httpx.AsyncClient` is created here unless given; `aclose()` closes the
         one created here.
@@ -110,8 +112,12 @@ class PrunerService:
         )
         self._heuristic = HeuristicBackend()
         self._read_back = anyio.CapacityLimiter(READ_BACK_SLOTS)
-        self._backend = backend or create_backend(config, self._client)
+        self._backend = backend or create_backend(config, self._client, engine_processes=engine_processes)
         self._started_at = datetime.now(UTC)
+
+    @property
+    def config(self) -> PruningConfig:
+        return self._config
 
     @property
     def backend_name(self) -> str:
@@ -131,7 +137,7 @@ class PrunerService:
         store_unapplied: bool = True,
         max_input_bytes: int | None = None,
     ) -> PruneOutcome:
-        """Prune `text` for `goal_hint`; never raises (fail-open, seed 000 §9).
+        """Prune `text` for `goal_hint`; never raises (docs/tools.md#fail-open).
 
         `store_unapplied=False` stores the original only when some line was pruned (its
         markers must recover): for a caller that keeps an unpruned text recoverable its own
@@ -228,7 +234,7 @@ class PrunerService:
         return self._store.recover(prune_id, ranges, include_line_numbers)
 
     def health(self) -> dict[str, object]:
-        """seed 000 §4.3, plus the backend and the recovery store's occupancy."""
+        """The `health` tool (docs/tools.md#health): the backend and the recovery store's occupancy."""
         stats = self._store.stats()
         return {
             "status": "healthy",

@@ -17,7 +17,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.dispatcher import ToolDispatcher, new_request_id
 from mcp_pruner_server.errors import (
     DomainRpcError,
     InvalidParamsError,
@@ -27,8 +26,9 @@ from mcp_pruner_server.errors import (
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, strict_loads
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.offload import run_off_loop_if_large
-from mcp_pruner_server.pipeline import RequestTrace, Trigger
-from mcp_pruner_server.tools.outcome import JsonObject
+from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, new_request_id
+from mcp_pruner_server.pipeline.outcome import JsonObject
+from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 
 # The newest MCP revision this plain endpoint speaks; a client asking for an older known one
 # gets its own back (the result shapes used here are the same in all of them).

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server import pipeline
+from mcp_pruner_server.pipeline import states as pipeline
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
 from runner import states
 from tools_exec.errors import ToolExecError

@@ -1,4 +1,4 @@
-"""The one interface every pruning backend implements (SPEC §5).
+"""The one interface every pruning backend implements (docs/tools.md#pruning-backends).
 
 A backend turns (text, goal, source type, options, prune_id) into a `PruneResult` whose
 `prune_id` is the one it was given. It may raise only `BackendError` subclasses
@@ -15,7 +15,7 @@ from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceTyp
 
 
 class Backend(Protocol):
-    """A pruning backend: `heuristic`, `http` or `deepinfra`."""
+    """A pruning backend: `heuristic` (threads or processes), `http` or `deepinfra`."""
 
     @property
     def name(self) -> str:
@@ -28,6 +28,6 @@ class Backend(Protocol):
         """Prune `text` for `goal_hint`.
 
         Raises:
-            BackendError: any failure; the caller falls back (seed 000 §9).
+            BackendError: any failure; the caller falls back (docs/tools.md#fail-open).
         """
         ...

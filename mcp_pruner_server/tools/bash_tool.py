@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Mapping
-from pathlib import Path
 
+from mcp_pruner_server.pipeline.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
+)
 from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools.arguments import BashArgs
-from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.limits import BASH_HEAD_SHARE
 from tools_exec.process import BashResult, run_bash
@@ -36,14 +41,13 @@ def _fields(result: BashResult) -> JsonObject:
     }
 
 
-async def run_bash_tool(
-    root: Path, args: BashArgs, capture_bytes: int | None = None
-) -> RawOutput | ToolFailure:
+async def run_bash_tool(context: ToolContext, args: BashArgs) -> RawOutput | ToolFailure:
     """Run the command; timeouts and spawn/cwd errors become ToolFailures (partial output kept).
 
-    With `capture_bytes` (a question and a pruner), both streams are captured whole up to it for
+    With a question (and pruning on), both streams are captured whole up to the raw cap for
     the pipeline to prune; the returned streams are cut to `max_output_bytes` either way.
     """
+    root, capture_bytes = context.root, context.capture_bytes(args.question)
     try:
         result = await run_bash(
             root,

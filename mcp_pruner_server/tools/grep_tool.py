@@ -12,12 +12,17 @@ from __future__ import annotations
 import errno
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
+from mcp_pruner_server.pipeline.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
+)
 from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools.arguments import GrepArgs
-from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.grep import GrepMatch, GrepResult, grep
 from tools_exec.limits import MATCH_OVERHEAD_BYTES
@@ -73,14 +78,13 @@ def _fields(result: GrepResult) -> JsonObject:
     }
 
 
-async def run_grep_tool(
-    root: Path, args: GrepArgs, capture_bytes: int | None = None
-) -> RawOutput | ToolFailure:
+async def run_grep_tool(context: ToolContext, args: GrepArgs) -> RawOutput | ToolFailure:
     """Search; timeouts, bad paths and rg errors become ToolFailures.
 
-    With `capture_bytes` (a question and a pruner) matches are collected up to it rather than
+    With a question (and pruning on) matches are collected up to the raw cap rather than
     `max_output_bytes` (`max_matches` still bounds them), pruned, then cut to `max_output_bytes`.
     """
+    root, capture_bytes = context.root, context.capture_bytes(args.question)
     try:
         result = await grep(
             root,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from mcp_pruner_server.tools.outcome import JsonObject
+from mcp_pruner_server.pipeline.outcome import JsonObject
 
 # One marker per pruned block; its `(n)` is how many original lines it stands for.
 _MARKER = re.compile(r"^⟦PRUNÉ: prune_id=(\S+) lignes \d+-\d+ \((\d+)\) raison=[^⟧]*⟧$")

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
+from mcp_pruner_server.pipeline.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
+)
 from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult, SourceType
 from mcp_pruner_server.tools.arguments import ReadArgs
-from mcp_pruner_server.tools.outcome import JsonObject, PruningMetadata, RawOutput, ToolFailure
 from tools_exec.errors import ToolExecError
 from tools_exec.files import read_text
 from tools_exec.limits import READ_HEAD_SHARE
@@ -30,12 +36,13 @@ def source_type_for(path: str) -> SourceType:
     return "code"
 
 
-async def run_read(root: Path, args: ReadArgs, capture_bytes: int | None = None) -> RawOutput | ToolFailure:
+async def run_read(context: ToolContext, args: ReadArgs) -> RawOutput | ToolFailure:
     """Read the file; a contract error (`not_found`, `invalid_path`, ...) becomes a ToolFailure.
 
-    With `capture_bytes` (a question and a pruner) the range is captured whole up to it for the
+    With a question (and pruning on) the range is captured whole up to the raw cap for the
     pipeline to prune; `content` is cut to `max_output_bytes` either way (head, marker, tail).
     """
+    root, capture_bytes = context.root, context.capture_bytes(args.question)
     try:
         result = await read_text(
             root,

@@ -15,6 +15,7 @@ from typing import IO, Any
 import httpx
 
 from mcp_pruner_server.app import build_app, build_parts
+from mcp_pruner_server.pipeline.dispatcher import TraceObserver
 from mcp_pruner_server.settings import ServerSettings
 
 BASE_URL = "http://127.0.0.1:8000"
@@ -30,10 +31,13 @@ async def in_process(
     token: str | None = None,
     env: Mapping[str, str] | None = None,
     raise_app_exceptions: bool = True,
+    trace_observer: TraceObserver | None = None,
 ) -> AsyncIterator[httpx.AsyncClient]:
     """The whole app, lifespan included, behind httpx.ASGITransport (engine in threads;
-    the real-process tests cover the engine processes)."""
+    the real-process tests cover the engine processes). `trace_observer` sees every tool
+    call's `RequestTrace`."""
     parts = build_parts(ServerSettings(root=root, token=token), env=env or {}, engine_processes=False)
+    parts.dispatcher.trace_observer = trace_observer
     app = build_app(parts)
     async with (
         app.router.lifespan_context(app),

@@ -121,7 +121,7 @@ async def test_an_mcp_notification_is_202_and_a_tool_call_is_answered_in_json(tm
 async def test_an_unexpected_bug_in_a_route_is_a_json_rpc_500_and_the_server_keeps_serving(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mcp_pruner_server.stats import ServerStats
+    from mcp_pruner_server.pipeline.stats import ServerStats
 
     def broken(_self: ServerStats) -> dict[str, object]:
         raise RuntimeError("a bug")  # no real input makes a route raise: the bug is injected

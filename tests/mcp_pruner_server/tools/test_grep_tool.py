@@ -2,11 +2,12 @@ from pathlib import Path
 
 import pytest
 
+from mcp_pruner_server.pipeline.outcome import ToolFailure
 from mcp_pruner_server.pruning.types import Annotation, PruneResult, PruneStats
 from mcp_pruner_server.tools.arguments import parse_grep
 from mcp_pruner_server.tools.grep_tool import kept_matches, render_listing, run_grep_tool
-from mcp_pruner_server.tools.outcome import ToolFailure
 from tests.json_paths import at
+from tests.mcp_pruner_server.tools.tool_context import tool_context
 from tools_exec.grep import GrepMatch
 
 MATCHES = [
@@ -38,6 +39,7 @@ async def test_a_cwd_or_path_too_long_to_exist_is_an_invalid_path_tool_error(
     arguments = {"pattern": "a", "paths": [too_long] if where == "paths" else ["."]}
     if where == "cwd":
         arguments["cwd"] = too_long
-    outcome = await run_grep_tool(tmp_path, parse_grep(arguments))
+    async with tool_context(tmp_path) as context:
+        outcome = await run_grep_tool(context, parse_grep(arguments))
     assert isinstance(outcome, ToolFailure)
     assert at(outcome.result, "error", "code") == "invalid_path"

@@ -2,9 +2,10 @@ from pathlib import Path
 
 import pytest
 
+from mcp_pruner_server.pipeline.outcome import RawOutput
 from mcp_pruner_server.tools.arguments import ReadArgs
-from mcp_pruner_server.tools.outcome import RawOutput
 from mcp_pruner_server.tools.read_tool import run_read, source_type_for
+from tests.mcp_pruner_server.tools.tool_context import tool_context
 
 
 @pytest.mark.parametrize(
@@ -28,6 +29,7 @@ def test_the_source_type_follows_the_extension(path: str, expected: str) -> None
 async def test_the_read_output_carries_the_file_path_for_the_language(tmp_path: Path) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "main.go").write_text("package main\n\nfunc main() {\n}\n")
-    raw = await run_read(tmp_path, ReadArgs("src/main.go", None, None, 1 << 20, "main"))
+    async with tool_context(tmp_path) as context:
+        raw = await run_read(context, ReadArgs("src/main.go", None, None, 1 << 20, "main"))
     assert isinstance(raw, RawOutput)
     assert raw.path == "src/main.go"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mcp_pruner_server.engine_process import RETRY_COOLDOWN_S, ProcessHeuristicBackend
+from mcp_pruner_server.backends.engine_process import RETRY_COOLDOWN_S, ProcessHeuristicBackend
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions
 

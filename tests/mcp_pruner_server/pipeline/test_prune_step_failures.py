@@ -1,4 +1,4 @@
-"""`ServicePruner`: the pruning service as the read/bash/grep pipeline sees it."""
+"""The prune step when the pruner fails: an engine timeout, a decline, a service that raises."""
 
 import itertools
 import json
@@ -6,14 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server.dispatcher import ToolDispatcher
-from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
+from mcp_pruner_server.pipeline.stats import ServerStats
+from mcp_pruner_server.pruner_service import PruneOutcome, PrunerService
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
-from mcp_pruner_server.stats import ServerStats
-from mcp_pruner_server.tools.engine_tools import ServicePruner
 from tests.json_paths import at
 
 pytestmark = pytest.mark.anyio
@@ -45,7 +44,7 @@ async def test_an_engine_timeout_on_tool_output_is_a_pruner_error_fallback(tmp_p
     log = write_log(tmp_path)
     config = PruningConfig(timeout_ms=50)
     service = PrunerService(config, RecoveryStore(60, 10, 1 << 24), backend=SlowClockEngine())
-    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, config), ServerStats())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     reply = await dispatcher.call("read", {"path": "app.log", "context_focus_question": "why did it fail?"})
     await service.aclose()
     body = reply.structured
@@ -64,14 +63,12 @@ async def test_an_engine_timeout_on_tool_output_is_a_pruner_error_fallback(tmp_p
 async def test_an_engine_that_declines_to_prune_is_not_a_failure(tmp_path: Path) -> None:
     config = PruningConfig()
     service = PrunerService(config, RecoveryStore(60, 10, 1 << 20))
-    pruner = ServicePruner(service, config)
     # min_keep_lines above the line count: the engine keeps everything, by design.
     options = PruneOptions(min_keep_lines=100, timeout_ms=config.timeout_ms)
-    attempt = await pruner.prune_for_tool("a\nb\nc\n", "b", "logs", options)
+    outcome = await service.prune("a\nb\nc\n", "b", "logs", options)
     await service.aclose()
-    assert attempt.failed is False
-    assert attempt.error_code is None
-    assert attempt.applied is False
+    assert outcome.error_code is None  # not a failure: the prune step answers `kept_whole`
+    assert outcome.applied is False
 
 
 async def test_an_engine_timeout_logs_pruner_timeout_next_to_pruner_call_failed(
@@ -83,7 +80,7 @@ async def test_an_engine_timeout_logs_pruner_timeout_next_to_pruner_call_failed(
     write_log(tmp_path)
     config = PruningConfig(timeout_ms=50)
     service = PrunerService(config, RecoveryStore(60, 10, 1 << 24), backend=SlowClockEngine())
-    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, config), ServerStats())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     await dispatcher.call("read", {"path": "app.log", "context_focus_question": "why did it fail?"})
     await service.aclose()
     events = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
@@ -94,3 +91,31 @@ async def test_an_engine_timeout_logs_pruner_timeout_next_to_pruner_call_failed(
     failed = events[names.index("pruner.call_failed")]
     assert timeout[0]["request_id"] == failed["request_id"]
     assert timeout[0]["data"]["tool"] == "read"
+
+
+class RaisingService(PrunerService):
+    """A service with a bug (it never raises for real: this is the prune step's last guard)."""
+
+    async def prune_captured(self, *_args: object, **_kwargs: object) -> PruneOutcome:
+        raise ZeroDivisionError("a bug in the service")
+
+
+async def test_a_service_that_raises_is_an_internal_error_fallback_logged_once_with_its_stack(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcp_pruner_server.logs import configure_logging
+
+    configure_logging("json")
+    log = write_log(tmp_path)
+    service = RaisingService(PruningConfig(), RecoveryStore(60, 10, 1 << 24))
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
+    reply = await dispatcher.call("read", {"path": "app.log", "context_focus_question": "why did it fail?"})
+    await service.aclose()
+    assert reply.structured["content"] == log.read_text()
+    assert reply.structured["pruning"]["error"] == {  # type: ignore[index]
+        "code": "internal_error",
+        "message": "pruner raised ZeroDivisionError: a bug in the service",
+    }
+    events = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    logged = [e for e in events if "ZeroDivisionError: a bug" in e["data"].get("exception", "")]
+    assert [e["event"] for e in logged] == ["pruner.internal_error"]

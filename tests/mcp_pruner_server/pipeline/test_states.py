@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from mcp_pruner_server.pipeline import (
+from mcp_pruner_server.pipeline.states import (
     TERMINAL_STATES,
     TRANSITIONS,
     IllegalTransitionError,

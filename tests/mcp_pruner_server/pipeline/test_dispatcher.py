@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server.dispatcher import ToolDispatcher
-from mcp_pruner_server.pipeline import ReqState, RequestTrace
+from mcp_pruner_server.pipeline.dispatcher import TOOLS, Tool, ToolDispatcher
+from mcp_pruner_server.pipeline.states import ReqState, RequestTrace
+from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
-from mcp_pruner_server.pruning.types import PruneOptions, SourceType
+from mcp_pruner_server.pruning.render import noop_result
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveredText, RecoveryStore
-from mcp_pruner_server.stats import ServerStats
-from mcp_pruner_server.tools.output_pruning import PruneAttempt
+from mcp_pruner_server.tools.arguments import parse_read
 from tests.json_paths import at
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
-from tools_exec.capture import CapturedSource
 
 pytestmark = pytest.mark.anyio
 QUESTION = "where is the tax computed in compute_invoice_total?"
@@ -47,17 +47,9 @@ def structured(answer: object) -> dict[str, object]:
 
 
 @pytest.fixture
-def traces(monkeypatch: pytest.MonkeyPatch) -> list[RequestTrace]:
-    """Every `RequestTrace` the server creates during the test, in order."""
-    created: list[RequestTrace] = []
-    original = RequestTrace.__init__
-
-    def spy(self: RequestTrace, *args: object, **kwargs: object) -> None:
-        original(self, *args, **kwargs)  # type: ignore[arg-type]
-        created.append(self)
-
-    monkeypatch.setattr(RequestTrace, "__init__", spy)
-    return created
+def traces() -> list[RequestTrace]:
+    """Every tool call's `RequestTrace`, in order: pass `trace_observer=traces.append`."""
+    return []
 
 
 async def test_read_without_a_question_returns_the_file_raw_with_no_focus_question(tmp_path: Path) -> None:
@@ -238,33 +230,22 @@ async def test_grep_with_a_question_prunes_the_listing_and_keeps_matching_entrie
     assert len(kept) < 301
 
 
-class FailingPruner:
-    """A pruner whose remote failed with nothing to fall back on — the heuristic engine never
-    fails like this for real, so this fake is the only way to walk `pruner_error_fallback`."""
+class TimedOutBackend:
+    """A backend that gave up with nothing pruned (the engine's `timeout` no-op): the only way
+    to walk `pruner_error_fallback` without a starved CPU."""
 
-    raw_cap_bytes = 1 << 20
-    budget = (300, 8000)
-    timeout_ms = 1000
+    name = "heuristic"
 
-    async def prune_for_tool(
-        self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions
-    ) -> PruneAttempt:
-        store = RecoveryStore(60, 10, 1 << 20)
-        service = PrunerService(PruningConfig(), store)
-        result = await service.prune_text(text, goal_hint, source_type, options)
-        await service.aclose()
-        return PruneAttempt(result, failed=True, backend="http", error_code="timeout", error_message="slow")
-
-    async def prune_captured_for_tool(
-        self, source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions
-    ) -> PruneAttempt:
-        return await self.prune_for_tool(source.read().text, goal_hint, source_type, options)
+    async def prune(
+        self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+    ) -> PruneResult:
+        return noop_result(text, prune_id, ["timeout"], backend=self.name, elapsed_ms=0.0)
 
 
 async def test_a_pruner_failure_falls_back_to_raw_output_with_the_error(tmp_path: Path) -> None:
     write_module(tmp_path, helpers=50)
-    service = PrunerService(PruningConfig(), RecoveryStore(60, 10, 1 << 20))
-    dispatcher = ToolDispatcher(tmp_path, service, FailingPruner(), ServerStats())
+    service = PrunerService(PruningConfig(timeout_ms=1000), RecoveryStore(60, 10, 1 << 20), TimedOutBackend())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     reply = await dispatcher.call("read", {"path": "billing.py", "context_focus_question": QUESTION})
     await service.aclose()
     assert reply.structured["content"] == (tmp_path / "billing.py").read_text()
@@ -275,7 +256,7 @@ async def test_a_pruner_failure_falls_back_to_raw_output_with_the_error(tmp_path
         "raw_bytes": len((tmp_path / "billing.py").read_bytes()),
         "reason": "pruner_error",
         "pruner_duration_ms": at(reply.structured, "pruning", "pruner_duration_ms"),
-        "error": {"code": "timeout", "message": "slow"},
+        "error": {"code": "timeout", "message": "the pruning engine exceeded its 1000 ms budget"},
     }
     assert at(dispatcher.stats.snapshot(), "pruning", "fallbacks") == 1
 
@@ -284,7 +265,7 @@ async def test_the_trace_of_a_pruned_read_follows_the_table(
     tmp_path: Path, traces: list[RequestTrace]
 ) -> None:
     write_module(tmp_path)
-    async with in_process(tmp_path) as client:
+    async with in_process(tmp_path, trace_observer=traces.append) as client:
         await call_tool(client, "read", {"path": "billing.py", "context_focus_question": QUESTION})
         await call_tool(client, "read", {"path": "billing.py", "start_line": 0})
     pruned, invalid = traces
@@ -310,7 +291,7 @@ async def test_too_many_recover_ranges_is_a_32005_that_ends_the_trace_as_an_inva
 
     configure_logging("json")
     ranges = [{"start_line": 1, "end_line": 1}] * (MAX_RECOVER_RANGES + 1)
-    async with in_process(tmp_path) as client:
+    async with in_process(tmp_path, trace_observer=traces.append) as client:
         answer = await call_tool(
             client, "recover_text", {"prune_id": "p_x", "ranges": ranges, "include_line_numbers": False}
         )
@@ -347,7 +328,7 @@ async def test_every_kind_of_answer_leaves_its_trace_in_a_terminal_state(
             {"prune_id": "p_x", "ranges": one_range * (MAX_RECOVER_RANGES + 1), "include_line_numbers": True},
         ),  # -32005 at parse time
     ]
-    async with in_process(tmp_path) as client:
+    async with in_process(tmp_path, trace_observer=traces.append) as client:
         for name, arguments in calls:
             await call_tool(client, name, arguments)
     assert len(traces) == len(calls)
@@ -391,7 +372,7 @@ async def test_a_bug_in_a_tool_is_a_32603_with_the_request_id_and_the_next_call_
     (tmp_path / "a.txt").write_text("alpha\n")
     async with in_process(tmp_path) as client:
         with monkeypatch.context() as patch:
-            patch.setattr("mcp_pruner_server.dispatcher.run_read", broken)
+            patch.setitem(TOOLS, "read", Tool(parse_read, broken))
             failed = await call_tool(client, "read", {"path": "a.txt"})
         after = await call_tool(client, "read", {"path": "a.txt"})
     error = failed["error"]

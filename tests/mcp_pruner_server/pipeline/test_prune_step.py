@@ -6,17 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server.dispatcher import ToolDispatcher
+from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
+from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
-from mcp_pruner_server.pruning.types import PruneOptions, SourceType
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
-from mcp_pruner_server.stats import ServerStats
-from mcp_pruner_server.tools.engine_tools import ServicePruner
-from mcp_pruner_server.tools.output_pruning import PruneAttempt
 from tests.json_paths import at
 from tools_exec import files, process
-from tools_exec.capture import CapturedSource, HeadTailCapture
+from tools_exec.capture import HeadTailCapture
 
 pytestmark = pytest.mark.anyio
 
@@ -52,7 +50,7 @@ async def test_bash_with_a_question_prunes_its_whole_spooled_output_and_releases
 ) -> None:
     (tmp_path / "build.log").write_text(_log(60_000))  # 2.7 MB: spooled, over max_output_bytes
     service = _service()
-    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     args = {"cmd": "cat build.log", "context_focus_question": QUESTION, "max_output_bytes": 65536}
     reply = await dispatcher.call("bash", args)
     await service.aclose()
@@ -66,19 +64,14 @@ async def test_bash_with_a_question_prunes_its_whole_spooled_output_and_releases
     assert all(c.closed for c in captures)
 
 
-class RaisingPruner:
-    raw_cap_bytes = 64 << 20
-    budget = (300, 8000)
-    timeout_ms = 1000
+class RaisingBackend:
+    """A backend with a bug: the service turns it into the `internal_error` no-op."""
 
-    async def prune_for_tool(
-        self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions
-    ) -> PruneAttempt:
-        raise RuntimeError("boom")
+    name = "heuristic"
 
-    async def prune_captured_for_tool(
-        self, source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions
-    ) -> PruneAttempt:
+    async def prune(
+        self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+    ) -> PruneResult:
         raise RuntimeError("boom")
 
 
@@ -86,13 +79,14 @@ async def test_a_pruner_failure_returns_the_head_and_tail_and_still_releases_the
     tmp_path: Path, captures: list[HeadTailCapture]
 ) -> None:
     (tmp_path / "build.log").write_text(_log(60_000))
-    service = _service()
-    dispatcher = ToolDispatcher(tmp_path, service, RaisingPruner(), ServerStats())
+    service = PrunerService(PruningConfig(), RecoveryStore(60, 100, 64 << 20), RaisingBackend())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     args = {"path": "build.log", "context_focus_question": QUESTION, "max_output_bytes": 65536}
     reply = await dispatcher.call("read", args)
     await service.aclose()
     body = reply.structured
     assert at(body, "pruning", "reason") == "pruner_error"
+    assert at(body, "pruning", "error", "code") == "internal_error"
     assert str(body["content"]).endswith(FAILURE + "\n")  # the tail is kept
     assert str(body["content"]).count("⟦TRUNCATED: ") == 1
     assert all(c.closed for c in captures)
@@ -102,7 +96,7 @@ async def test_a_capture_over_the_recoverable_size_is_pruned_by_the_worker_witho
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mcp_pruner_server import pruner_service
-    from mcp_pruner_server.engine_process import ProcessHeuristicBackend
+    from mcp_pruner_server.backends.engine_process import ProcessHeuristicBackend
 
     monkeypatch.setattr(pruner_service, "RECOVERABLE_CAPTURE_BYTES", 1 << 20)
     capture = HeadTailCapture(64 << 20, 1 << 20, spool_after=1 << 20)
@@ -127,7 +121,7 @@ async def test_a_capture_over_the_recoverable_size_is_pruned_by_the_worker_witho
 async def test_metadata_says_why_when_nothing_was_pruned(tmp_path: Path) -> None:
     (tmp_path / "short.log").write_text("one line about the webhook\n")
     service = _service()
-    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     asked = await dispatcher.call("read", {"path": "short.log", "context_focus_question": QUESTION})
     plain = await dispatcher.call("read", {"path": "short.log"})
     await service.aclose()
@@ -138,7 +132,7 @@ async def test_metadata_says_why_when_nothing_was_pruned(tmp_path: Path) -> None
 
 async def test_prune_text_takes_the_budget_as_an_extra_option(tmp_path: Path) -> None:
     service = _service()
-    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     options = {"max_prune_ratio": 0.5, "min_keep_lines": 0, "timeout_ms": 5000, "annotate_lines": False}
     base = {"text": _log(2000), "goal_hint": QUESTION, "source_type": "logs"}
     ratio = await dispatcher.call("prune_text", {**base, "options": {**options, "include_markers": False}})
@@ -157,7 +151,7 @@ async def test_grep_with_a_question_prunes_every_match_and_returns_within_max_ou
     lines = [f"value_{i} = compute(step={i})" for i in range(3000)] + ["webhook_payment = deliver()  # fails"]
     (tmp_path / "mod.py").write_text("\n".join(lines) + "\n")  # ~100 KB of matches
     service = _service()
-    dispatcher = ToolDispatcher(tmp_path, service, ServicePruner(service, PruningConfig()), ServerStats())
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
     common = {"pattern": "=", "paths": ["."], "max_matches": 5000, "max_output_bytes": 4096}
     asked = await dispatcher.call("grep", {**common, "context_focus_question": QUESTION})
     plain = await dispatcher.call("grep", common)

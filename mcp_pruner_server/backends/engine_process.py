@@ -30,7 +30,7 @@ import anyio.to_process
 import anyio.to_thread
 from anyio import BrokenWorkerProcess
 
-from mcp_pruner_server.backends import HeuristicBackend
+from mcp_pruner_server.backends.heuristic import HeuristicBackend
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.pruning.engine import noop_result, prune
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType

@@ -1,4 +1,4 @@
-"""The pruning half of the `req:*` pipeline: `raw_output_ready → prune_check → … → respond_*`.
+"""The prune step of the `req:*` pipeline: `raw_output_ready → prune_check → … → respond_*`.
 
 Capture all, return little. With a question the tool captured its whole output (up to the raw
 cap, spooled to disk past 1 MiB): that is what is pruned, and `max_output_bytes` only bounds
@@ -15,15 +15,15 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Protocol
 
-from mcp_pruner_server.logs import log_event
-from mcp_pruner_server.pipeline import RequestTrace, Trigger
+from mcp_pruner_server.logs import log_event, log_exception
+from mcp_pruner_server.pipeline.outcome import PruningMetadata, RawOutput
+from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
+from mcp_pruner_server.pipeline.stats import ServerStats
+from mcp_pruner_server.pruner_service import PruneOutcome, PrunerService
 from mcp_pruner_server.pruning.text import utf8_size
-from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
-from mcp_pruner_server.stats import ServerStats
-from mcp_pruner_server.tools.outcome import PruningMetadata, RawOutput
-from tools_exec.capture import CapturedSource, cut_text
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
+from tools_exec.capture import cut_text
 from tools_exec.limits import STDERR_RESERVE_SHARE
 from tools_exec.text import split_output
 
@@ -33,7 +33,11 @@ from tools_exec.text import split_output
 # needed ones (20 % saved); at 10 it saves 56 % with every needed line still sent.
 TOOL_OUTPUT_MAX_PRUNE_RATIO = 0.9
 TOOL_OUTPUT_MIN_KEEP_LINES = 10
-# seed 002 §3: each kind of pruner failure has its own event, next to `pruner.call_failed`.
+# A capture over the raw cap is its head (at least max_output_bytes, <= 10 MiB), a marker line
+# and its last MiB: at most this much over the cap.
+RAW_MARKER_SLACK_BYTES = 12 << 20
+# Each kind of pruner failure has its own event, next to `pruner.call_failed`
+# (docs/state-machines.md#event-log).
 FAILURE_EVENTS = {
     "timeout": "pruner.timeout",
     "http_error": "pruner.http_error",
@@ -56,39 +60,6 @@ def tool_output_options(timeout_ms: int, budget: tuple[int, int] | None = None) 
 
 
 @dataclass(frozen=True)
-class PruneAttempt:
-    """One prune of one text, as the pipeline needs it from the pruning service."""
-
-    result: PruneResult
-    failed: bool  # True when the service fell back to a no-op (the text came back raw)
-    backend: str
-    applied: bool = True  # some line was pruned
-    error_code: str | None = None  # timeout | http_error | invalid_response
-    error_message: str | None = None
-
-
-class ToolPruner(Protocol):
-    """The pruning service as the tools use it."""
-
-    @property
-    def raw_cap_bytes(self) -> int: ...
-
-    @property
-    def budget(self) -> tuple[int, int]: ...
-
-    @property
-    def timeout_ms(self) -> int: ...
-
-    async def prune_for_tool(
-        self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions
-    ) -> PruneAttempt: ...
-
-    async def prune_captured_for_tool(
-        self, source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions
-    ) -> PruneAttempt: ...
-
-
-@dataclass(frozen=True)
 class PruneStep:
     """The texts to answer with, and the metadata that says how they came to be."""
 
@@ -105,17 +76,17 @@ def _skip(trace: RequestTrace, trigger: Trigger, raw: RawOutput, raw_bytes: int,
 
 
 async def prune_outputs(
-    trace: RequestTrace, raw: RawOutput, pruner: ToolPruner | None, stats: ServerStats
+    trace: RequestTrace, raw: RawOutput, service: PrunerService | None, stats: ServerStats
 ) -> PruneStep:
-    """Walk the prune check and the pruner call; never raises for a pruner failure. Closes the
-    tool's captures, whatever happens."""
+    """Walk the prune check and the pruner call (`service` None: tool pruning is off); never
+    raises for a pruner failure. Closes the tool's captures, whatever happens."""
     try:
         trace.advance(Trigger.CAPTURED)
         if raw.full:
             raw_bytes = sum(capture.total_bytes for capture in raw.full.values())
         else:
             raw_bytes = sum(utf8_size(t) for t in raw.texts.values())
-        step = await _decide_and_prune(trace, raw, pruner, raw_bytes)
+        step = await _decide_and_prune(trace, raw, service, raw_bytes)
     finally:
         raw.close()
     returned = sum(utf8_size(t) for t in step.texts.values())
@@ -150,16 +121,30 @@ def _cap_returned(raw: RawOutput, texts: dict[str, str]) -> dict[str, str]:
     return {name: cut_text(text, keep[name], head_share=raw.head_share) for name, text in texts.items()}
 
 
+async def _prune_one(
+    service: PrunerService, raw: RawOutput, name: str, question: str, options: PruneOptions
+) -> PruneOutcome:
+    """One text of the tool's output through the service: its whole capture when it made one."""
+    # a tool output is bounded at capture (the raw cap), not by `prune_text`'s input limit
+    max_bytes = service.config.tool_raw_cap_bytes + RAW_MARKER_SLACK_BYTES
+    if name in raw.full:
+        source = raw.full[name].source()
+        return await service.prune_captured(
+            source, question, raw.source_type, options, max_input_bytes=max_bytes
+        )
+    return await service.prune(raw.texts[name], question, raw.source_type, options, max_input_bytes=max_bytes)
+
+
 async def _decide_and_prune(
-    trace: RequestTrace, raw: RawOutput, pruner: ToolPruner | None, raw_bytes: int
+    trace: RequestTrace, raw: RawOutput, service: PrunerService | None, raw_bytes: int
 ) -> PruneStep:
     if raw.question is None:
         return _skip(trace, Trigger.NO_QUESTION, raw, raw_bytes, "no_focus_question")
-    if pruner is None:
+    if service is None:
         return _skip(trace, Trigger.DISABLED, raw, raw_bytes, "disabled_or_unconfigured")
     if not any(text.strip() for text in raw.texts.values()):
         return _skip(trace, Trigger.OUTPUT_EMPTY, raw, raw_bytes, "output_empty")
-    if raw_bytes > pruner.raw_cap_bytes and not raw.full:
+    if raw_bytes > service.config.tool_raw_cap_bytes and not raw.full:
         return _skip(trace, Trigger.TOO_LARGE, raw, raw_bytes, "too_large")
 
     trace.advance(Trigger.ELIGIBLE, raw_bytes=raw_bytes, source_type=raw.source_type)
@@ -170,24 +155,24 @@ async def _decide_and_prune(
         for name in prunable
     }
     # the file's path names the language whose parser finds the code's units
-    options = replace(tool_output_options(pruner.timeout_ms, pruner.budget), path=raw.path)
+    config = service.config
+    budget = (config.tool_budget_lines, config.tool_budget_tokens)
+    options = replace(tool_output_options(config.timeout_ms, budget), path=raw.path)
     started = time.perf_counter()
-    attempts: dict[str, PruneAttempt] = {}
+    attempts: dict[str, PruneOutcome] = {}
     failure: tuple[str, str] | None = None
     for name in prunable:
         try:
-            if name in raw.full:
-                source = raw.full[name].source()
-                attempt = await pruner.prune_captured_for_tool(source, raw.question, raw.source_type, options)
-            else:
-                attempt = await pruner.prune_for_tool(raw.texts[name], raw.question, raw.source_type, options)
-        except Exception as exc:  # fail-open boundary: a pruner bug must not fail the tool call
-            failure = ("invalid_response", f"pruner raised {type(exc).__name__}: {exc}")
+            outcome = await _prune_one(service, raw, name, raw.question, options)
+        except Exception as exc:  # fail-open boundary: a bug in the service must not fail the call
+            log_exception("pruner.internal_error", request_id=trace.request_id, tool=trace.tool)
+            failure = ("internal_error", f"pruner raised {type(exc).__name__}: {exc}")
             break
-        if attempt.failed:
-            failure = (attempt.error_code or "invalid_response", attempt.error_message or "pruner fell back")
+        # The selected backend failed AND nothing replaced it: the raw text came back.
+        if outcome.error_code is not None and not outcome.applied:
+            failure = (outcome.error_code, outcome.error_message or "pruner fell back")
             break
-        attempts[name] = attempt
+        attempts[name] = outcome
     duration_ms = round((time.perf_counter() - started) * 1000, 3)
 
     if failure is not None:

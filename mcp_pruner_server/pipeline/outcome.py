@@ -1,10 +1,13 @@
-"""What a tool hands back to the pipeline, and the `PruningMetadata` every result carries."""
+"""What a tool is given (`ToolContext`), what it hands back to the pipeline (`RawOutput`,
+`ToolFailure`), and the `PruningMetadata` every read/bash/grep result carries."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning.types import PruneResult, SourceType
 from tools_exec.capture import HeadTailCapture
 
@@ -12,8 +15,24 @@ JsonObject = dict[str, object]
 
 
 @dataclass(frozen=True)
+class ToolContext:
+    """What every tool runs with: the workspace root and the pruning service."""
+
+    root: Path
+    service: PrunerService
+    pruning: bool = True  # False: the configuration was invalid, tool output is never pruned
+
+    def capture_bytes(self, question: str | None) -> int | None:
+        """How much of its output a tool captures whole for the prune step: up to the raw cap
+        with a question (and pruning on); None otherwise (only `max_output_bytes` is kept)."""
+        if question is None or not self.pruning:
+            return None
+        return self.service.config.tool_raw_cap_bytes
+
+
+@dataclass(frozen=True)
 class PruningMetadata:
-    """TOOLS_CONTRACT.md `PruningMetadata` (+ `prune_id`, `prune_ids`, `backend`)."""
+    """The `pruning` object of every read/bash/grep result (docs/tools.md#pruning-metadata)."""
 
     attempted: bool = False
     applied: bool = False

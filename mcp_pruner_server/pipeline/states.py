@@ -1,11 +1,11 @@
-"""The `req:*` tool-request pipeline of seed 002 §2, as data.
+"""The `req:*` tool-request machine, as data (docs/state-machines.md#request-machine).
 
 `TRANSITIONS` is the table the code follows and the tests read: `(state, trigger) ->
 (next state, event)`. `RequestTrace.advance()` refuses anything not in the table, so a
-request can only move the way the seed draws it, and every move emits its event with the
+request can only move the way the table draws it, and every move emits its event with the
 request's `request_id`.
 
-Two decisions where the seed is silent:
+Two decisions worth knowing:
 
 - **bash nonzero exit with output.** The contract answers it as a `nonzero_exit` tool
   error, but the product's main use is "run the failing suite, tell me why it fails", so
@@ -27,7 +27,7 @@ from mcp_pruner_server.logs import log_event
 
 
 class ReqState(enum.StrEnum):
-    """States of one tool request (seed 002 §2, `req:*`)."""
+    """States of one tool request (docs/state-machines.md#request-states)."""
 
     RECEIVED = "req:received"
     VALIDATING = "req:validating"
@@ -45,7 +45,7 @@ class ReqState(enum.StrEnum):
 
 
 class Trigger(enum.StrEnum):
-    """The Event/Condition column of seed 002's transitions table."""
+    """The Event/Condition column of the transitions table (docs/state-machines.md#request-transitions)."""
 
     ACCEPTED = "accepted"
     PARSE_FAILED = "parse_failed"
@@ -74,7 +74,7 @@ TERMINAL_STATES: frozenset[ReqState] = frozenset(
 )
 
 S, T = ReqState, Trigger
-# (from, trigger) -> (to, event or None when the seed names no log line for it)
+# (from, trigger) -> (to, event or None when the move logs no line)
 TRANSITIONS: dict[tuple[ReqState, Trigger], tuple[ReqState, str | None]] = {
     (S.RECEIVED, T.ACCEPTED): (S.VALIDATING, "tool.request_received"),
     (S.RECEIVED, T.PARSE_FAILED): (S.INVALID_REQUEST, "tool.request_parse_failed"),

@@ -1,0 +1,244 @@
+"""The one tool dispatcher behind `/mcp` (SDK), `/rpc` (plain JSON-RPC) and `/execute`.
+
+`ToolDispatcher.call(name, arguments)` walks a request through the `req:*` states
+(`states.py`): validate (the tool's parser in `TOOLS`), execute (the tool's run function),
+prune check and prune (`prune_step.py`, read/bash/grep only), respond. It returns a
+`ToolReply` (the `structuredContent`, its JSON text, `isError`) or raises a `DomainRpcError`
+that every transport turns into a JSON-RPC error object: -32602 (`field_errors`, and an
+unknown tool), -32004/-32005 (recovery), -32603 (anything unexpected, logged with its stack).
+
+Every reply is made safe here, once, for all transports (`jsonsafe.py`): `structuredContent`
+and its text hold no NaN/Infinity, no integer beyond 2^53 and no lone surrogate.
+"""
+
+from __future__ import annotations
+
+import secrets
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from mcp_pruner_server.errors import DomainRpcError, InvalidParamsError
+from mcp_pruner_server.jsonsafe import dumps, sanitize_object
+from mcp_pruner_server.offload import OFF_LOOP_BYTES
+from mcp_pruner_server.pipeline.outcome import JsonObject, RawOutput, ToolContext, ToolFailure
+from mcp_pruner_server.pipeline.prune_step import prune_outputs
+from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
+from mcp_pruner_server.pipeline.stats import ServerStats
+from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.tools.arguments import (
+    parse_bash,
+    parse_grep,
+    parse_health,
+    parse_prune_text,
+    parse_read,
+    parse_recover,
+)
+from mcp_pruner_server.tools.bash_tool import run_bash_tool
+from mcp_pruner_server.tools.engine_tools import run_health, run_prune_text, run_recover
+from mcp_pruner_server.tools.grep_tool import run_grep_tool
+from mcp_pruner_server.tools.read_tool import run_read
+from mcp_pruner_server.tools.schemas import TOOL_SPECS
+
+Args = TypeVar("Args")
+# read/bash/grep hand back their output for the prune step, or a failure; the engine tools
+# (prune_text, recover_text, health) their answer, which is never pruned again.
+ToolResult = RawOutput | ToolFailure | JsonObject
+
+
+@dataclass(frozen=True)
+class Tool(Generic[Args]):
+    """One row of `TOOLS`: the parser of a call's arguments and the function that runs it."""
+
+    parse: Callable[[object], Args]  # raises InvalidParamsError (-32602) or InvalidRangeError
+    run: Callable[[ToolContext, Args], Awaitable[ToolResult]]
+
+
+TOOLS: dict[str, Tool[Any]] = {
+    "read": Tool(parse_read, run_read),
+    "bash": Tool(parse_bash, run_bash_tool),
+    "grep": Tool(parse_grep, run_grep_tool),
+    "prune_text": Tool(parse_prune_text, run_prune_text),
+    "recover_text": Tool(parse_recover, run_recover),
+    "recover_range": Tool(parse_recover, run_recover),
+    "health": Tool(parse_health, run_health),
+}
+
+# Called with every request's trace as it is created (tests observe the `req:*` walk).
+TraceObserver = Callable[[RequestTrace], None]
+
+
+@dataclass(frozen=True)
+class ToolReply:
+    """A `tools/call` result: `structuredContent` plus the same JSON as text."""
+
+    structured: JsonObject
+    text: str
+    is_error: bool
+
+    def to_result(self) -> JsonObject:
+        """The MCP `CallToolResult` as JSON."""
+        return {
+            "content": [{"type": "text", "text": self.text}],
+            "structuredContent": self.structured,
+            "isError": self.is_error,
+        }
+
+
+def new_request_id() -> str:
+    return "req_" + secrets.token_hex(6)
+
+
+def _safe_reply(value: JsonObject, is_error: bool) -> ToolReply:
+    structured = sanitize_object(value)
+    return ToolReply(structured, dumps(structured), is_error)
+
+
+async def safe_reply(value: JsonObject, approx_size: int, is_error: bool) -> ToolReply:
+    """The reply for a result made JSON-safe, off the event loop when it is big (a 10 MiB JSON
+    dump is tens of milliseconds that would stall /healthz and every other request)."""
+    if approx_size <= OFF_LOOP_BYTES:  # below it a thread hop costs more than the dump
+        return _safe_reply(value, is_error)
+    return await anyio.to_thread.run_sync(_safe_reply, value, is_error)
+
+
+def failure_pruning(question: str | None, pruning: bool, raw_bytes: int) -> JsonObject:
+    """The `pruning` metadata of a tool error: never attempted, and why
+    (docs/tools.md#pruning-metadata).
+
+    A failed tool's partial output (a timeout's stdout) is returned raw: `req:tool_error` is
+    terminal, pruning is off for it. With a question, pruning on and some output, the value
+    that says so is `disabled_or_unconfigured` — every result names a reason when it was not
+    attempted, so a client never has to guess.
+    """
+    meta: JsonObject = {"attempted": False, "applied": False, "fallback": False, "raw_bytes": raw_bytes}
+    if question is None:
+        meta["reason"] = "no_focus_question"
+    elif pruning and raw_bytes == 0:
+        meta["reason"] = "output_empty"
+    else:
+        meta["reason"] = "disabled_or_unconfigured"
+    return meta
+
+
+class ToolDispatcher:
+    """Routes `tools/call` by name through the pipeline; one instance per server."""
+
+    def __init__(
+        self,
+        root: Path,
+        service: PrunerService,
+        stats: ServerStats,
+        *,
+        tool_pruning: bool = True,
+        trace_observer: TraceObserver | None = None,
+    ) -> None:
+        """`tool_pruning=False` answers read/bash/grep unpruned (`disabled_or_unconfigured`:
+        the configuration was invalid); `prune_text` still prunes. `trace_observer` sees
+        every request's `RequestTrace` as it is created."""
+        self._context = ToolContext(root, service, tool_pruning)
+        self.stats = stats
+        self.trace_observer = trace_observer
+
+    @property
+    def service(self) -> PrunerService:
+        return self._context.service
+
+    def list_tools(self) -> list[JsonObject]:
+        """The `tools` array of `tools/list`."""
+        return [spec.to_dict() for spec in TOOL_SPECS]
+
+    async def call(self, name: object, arguments: object, *, request_id: str | None = None) -> ToolReply:
+        """Run one tool call through the `req:*` pipeline.
+
+        Raises:
+            InvalidParamsError: unknown tool, or arguments that break the contract (-32602,
+                `field_errors`; MCP answers an unknown tool name with -32602).
+            DomainRpcError: recovery errors (-32004/-32005), or -32603 for an unexpected failure.
+        """
+        tool_name = name if isinstance(name, str) else repr(name)
+        trace = RequestTrace(request_id or new_request_id(), tool_name)
+        if self.trace_observer is not None:
+            self.trace_observer(trace)
+        try:
+            trace.advance(Trigger.ACCEPTED)
+            tool = TOOLS.get(tool_name)
+            if tool is None:
+                unknown = InvalidParamsError([("name", f"unknown tool {tool_name!r}; see tools/list")])
+                self._invalid(trace, unknown)
+                raise unknown
+            self.stats.record_call(tool_name)
+            return await self._run(trace, tool, arguments)
+        except DomainRpcError:
+            raise
+        except anyio.get_cancelled_exc_class():
+            # The SIGTERM grace ran out (uvicorn cancels the request): the trace must not stop
+            # at `tool.exec_start`. Cancellation is a BaseException: `except Exception` misses it.
+            if not trace.finished:
+                trace.advance(Trigger.UNHANDLED, state=str(trace.state), error="cancelled")
+            raise
+        except Exception as exc:
+            if not trace.finished:  # one `tool.internal_error` event, with the stack
+                stack = traceback.format_exc()
+                trace.advance(Trigger.UNHANDLED, state=str(trace.state), error=repr(exc), stack=stack)
+            self.stats.record_internal_error()
+            raise DomainRpcError("internal error", {"request_id": trace.request_id}) from exc
+
+    def _invalid(self, trace: RequestTrace, exc: DomainRpcError) -> None:
+        # -32602 carries `field_errors`; a parse-time -32005 (too many recover ranges) its reason.
+        details = exc.data.get("field_errors") or exc.data.get("reason")
+        trace.advance(Trigger.INVALID, error_code=exc.code, validation_errors=details)
+        self.stats.record_invalid()
+
+    async def _run(self, trace: RequestTrace, tool: Tool[Any], arguments: object) -> ToolReply:
+        try:
+            args = tool.parse(arguments)
+        except DomainRpcError as exc:  # -32602, or -32005 for more ranges than one call takes
+            self._invalid(trace, exc)
+            raise
+        trace.advance(Trigger.VALID)
+        try:
+            result = await tool.run(self._context, args)
+        except DomainRpcError as exc:  # recover_text: -32004 unknown id, -32005 bad range
+            trace.advance(Trigger.FAILED, error_code=exc.code)
+            raise
+        if isinstance(result, ToolFailure):
+            return await self._failed(trace, result, args.question)
+        if isinstance(result, RawOutput):
+            return await self._prune_and_reply(trace, result)
+        return await self._engine_reply(trace, result)
+
+    async def _failed(self, trace: RequestTrace, failure: ToolFailure, question: str | None) -> ToolReply:
+        trigger = Trigger.TIMED_OUT if failure.timed_out else Trigger.FAILED
+        trace.advance(trigger, error_code=failure.code, message=failure.message)
+        self.stats.record_tool_error(trace.tool)
+        body = dict(failure.result)
+        body["pruning"] = failure_pruning(question, self._context.pruning, failure.raw_bytes)
+        return await safe_reply(body, failure.raw_bytes, True)
+
+    async def _prune_and_reply(self, trace: RequestTrace, raw: RawOutput) -> ToolReply:
+        trigger = Trigger.FAILED_WITH_OUTPUT if raw.is_error else Trigger.SUCCEEDED
+        trace.advance(trigger, **raw.exec_data)
+        if raw.is_error:
+            self.stats.record_tool_error(trace.tool)
+        service = self._context.service if self._context.pruning else None
+        step = await prune_outputs(trace, raw, service, self.stats)
+        body = raw.finish(step.texts, step.results, step.metadata)
+        size = sum(len(t) for t in step.texts.values())
+        reply = await safe_reply(body, size, raw.is_error)
+        trace.advance(Trigger.WRITTEN, mode=step.mode, is_error=raw.is_error)
+        return reply
+
+    async def _engine_reply(self, trace: RequestTrace, body: JsonObject) -> ToolReply:
+        trace.advance(Trigger.SUCCEEDED)
+        trace.advance(Trigger.CAPTURED)
+        trace.advance(Trigger.NOT_PRUNABLE)
+        size = len(str(body.get("pruned_text", ""))) + len(str(body.get("raw_text", "")))
+        reply = await safe_reply(body, size, False)
+        trace.advance(Trigger.WRITTEN, mode="raw")
+        return reply
