@@ -1,4 +1,5 @@
-"""The in-memory recovery store behind `recover_text` (seed 000 §4.2, §8.2, §9).
+"""The in-memory recovery store behind `recover_text` (docs/tools.md#recover_text,
+#recovery-store, http.md#json-rpc-error-codes).
 
 Every text the service prunes is stored whole under its `prune_id`, so any line range of the
 original can be fetched back until the entry expires. The gateway stores the masked middles
@@ -45,7 +46,7 @@ _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 def new_prune_id(prefix: str = "prn_") -> str:
     """A fresh id: `prefix` + 26 Crockford base-32 chars (48-bit ms time, 80 random bits).
 
-    Ids sort by creation time (to the millisecond), like the ULIDs of seed 000's examples.
+    Ids sort by creation time (to the millisecond), like ULIDs.
     """
     value = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
     chars = [_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5)]
@@ -65,7 +66,7 @@ class LineRange:
 
 @dataclass(frozen=True)
 class RecoveredText:
-    """The `recover_text` result of seed 000 §4.2; `ranges` are the clamped ranges served."""
+    """The `recover_text` result (docs/tools.md#recover_text); `ranges` are the clamped ranges served."""
 
     prune_id: str
     raw_text: str

@@ -9,7 +9,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
-# The engine's estimate (seed 000 §4.1 `tokens_est_*`) is ~4 bytes per token; the server
+# The engine's estimate (docs/tools.md#prune_text-result `tokens_est_*`) is ~4 bytes per token; the server
 # uses the same ratio for raw outputs that were never pruned.
 BYTES_PER_TOKEN_ESTIMATE = 4
 

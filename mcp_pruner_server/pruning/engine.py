@@ -3,7 +3,7 @@
 Stages: split and score lines, find the units of the source type (code blocks, log
 sections, doc paragraphs), choose the focus and fill to the floor, render. The clock is
 checked between them and, cooperatively, inside the loops over lines (`deadline.py`). It
-never raises: every failure is the no-op result of seed 000 §9 with a warning code.
+never raises: every failure is the no-op result (docs/tools.md#fail-open) with a warning code.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def prune(
     *,
     clock: Callable[[], float] = time.monotonic,
 ) -> PruneResult:
-    """Prune `text` line by line to what `goal_hint` needs; never raises (fail-open, seed 000 §9).
+    """Prune `text` line by line to what `goal_hint` needs; never raises (docs/tools.md#fail-open).
 
     `goal_hint` and `text` are data: they are only tokenised and matched, never obeyed.
     Constraints outside their domain -> no-op + `constraints_unmet`; `timeout_ms` exceeded

@@ -2,7 +2,7 @@
 
 The JSON schemas in `schemas.py` describe the arguments to clients; this module enforces
 the same limits (`limits.py`) on whatever arrives, and reports every violation at once as
-`[{field, message}]` (TOOLS_CONTRACT.md: -32602 with `field_errors`). Paths are only
+`[{field, message}]` (docs/tools.md#tool-errors: -32602 with `field_errors`). Paths are only
 checked for shape here; confinement to the root is `tools_exec`'s job, which answers
 `invalid_path` with the resolved reason.
 """
@@ -311,7 +311,7 @@ def _parse_paths(c: _Checker) -> tuple[str, ...]:
 
 
 def parse_prune_text(arguments: object) -> PruneTextArgs:
-    """seed 000 §4.0: every field, and every option, is required.
+    """Every field, and every option, is required (docs/tools.md#prune-options).
 
     Raises:
         InvalidParamsError: listing every field that breaks the schema.
@@ -360,7 +360,7 @@ def _parse_options(parent: _Checker) -> PruneOptions | None:
 
 
 def parse_recover(arguments: object) -> RecoverArgs:
-    """seed 000 §4.2. Range semantics (start <= end, clamping) belong to the store.
+    """docs/tools.md#recover_text. Range semantics (start <= end, clamping) belong to the store.
 
     The range count is checked before any range is looked at: 500k ranges must not cost a
     500k-item walk on the event loop to be refused.

@@ -1,4 +1,4 @@
-"""Argument limits of TOOLS_CONTRACT.md, shared by the schemas and the validator."""
+"""Argument limits (docs/tools.md#argument-rules), shared by the schemas and the validator."""
 
 from typing import Final
 

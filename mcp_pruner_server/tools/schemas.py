@@ -4,7 +4,7 @@
 same limits (`limits.py`), and `GET /tools` turns them into OpenAI function specs
 (`openai_tools.py`).
 Every object schema says `additionalProperties: false` and every array has `items`
-(seed 004's conventions).
+(docs/tools.md#argument-rules).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ PRUNE_OPTION_FIELDS = ("max_prune_ratio", "min_keep_lines", "timeout_ms", "annot
 # Every request of an agent carries these schemas (Claude and Codex resend them each turn), so
 # the input schemas say what a model needs and no more: types, enums, required fields, short
 # descriptions. The limits are enforced by `arguments.py` (a clear -32602 names the field) and
-# documented in TOOLS_CONTRACT.md; repeating them here cost ~700 tokens per request.
+# documented in docs/tools.md#argument-rules; repeating them here cost ~700 tokens per request.
 _FOCUS_QUESTION: JsonSchema = {"type": "string", "description": "What you are looking for."}
 _MAX_OUTPUT_BYTES: JsonSchema = {"type": "integer"}
 _TIMEOUT_MS: JsonSchema = {"type": "integer", "description": "Default 30000."}
@@ -135,7 +135,7 @@ GREP_INPUT: JsonSchema = {
     "additionalProperties": False,
 }
 
-# seed 000 §4.0, verbatim.
+# docs/tools.md#prune_text: every field and every option required.
 PRUNE_TEXT_INPUT: JsonSchema = {
     "type": "object",
     "properties": {
