@@ -1,7 +1,7 @@
 """Validation of tool arguments into frozen values, with the contract's field errors.
 
 The JSON schemas in `schemas.py` describe the arguments to clients; this module enforces
-the same limits (`limits.py`) on whatever arrives, and reports every violation at once as
+the same limits (`limits.py`) on whatever arrives, and reports every violation at once (`checker.py`) as
 `[{field, message}]` (docs/tools.md#tool-errors: -32602 with `field_errors`). Paths are only
 checked for shape here; confinement to the root is `tools_exec`'s job, which answers
 `invalid_path` with the resolved reason.
@@ -9,15 +9,21 @@ checked for shape here; confinement to the root is `tools_exec`'s job, which ans
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mcp_pruner_server.errors import InvalidParamsError, InvalidRangeError
+from mcp_pruner_server.errors import InvalidRangeError
 from mcp_pruner_server.pruning.types import SOURCE_TYPES, PruneOptions, SourceType
 from mcp_pruner_server.recovery import MAX_RECOVER_RANGES
 from mcp_pruner_server.tools import limits as L
+from mcp_pruner_server.tools.checker import (
+    MISSING,
+    SURROGATE_MESSAGE,
+    FieldChecker,
+    argument_object,
+    os_encodable,
+)
 from mcp_pruner_server.tools.schemas import TOOLS_BY_NAME
 
 
@@ -70,127 +76,13 @@ class RecoverArgs:
 
 
 _ENV_KEY = re.compile(L.ENV_KEY_PATTERN)
-_MISSING = object()
-# A JSON string may hold a lone surrogate ("\\ud800"); a path, argv or env entry only those
-# `os.fsencode` maps back to a byte (U+DC80-U+DCFF, surrogateescape): the rest is refused here
-# rather than failing inside the spawn.
-_SURROGATE_MESSAGE = "must not contain a lone surrogate the OS cannot encode (U+D800-U+DFFF)"
-
-
-def _os_encodable(value: str) -> bool:
-    """True when `value` can become a file name, argument or env entry (`os.fsencode` takes it)."""
-    try:
-        os.fsencode(value)
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-class _Checker:
-    """Reads fields off an argument object, collecting errors instead of stopping at the first."""
-
-    def __init__(self, args: Mapping[str, object], allowed: frozenset[str], prefix: str = "") -> None:
-        self.args = args
-        self.prefix = prefix
-        self.errors: list[tuple[str, str]] = []
-        for key in sorted(set(args) - allowed):
-            self.fail(key, "unknown field (additionalProperties is false)")
-
-    def fail(self, name: str, message: str) -> None:
-        self.errors.append((self.prefix + name, message))
-
-    def string(self, name: str, *, required: bool = False, max_chars: int | None = None) -> str | None:
-        value = self.args.get(name, _MISSING)
-        if value is _MISSING or (value is None and not required):
-            if required:
-                self.fail(name, "is required")
-            return None
-        if not isinstance(value, str):
-            self.fail(name, "must be a string")
-            return None
-        if max_chars is not None and len(value) > max_chars:
-            self.fail(name, f"must be at most {max_chars} characters (got {len(value)})")
-            return None
-        return value
-
-    def non_empty(self, name: str, *, required: bool = False, max_chars: int | None = None) -> str | None:
-        value = self.string(name, required=required, max_chars=max_chars)
-        if value is not None and not value.strip():
-            self.fail(name, "must not be empty")
-            return None
-        if value is not None and "\x00" in value:
-            self.fail(name, "must not contain NUL characters")
-            return None
-        if value is not None and not _os_encodable(value):
-            self.fail(name, _SURROGATE_MESSAGE)
-            return None
-        return value
-
-    def integer(self, name: str, lo: int, hi: int | None, default: int | None) -> int | None:
-        value = self.args.get(name, _MISSING)
-        if value is _MISSING or value is None:
-            return default
-        # bool is an int in Python but not in JSON Schema; 3.0 from a JSON client is an integer.
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(name, "must be an integer")
-            return default
-        if value < lo or (hi is not None and value > hi):
-            bound = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-            self.fail(name, f"must be {bound} (got {value})")
-            return default
-        return value
-
-    def number(self, name: str, lo: float, hi: float) -> float | None:
-        value = self.args.get(name, _MISSING)
-        if value is _MISSING:
-            self.fail(name, "is required")
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(name, "must be a number")
-            return None
-        if not lo <= value <= hi:
-            self.fail(name, f"must be between {lo} and {hi} (got {value})")
-            return None
-        return float(value)
-
-    def boolean(self, name: str, default: bool | None) -> bool | None:
-        value = self.args.get(name, _MISSING)
-        if value is _MISSING or value is None:
-            if default is None:
-                self.fail(name, "is required")
-            return default
-        if not isinstance(value, bool):
-            self.fail(name, "must be a boolean")
-            return default
-        return value
-
-    def question(self) -> str | None:
-        value = self.string("context_focus_question", max_chars=L.FOCUS_QUESTION_MAX_CHARS)
-        if value is not None and not value.strip():
-            self.fail("context_focus_question", "must not be empty after trimming")
-            return None
-        return value.strip() if value is not None else None
-
-    def raise_if_failed(self) -> None:
-        if self.errors:
-            raise InvalidParamsError(self.errors)
-
-
-def _object(arguments: object) -> Mapping[str, object]:
-    if arguments is None:
-        return {}
-    if not isinstance(arguments, Mapping):
-        raise InvalidParamsError([("arguments", "must be an object")])
-    return arguments
 
 
 def parse_read(arguments: object) -> ReadArgs:
     """Raises:
     InvalidParamsError: listing every field that breaks the contract.
     """
-    c = _Checker(_object(arguments), frozenset(schemas_fields("read")))
+    c = FieldChecker(argument_object(arguments), frozenset(schemas_fields("read")))
     path = c.non_empty("path", required=True)
     encoding = c.string("encoding")
     if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
@@ -213,7 +105,7 @@ def parse_bash(arguments: object) -> BashArgs:
     """Raises:
     InvalidParamsError: listing every field that breaks the contract.
     """
-    c = _Checker(_object(arguments), frozenset(schemas_fields("bash")))
+    c = FieldChecker(argument_object(arguments), frozenset(schemas_fields("bash")))
     cmd = c.non_empty("cmd", required=True, max_chars=L.BASH_CMD_MAX_CHARS)
     cwd = c.non_empty("cwd")
     env = _parse_env(c)
@@ -229,7 +121,7 @@ def parse_bash(arguments: object) -> BashArgs:
     return BashArgs(cmd, cwd, env, timeout, max_bytes, question)
 
 
-def _parse_env(c: _Checker) -> dict[str, str]:
+def _parse_env(c: FieldChecker) -> dict[str, str]:
     raw = c.args.get("env")
     if raw is None:
         return {}
@@ -248,8 +140,8 @@ def _parse_env(c: _Checker) -> dict[str, str]:
             c.fail(f"env.{key}", "must be a string")
         elif "\x00" in value:  # no process environment can hold it: the spawn would raise
             c.fail(f"env.{key}", "must not contain NUL characters")
-        elif not _os_encodable(value):
-            c.fail(f"env.{key}", _SURROGATE_MESSAGE)
+        elif not os_encodable(value):
+            c.fail(f"env.{key}", SURROGATE_MESSAGE)
         elif len(value) > L.ENV_VALUE_MAX_CHARS:
             c.fail(f"env.{key}", f"must be at most {L.ENV_VALUE_MAX_CHARS} characters")
         else:
@@ -261,14 +153,14 @@ def parse_grep(arguments: object) -> GrepArgs:
     """Raises:
     InvalidParamsError: listing every field that breaks the contract.
     """
-    c = _Checker(_object(arguments), frozenset(schemas_fields("grep")))
+    c = FieldChecker(argument_object(arguments), frozenset(schemas_fields("grep")))
     pattern = c.string("pattern", required=True, max_chars=L.GREP_PATTERN_MAX_CHARS)
     if pattern == "":
         c.fail("pattern", "must not be empty")
     elif pattern is not None and "\x00" in pattern:  # rg's argv cannot hold it: the spawn would raise
         c.fail("pattern", "must not contain NUL characters")
-    elif pattern is not None and not _os_encodable(pattern):
-        c.fail("pattern", _SURROGATE_MESSAGE)
+    elif pattern is not None and not os_encodable(pattern):
+        c.fail("pattern", SURROGATE_MESSAGE)
     paths = _parse_paths(c)
     cwd = c.non_empty("cwd")
     fixed = c.boolean("fixed_string", False)
@@ -291,9 +183,9 @@ def parse_grep(arguments: object) -> GrepArgs:
     return GrepArgs(pattern, paths, cwd, fixed, case, context, max_matches, timeout, max_bytes, question)
 
 
-def _parse_paths(c: _Checker) -> tuple[str, ...]:
-    raw = c.args.get("paths", _MISSING)
-    if raw is _MISSING or raw is None:
+def _parse_paths(c: FieldChecker) -> tuple[str, ...]:
+    raw = c.args.get("paths", MISSING)
+    if raw is MISSING or raw is None:
         c.fail("paths", "is required")
         return ()
     if not isinstance(raw, list):
@@ -305,8 +197,8 @@ def _parse_paths(c: _Checker) -> tuple[str, ...]:
     for i, item in enumerate(raw):
         if not isinstance(item, str) or not item or "\x00" in item:
             c.fail(f"paths[{i}]", "must be a non-empty string without NUL")
-        elif not _os_encodable(item):
-            c.fail(f"paths[{i}]", _SURROGATE_MESSAGE)
+        elif not os_encodable(item):
+            c.fail(f"paths[{i}]", SURROGATE_MESSAGE)
     return tuple(p for p in raw if isinstance(p, str))
 
 
@@ -316,7 +208,7 @@ def parse_prune_text(arguments: object) -> PruneTextArgs:
     Raises:
         InvalidParamsError: listing every field that breaks the schema.
     """
-    c = _Checker(_object(arguments), frozenset({"text", "goal_hint", "source_type", "options"}))
+    c = FieldChecker(argument_object(arguments), frozenset({"text", "goal_hint", "source_type", "options"}))
     text = c.string("text", required=True)
     goal = c.string("goal_hint", required=True)
     source = c.string("source_type", required=True)
@@ -330,15 +222,15 @@ def parse_prune_text(arguments: object) -> PruneTextArgs:
     return PruneTextArgs(text, goal, source, options)  # type: ignore[arg-type]  # checked above
 
 
-def _parse_options(parent: _Checker) -> PruneOptions | None:
-    raw = parent.args.get("options", _MISSING)
-    if raw is _MISSING or raw is None:
+def _parse_options(parent: FieldChecker) -> PruneOptions | None:
+    raw = parent.args.get("options", MISSING)
+    if raw is MISSING or raw is None:
         parent.fail("options", "is required")
         return None
     if not isinstance(raw, Mapping):
         parent.fail("options", "must be an object")
         return None
-    c = _Checker(raw, frozenset(_OPTION_FIELDS), prefix="options.")
+    c = FieldChecker(raw, frozenset(_OPTION_FIELDS), prefix="options.")
     ratio = c.number("max_prune_ratio", 0.0, 1.0)
     min_keep = c.integer("min_keep_lines", 0, None, None)
     timeout = c.integer("timeout_ms", 1, None, None)
@@ -369,12 +261,12 @@ def parse_recover(arguments: object) -> RecoverArgs:
         InvalidParamsError: listing every field that breaks the schema.
         InvalidRangeError: more than `MAX_RECOVER_RANGES` ranges (-32005, as the store says).
     """
-    c = _Checker(_object(arguments), frozenset({"prune_id", "ranges", "include_line_numbers"}))
+    c = FieldChecker(argument_object(arguments), frozenset({"prune_id", "ranges", "include_line_numbers"}))
     prune_id = c.non_empty("prune_id", required=True)
     include = c.boolean("include_line_numbers", None)
-    raw = c.args.get("ranges", _MISSING)
+    raw = c.args.get("ranges", MISSING)
     ranges: list[tuple[int, int]] = []
-    if raw is _MISSING or raw is None:
+    if raw is MISSING or raw is None:
         c.fail("ranges", "is required")
     elif not isinstance(raw, list):
         c.fail("ranges", "must be an array of {start_line, end_line}")
@@ -387,7 +279,7 @@ def parse_recover(arguments: object) -> RecoverArgs:
             if not isinstance(item, Mapping):
                 c.fail(f"ranges[{i}]", "must be an object {start_line, end_line}")
                 continue
-            r = _Checker(item, frozenset({"start_line", "end_line"}), prefix=f"ranges[{i}].")
+            r = FieldChecker(item, frozenset({"start_line", "end_line"}), prefix=f"ranges[{i}].")
             # Any integer passes here: start < 1 or start > end is `invalid_range` (-32005).
             start = r.integer("start_line", -(2**63), None, None)
             end = r.integer("end_line", -(2**63), None, None)
@@ -407,7 +299,7 @@ def parse_health(arguments: object) -> None:
     """Raises:
     InvalidParamsError: when any argument is given (the schema allows none).
     """
-    _Checker(_object(arguments), frozenset()).raise_if_failed()
+    FieldChecker(argument_object(arguments), frozenset()).raise_if_failed()
 
 
 _BUDGET_FIELDS = ("max_kept_lines", "max_kept_tokens")
