@@ -41,6 +41,7 @@ import structlog
 
 from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend
+from mcp_pruner_server.backends.base import CaptureReader
 from mcp_pruner_server.errors import BackendError
 from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
@@ -194,15 +195,15 @@ class PrunerService:
         (a 64 MiB output would cost 3x that here), and its prune_id does not recover
         (`recovery_unavailable`).
         """
-        reader = getattr(self._backend, "prune_captured", None)
-        if source.total_bytes <= RECOVERABLE_CAPTURE_BYTES or reader is None:
+        backend = self._backend
+        if source.total_bytes <= RECOVERABLE_CAPTURE_BYTES or not isinstance(backend, CaptureReader):
             async with self._read_back:
-                text = await anyio.to_thread.run_sync(lambda: source.read().text)
+                text = await anyio.to_thread.run_sync(_read_capture, source)
             return await self.prune(text, goal_hint, source_type, options, max_input_bytes=max_input_bytes)
         started = self._clock()
         prune_id = new_prune_id()
         try:
-            result: PruneResult = await reader(source, goal_hint, source_type, options, prune_id)
+            result = await backend.prune_captured(source, goal_hint, source_type, options, prune_id)
         except Exception as exc:  # the fail-open boundary, as in `prune`
             log.exception("pruner.internal_error", prune_id=prune_id)
             result = noop_result("", prune_id, ["internal_error"], backend=self._backend.name, elapsed_ms=0.0)
@@ -309,6 +310,10 @@ class PrunerService:
 
     def _elapsed(self, started: float) -> float:
         return (self._clock() - started) * 1000.0
+
+
+def _read_capture(source: CapturedSource) -> str:
+    return source.read().text
 
 
 def _engine_failure(result: PruneResult, options: PruneOptions) -> tuple[PrunerErrorCode, str] | None:

@@ -9,9 +9,10 @@ the service has done that before calling it.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
+from tools_exec.capture import CapturedSource
 
 
 class Backend(Protocol):
@@ -30,4 +31,21 @@ class Backend(Protocol):
         Raises:
             BackendError: any failure; the caller falls back (docs/tools.md#fail-open).
         """
+        ...
+
+
+@runtime_checkable
+class CaptureReader(Protocol):
+    """A backend that prunes a tool's capture by reading its spool itself (the engine's worker
+    processes): the server never holds a capture too big to keep for recovery."""
+
+    async def prune_captured(
+        self,
+        source: CapturedSource,
+        goal_hint: str,
+        source_type: SourceType,
+        options: PruneOptions,
+        prune_id: str,
+    ) -> PruneResult:
+        """Read `source` and prune it; a bug in the engine raises (the service logs it)."""
         ...

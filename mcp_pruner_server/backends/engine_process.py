@@ -19,9 +19,9 @@ machine that cannot spawn them does not pay a failed spawn per prune.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -32,7 +32,7 @@ from anyio import BrokenWorkerProcess
 
 from mcp_pruner_server.backends.heuristic import HeuristicBackend
 from mcp_pruner_server.logs import log_event
-from mcp_pruner_server.pruning.engine import noop_result, prune
+from mcp_pruner_server.pruning.engine import noop_result, prune_or_raise
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from tools_exec.capture import CapturedSource
 
@@ -74,16 +74,17 @@ class ProcessHeuristicBackend:
     ) -> PruneResult:
         """Prune in a worker process; the thread backend while processes are cooling down."""
         if self.uses_processes:
-            call = functools.partial(in_worker, prune, text, goal_hint, source_type, options, prune_id)
-            result = await self._in_worker(call)
+            result = await self._in_worker(prune_or_raise, text, goal_hint, source_type, options, prune_id)
             if result is not None:
                 return result
         return await self._threads.prune(text, goal_hint, source_type, options, prune_id)
 
-    async def _in_worker(self, call: Callable[[], PruneResult]) -> PruneResult | None:
-        """`call` in a worker process; None when the worker broke (then threads for a while)."""
+    async def _in_worker(self, call: Callable[..., PruneResult], *args: object) -> PruneResult | None:
+        """`call(*args)` in a worker process; None when the worker broke (then threads for a while)."""
         try:
-            result = await anyio.to_process.run_sync(call, cancellable=True, limiter=self._limiter)
+            result: PruneResult = await anyio.to_process.run_sync(
+                in_worker, call, *args, cancellable=True, limiter=self._limiter
+            )
         except (BrokenWorkerProcess, OSError) as exc:
             self._worker_failed(exc)
             return None
@@ -114,26 +115,24 @@ class ProcessHeuristicBackend:
         """Prune a tool's capture that the worker reads itself (its spool by path): the server
         never holds the whole text, nor pickles it. Threads while processes are cooling down."""
         if self.uses_processes:
-            call = functools.partial(
-                in_worker, prune_source, source, goal_hint, source_type, options, prune_id
-            )
-            result = await self._in_worker(call)
+            result = await self._in_worker(prune_source, source, goal_hint, source_type, options, prune_id)
             if result is not None:
                 return result
-        call = functools.partial(prune_source, source, goal_hint, source_type, options, prune_id)
-        return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+        return await anyio.to_thread.run_sync(
+            prune_source, source, goal_hint, source_type, options, prune_id, abandon_on_cancel=True
+        )
 
 
 def prune_source(
     source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
 ) -> PruneResult:
-    """Read a capture and prune it (runs in a worker process or thread). Never raises: an
-    unreadable spool is the `internal_error` no-op, like any failure of the engine."""
+    """Read a capture and prune it (runs in a worker process or thread). An unreadable spool is
+    the `internal_error` no-op; a bug in the engine raises (`PrunerService` logs it)."""
     try:
         text = source.read().text
     except OSError:
         return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
-    result = prune(text, goal_hint, source_type, options, prune_id)
+    result = prune_or_raise(text, goal_hint, source_type, options, prune_id)
     if not result.stats.pruned_lines:
         # nothing pruned: the caller returns what the tool cut, never this text; sending the whole
         # capture back would cost the server the very copy (and pickle) reading it here avoids
@@ -148,10 +147,18 @@ _niced = False
 
 
 def in_worker(call: Callable[..., PruneResult], *args: object) -> PruneResult:
-    """`call(*args)` in an engine worker process, whose priority it lowers on its first call."""
+    """`call(*args)` in an engine worker process, whose priority it lowers on its first call.
+
+    An exception goes back to the server pickled, without its traceback: the worker's is added
+    to it as a note, which the server's log of it prints.
+    """
     global _niced  # one per worker process
     if not _niced:
         _niced = True
         with contextlib.suppress(OSError):
             os.nice(WORKER_NICENESS)
-    return call(*args)
+    try:
+        return call(*args)
+    except Exception as exc:
+        exc.add_note("in the engine worker process:\n" + traceback.format_exc().rstrip())
+        raise

@@ -35,7 +35,15 @@ from mcp_pruner_server.pruning.text import estimate_tokens, split_lines
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 
 # The engine's public surface; the other names are re-exported so backends need one import.
-__all__ = ["build_result", "estimate_tokens", "noop_result", "prune", "score_lines", "split_lines"]
+__all__ = [
+    "build_result",
+    "estimate_tokens",
+    "noop_result",
+    "prune",
+    "prune_or_raise",
+    "score_lines",
+    "split_lines",
+]
 
 BACKEND = "heuristic"
 # Beyond this many characters the engine does not try: 128 Mi characters is twice the tools'
@@ -61,10 +69,41 @@ def prune(
     `goal_hint` and `text` are data: they are only tokenised and matched, never obeyed.
     Constraints outside their domain -> no-op + `constraints_unmet`; `timeout_ms` exceeded
     (checked as the stages go) -> no-op + `timeout`; input over `MAX_INPUT_CHARS` -> no-op +
-    `input_too_large`; any other failure -> no-op + `internal_error`.
+    `input_too_large`; any other failure (a bug) -> no-op + `internal_error`, its traceback
+    dropped: a caller that logs calls `prune_or_raise` instead.
     """
     started = clock()
+    try:
+        return _prune_from(text, goal_hint, source_type, options, prune_id, clock, started)
+    except Exception:  # the fail-open boundary: a bug must cost pruning, never the caller's output
+        elapsed_ms = (clock() - started) * 1000.0
+        return noop_result(text, prune_id, ["internal_error"], backend=BACKEND, elapsed_ms=elapsed_ms)
 
+
+def prune_or_raise(
+    text: str,
+    goal_hint: str,
+    source_type: SourceType,
+    options: PruneOptions,
+    prune_id: str,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> PruneResult:
+    """`prune`, except that a bug in the engine raises, its traceback intact, instead of becoming
+    the `internal_error` no-op: for the server's backends, whose caller (`PrunerService`) logs
+    it once and answers that no-op itself. Timeouts and declines are no-ops, as in `prune`."""
+    return _prune_from(text, goal_hint, source_type, options, prune_id, clock, clock())
+
+
+def _prune_from(
+    text: str,
+    goal_hint: str,
+    source_type: SourceType,
+    options: PruneOptions,
+    prune_id: str,
+    clock: Callable[[], float],
+    started: float,
+) -> PruneResult:
     def elapsed_ms() -> float:
         return (clock() - started) * 1000.0
 
@@ -73,8 +112,6 @@ def prune(
         return _prune(text, goal_hint, source_type, options, prune_id, deadline, elapsed_ms)
     except PruningError as exc:
         return noop_result(text, prune_id, [exc.warning], backend=BACKEND, elapsed_ms=elapsed_ms())
-    except Exception:  # the fail-open boundary: a bug must cost pruning, never the caller's output
-        return noop_result(text, prune_id, ["internal_error"], backend=BACKEND, elapsed_ms=elapsed_ms())
 
 
 def _prune(

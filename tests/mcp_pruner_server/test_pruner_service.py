@@ -223,3 +223,32 @@ async def test_the_prune_text_limit_is_in_characters_only() -> None:
     await service.aclose()
     assert "input_too_large" not in under.result.warnings
     assert over.result.warnings == ("input_too_large",)
+
+
+@pytest.mark.anyio
+async def test_an_engine_bug_is_logged_once_with_its_stack_where_the_service_catches_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from mcp_pruner_server.logs import configure_logging
+    from mcp_pruner_server.pruning import engine
+
+    def broken(*_args: object) -> PruneResult:
+        raise ZeroDivisionError("a bug in the engine")  # no real input breaks it: injected
+
+    configure_logging("json")
+    monkeypatch.setattr(engine, "_prune", broken)
+    service = PrunerService(PruningConfig(), make_store())  # the heuristic engine, in threads
+    outcome = await service.prune(CODE, "q", "code", OPTIONS)
+    await service.aclose()
+    assert outcome.result.pruned_text == CODE
+    assert outcome.result.warnings == ("internal_error",)
+    assert (outcome.error_code, outcome.error_message) == (
+        "internal_error",
+        "ZeroDivisionError: a bug in the engine",
+    )
+    events = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    logged = [e for e in events if "ZeroDivisionError" in json.dumps(e)]
+    assert [e["event"] for e in logged] == ["pruner.internal_error"]
+    assert "in broken" in json.dumps(logged[0])  # the engine's own frame: the stack was kept

@@ -81,3 +81,20 @@ async def test_consecutive_worker_failures_double_the_cooldown(monkeypatch: pyte
     assert not backend.uses_processes
     clock.now += RETRY_COOLDOWN_S
     assert backend.uses_processes
+
+
+def test_an_exception_in_a_worker_keeps_the_worker_traceback_as_a_note_across_pickling() -> None:
+    import pickle
+    import traceback
+
+    from mcp_pruner_server.backends.engine_process import in_worker
+
+    def engine_bug() -> None:
+        raise ZeroDivisionError("a bug in the engine")
+
+    with pytest.raises(ZeroDivisionError) as caught:
+        in_worker(engine_bug)  # type: ignore[arg-type]
+    sent_back = pickle.loads(pickle.dumps(caught.value))  # how anyio returns it to the server
+    printed = "".join(traceback.format_exception(sent_back))
+    assert "in engine_bug" in printed
+    assert "in the engine worker process" in printed
