@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server.pipeline.dispatcher import TOOLS, Tool, ToolDispatcher
+from mcp_pruner_server.pipeline.dispatcher import TOOLS, Tool, ToolDispatcher, ToolResult
+from mcp_pruner_server.pipeline.outcome import ToolContext
 from mcp_pruner_server.pipeline.states import ReqState, RequestTrace
 from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
@@ -14,7 +15,7 @@ from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveredText, RecoveryStore
-from mcp_pruner_server.tools.arguments import parse_read
+from mcp_pruner_server.tools.arguments import ReadArgs, parse_read
 from tests.json_paths import at
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
 
@@ -366,7 +367,7 @@ async def test_a_bug_in_a_tool_is_a_32603_with_the_request_id_and_the_next_call_
 
     configure_logging("json")
 
-    async def broken(*_args: object) -> None:
+    async def broken(_context: ToolContext, _args: ReadArgs) -> ToolResult:
         raise ZeroDivisionError("a bug")  # no real input breaks read this way: the bug is injected
 
     (tmp_path / "a.txt").write_text("alpha\n")
