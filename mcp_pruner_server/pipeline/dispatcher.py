@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import secrets
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -26,11 +26,18 @@ import anyio.to_thread
 from mcp_pruner_server.errors import DomainRpcError, InvalidParamsError
 from mcp_pruner_server.jsonsafe import dumps, sanitize_object
 from mcp_pruner_server.offload import OFF_LOOP_BYTES
-from mcp_pruner_server.pipeline.outcome import JsonObject, RawOutput, ToolContext, ToolFailure
+from mcp_pruner_server.pipeline.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
+)
 from mcp_pruner_server.pipeline.prune_step import prune_outputs
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools.arguments import (
     parse_bash,
     parse_grep,
@@ -39,30 +46,35 @@ from mcp_pruner_server.tools.arguments import (
     parse_read,
     parse_recover,
 )
-from mcp_pruner_server.tools.bash_tool import run_bash_tool
+from mcp_pruner_server.tools.bash_tool import finish_bash, run_bash_tool
 from mcp_pruner_server.tools.engine_tools import run_health, run_prune_text, run_recover
-from mcp_pruner_server.tools.grep_tool import run_grep_tool
-from mcp_pruner_server.tools.read_tool import run_read
+from mcp_pruner_server.tools.grep_tool import finish_grep, run_grep_tool
+from mcp_pruner_server.tools.read_tool import finish_read, run_read
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
 
 Args = TypeVar("Args")
+Detail = TypeVar("Detail")
 # read/bash/grep hand back their output for the prune step, or a failure; the engine tools
 # (prune_text, recover_text, health) their answer, which is never pruned again.
-ToolResult = RawOutput | ToolFailure | JsonObject
+ToolResult = RawOutput[Detail] | ToolFailure | JsonObject
+# Builds a read/bash/grep result object from the tool's detail once its texts are final.
+Finish = Callable[[Detail, Mapping[str, str], Mapping[str, PruneResult], PruningMetadata], JsonObject]
 
 
 @dataclass(frozen=True)
-class Tool(Generic[Args]):
-    """One row of `TOOLS`: the parser of a call's arguments and the function that runs it."""
+class Tool(Generic[Args, Detail]):
+    """One row of `TOOLS`: the parser of a call's arguments, the function that runs it and, for
+    a tool whose output is pruned, the one that builds its result from the final texts."""
 
     parse: Callable[[object], Args]  # raises InvalidParamsError (-32602) or InvalidRangeError
-    run: Callable[[ToolContext, Args], Awaitable[ToolResult]]
+    run: Callable[[ToolContext, Args], Awaitable[ToolResult[Detail]]]
+    finish: Finish[Detail] | None = None
 
 
-TOOLS: dict[str, Tool[Any]] = {
-    "read": Tool(parse_read, run_read),
-    "bash": Tool(parse_bash, run_bash_tool),
-    "grep": Tool(parse_grep, run_grep_tool),
+TOOLS: dict[str, Tool[Any, Any]] = {
+    "read": Tool(parse_read, run_read, finish_read),
+    "bash": Tool(parse_bash, run_bash_tool, finish_bash),
+    "grep": Tool(parse_grep, run_grep_tool, finish_grep),
     "prune_text": Tool(parse_prune_text, run_prune_text),
     "recover_text": Tool(parse_recover, run_recover),
     "recover_range": Tool(parse_recover, run_recover),
@@ -195,7 +207,7 @@ class ToolDispatcher:
         trace.advance(Trigger.INVALID, error_code=exc.code, validation_errors=details)
         self.stats.record_invalid()
 
-    async def _run(self, trace: RequestTrace, tool: Tool[Any], arguments: object) -> ToolReply:
+    async def _run(self, trace: RequestTrace, tool: Tool[Any, Any], arguments: object) -> ToolReply:
         try:
             args = tool.parse(arguments)
         except DomainRpcError as exc:  # -32602, or -32005 for more ranges than one call takes
@@ -210,7 +222,7 @@ class ToolDispatcher:
         if isinstance(result, ToolFailure):
             return await self._failed(trace, result, args.question)
         if isinstance(result, RawOutput):
-            return await self._prune_and_reply(trace, result)
+            return await self._prune_and_reply(trace, tool, result)
         return await self._engine_reply(trace, result)
 
     async def _failed(self, trace: RequestTrace, failure: ToolFailure, question: str | None) -> ToolReply:
@@ -221,14 +233,18 @@ class ToolDispatcher:
         body["pruning"] = failure_pruning(question, self._context.pruning, failure.raw_bytes)
         return await safe_reply(body, failure.raw_bytes, True)
 
-    async def _prune_and_reply(self, trace: RequestTrace, raw: RawOutput) -> ToolReply:
+    async def _prune_and_reply(
+        self, trace: RequestTrace, tool: Tool[Any, Any], raw: RawOutput[Any]
+    ) -> ToolReply:
+        if tool.finish is None:  # a bug: the table pairs every pruned tool with its finish
+            raise TypeError(f"{trace.tool} returned output to prune but has no finish function")
         trigger = Trigger.FAILED_WITH_OUTPUT if raw.is_error else Trigger.SUCCEEDED
         trace.advance(trigger, **raw.exec_data)
         if raw.is_error:
             self.stats.record_tool_error(trace.tool)
         service = self._context.service if self._context.pruning else None
         step = await prune_outputs(trace, raw, service, self.stats)
-        body = raw.finish(step.texts, step.results, step.metadata)
+        body = tool.finish(raw.detail, step.texts, step.results, step.metadata)
         size = sum(len(t) for t in step.texts.values())
         reply = await safe_reply(body, size, raw.is_error)
         trace.advance(Trigger.WRITTEN, mode=step.mode, is_error=raw.is_error)

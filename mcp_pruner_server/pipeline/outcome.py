@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from mcp_pruner_server.pruner_service import PrunerService
-from mcp_pruner_server.pruning.types import PruneResult, SourceType
+from mcp_pruner_server.pruning.types import SourceType
 from tools_exec.capture import HeadTailCapture
 
 JsonObject = dict[str, object]
@@ -67,23 +68,24 @@ class PruningMetadata:
         return out
 
 
-# Rebuilds the result object once the prunable texts are final (raw or pruned).
-Finisher = Callable[[Mapping[str, str], Mapping[str, PruneResult], PruningMetadata], JsonObject]
+Detail = TypeVar("Detail")
 
 
 @dataclass(frozen=True)
-class RawOutput:
+class RawOutput(Generic[Detail]):
     """`req:raw_output_ready`: the tool ran and produced output the question may prune.
 
     `texts` are the prunable parts by field name (`content`; `stdout`/`stderr`; `listing`).
-    `is_error` marks a bash nonzero exit: pruned like any output, answered with `isError`.
+    `detail` is what the tool's finish function (`dispatcher.TOOLS`) builds the result object
+    from, once the texts are final. `is_error` marks a bash nonzero exit: pruned like any
+    output, answered with `isError`.
     """
 
     tool: str
     texts: Mapping[str, str]
     source_type: SourceType
     question: str | None
-    finish: Finisher
+    detail: Detail
     is_error: bool = False
     exec_data: Mapping[str, object] = field(default_factory=dict)  # for the exec_ok/failed event
     # (+) With a question: the whole outputs by field name (up to the raw cap), to prune instead of

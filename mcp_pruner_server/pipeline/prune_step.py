@@ -69,14 +69,16 @@ class PruneStep:
     mode: str  # "pruned" | "raw"
 
 
-def _skip(trace: RequestTrace, trigger: Trigger, raw: RawOutput, raw_bytes: int, reason: str) -> PruneStep:
+def _skip(
+    trace: RequestTrace, trigger: Trigger, raw: RawOutput[object], raw_bytes: int, reason: str
+) -> PruneStep:
     trace.advance(trigger)
     meta = PruningMetadata(attempted=False, raw_bytes=raw_bytes, reason=reason)
     return PruneStep(dict(raw.texts), {}, meta, "raw")
 
 
 async def prune_outputs(
-    trace: RequestTrace, raw: RawOutput, service: PrunerService | None, stats: ServerStats
+    trace: RequestTrace, raw: RawOutput[object], service: PrunerService | None, stats: ServerStats
 ) -> PruneStep:
     """Walk the prune check and the pruner call (`service` None: tool pruning is off); never
     raises for a pruner failure. Closes the tool's captures, whatever happens."""
@@ -102,7 +104,7 @@ async def prune_outputs(
     return step
 
 
-def _cap_returned(raw: RawOutput, texts: dict[str, str]) -> dict[str, str]:
+def _cap_returned(raw: RawOutput[object], texts: dict[str, str]) -> dict[str, str]:
     """Pruned texts cut to `max_output_bytes` (shared as the tool shares it), head and tail kept."""
     cap = raw.max_output_bytes
     sizes = {name: utf8_size(text) for name, text in texts.items()}
@@ -122,7 +124,7 @@ def _cap_returned(raw: RawOutput, texts: dict[str, str]) -> dict[str, str]:
 
 
 async def _prune_one(
-    service: PrunerService, raw: RawOutput, name: str, question: str, options: PruneOptions
+    service: PrunerService, raw: RawOutput[object], name: str, question: str, options: PruneOptions
 ) -> PruneOutcome:
     """One text of the tool's output through the service: its whole capture when it made one."""
     # a tool output is bounded at capture (the raw cap), not by `prune_text`'s input limit
@@ -136,7 +138,7 @@ async def _prune_one(
 
 
 async def _decide_and_prune(
-    trace: RequestTrace, raw: RawOutput, service: PrunerService | None, raw_bytes: int
+    trace: RequestTrace, raw: RawOutput[object], service: PrunerService | None, raw_bytes: int
 ) -> PruneStep:
     if raw.question is None:
         return _skip(trace, Trigger.NO_QUESTION, raw, raw_bytes, "no_focus_question")

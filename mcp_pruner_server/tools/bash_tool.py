@@ -41,7 +41,7 @@ def _fields(result: BashResult) -> JsonObject:
     }
 
 
-async def run_bash_tool(context: ToolContext, args: BashArgs) -> RawOutput | ToolFailure:
+async def run_bash_tool(context: ToolContext, args: BashArgs) -> RawOutput[BashResult] | ToolFailure:
     """Run the command; timeouts and spawn/cwd errors become ToolFailures (partial output kept).
 
     With a question (and pruning on), both streams are captured whole up to the raw cap for
@@ -77,29 +77,13 @@ async def run_bash_tool(context: ToolContext, args: BashArgs) -> RawOutput | Too
         error = {"code": "invalid_cwd", "message": message, "exit_code": None}
         return ToolFailure("bash", "invalid_cwd", message, {"tool": "bash", "cmd": args.cmd, "error": error})
 
-    failed = result.exit_code != 0
-
-    def finish(
-        texts: Mapping[str, str], _pruned: Mapping[str, PruneResult], meta: PruningMetadata
-    ) -> JsonObject:
-        body = _fields(result)
-        body.update(texts)
-        if failed:
-            body["error"] = {
-                "code": "nonzero_exit",
-                "message": f"command exited with status {result.exit_code}",
-                "exit_code": result.exit_code,
-            }
-        body["pruning"] = meta.to_dict()
-        return body
-
     return RawOutput(
         tool="bash",
         texts={"stdout": result.stdout, "stderr": result.stderr},
         source_type="logs",
         question=args.question,
-        finish=finish,
-        is_error=failed,
+        detail=result,
+        is_error=result.exit_code != 0,
         exec_data={
             "duration_ms": round(result.duration_ms, 3),
             "exit_code": result.exit_code,
@@ -109,3 +93,19 @@ async def run_bash_tool(context: ToolContext, args: BashArgs) -> RawOutput | Too
         max_output_bytes=args.max_output_bytes,
         head_share=BASH_HEAD_SHARE,
     )
+
+
+def finish_bash(
+    result: BashResult, texts: Mapping[str, str], _pruned: Mapping[str, PruneResult], meta: PruningMetadata
+) -> JsonObject:
+    """The `bash` result object, `stdout`/`stderr` final (raw or pruned; docs/tools.md#bash)."""
+    body = _fields(result)
+    body.update(texts)
+    if result.exit_code != 0:
+        body["error"] = {
+            "code": "nonzero_exit",
+            "message": f"command exited with status {result.exit_code}",
+            "exit_code": result.exit_code,
+        }
+    body["pruning"] = meta.to_dict()
+    return body

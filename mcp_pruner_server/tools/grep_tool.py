@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from mcp_pruner_server.pipeline.outcome import (
     JsonObject,
@@ -78,7 +79,16 @@ def _fields(result: GrepResult) -> JsonObject:
     }
 
 
-async def run_grep_tool(context: ToolContext, args: GrepArgs) -> RawOutput | ToolFailure:
+@dataclass(frozen=True)
+class GrepDetail:
+    """What `finish_grep` needs besides the final listing."""
+
+    result: GrepResult
+    captured: bool  # matches were collected up to the raw cap, not `max_output_bytes`
+    max_output_bytes: int
+
+
+async def run_grep_tool(context: ToolContext, args: GrepArgs) -> RawOutput[GrepDetail] | ToolFailure:
     """Search; timeouts, bad paths and rg errors become ToolFailures.
 
     With a question (and pruning on) matches are collected up to the raw cap rather than
@@ -121,30 +131,12 @@ async def run_grep_tool(context: ToolContext, args: GrepArgs) -> RawOutput | Too
 
     listing = render_listing(result.matches)
 
-    def finish(
-        texts: Mapping[str, str], pruned: Mapping[str, PruneResult], meta: PruningMetadata
-    ) -> JsonObject:
-        body = _fields(result)
-        if "listing" in pruned:
-            kept = kept_matches(result.matches, pruned["listing"])
-            if texts["listing"] != pruned["listing"].pruned_text:  # cut to max_output_bytes after pruning
-                numbers = {int(m.group(1)) for m in _NUMBERED.finditer(texts["listing"])}
-                kept = [m for i, m in enumerate(result.matches, start=1) if i in numbers]
-            body["matches"] = [_match_dict(m) for m in kept]
-            body["listing"] = texts["listing"]
-        elif capture_bytes is not None:  # not pruned: what is returned is still max_output_bytes
-            shown = _within(result.matches, args.max_output_bytes)
-            body["matches"] = [_match_dict(m) for m in shown]
-            body["truncated"] = result.truncated or len(shown) < len(result.matches)
-        body["pruning"] = meta.to_dict()
-        return body
-
     return RawOutput(
         tool="grep",
         texts={"listing": listing},
         source_type="logs",
         question=args.question,
-        finish=finish,
+        detail=GrepDetail(result, capture_bytes is not None, args.max_output_bytes),
         exec_data={
             "duration_ms": round(result.duration_ms, 3),
             "match_count": result.match_count,
@@ -152,3 +144,25 @@ async def run_grep_tool(context: ToolContext, args: GrepArgs) -> RawOutput | Too
         },
         max_output_bytes=args.max_output_bytes,
     )
+
+
+def finish_grep(
+    detail: GrepDetail, texts: Mapping[str, str], pruned: Mapping[str, PruneResult], meta: PruningMetadata
+) -> JsonObject:
+    """The `grep` result object: `listing` final (raw or pruned) and the structured `matches`
+    that follow it (docs/tools.md#grep)."""
+    result = detail.result
+    body = _fields(result)
+    if "listing" in pruned:
+        kept = kept_matches(result.matches, pruned["listing"])
+        if texts["listing"] != pruned["listing"].pruned_text:  # cut to max_output_bytes after pruning
+            numbers = {int(m.group(1)) for m in _NUMBERED.finditer(texts["listing"])}
+            kept = [m for i, m in enumerate(result.matches, start=1) if i in numbers]
+        body["matches"] = [_match_dict(m) for m in kept]
+        body["listing"] = texts["listing"]
+    elif detail.captured:  # not pruned: what is returned is still max_output_bytes
+        shown = _within(result.matches, detail.max_output_bytes)
+        body["matches"] = [_match_dict(m) for m in shown]
+        body["truncated"] = result.truncated or len(shown) < len(result.matches)
+    body["pruning"] = meta.to_dict()
+    return body

@@ -16,7 +16,7 @@ from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult, SourceType
 from mcp_pruner_server.tools.arguments import ReadArgs
 from tools_exec.errors import ToolExecError
-from tools_exec.files import read_text
+from tools_exec.files import ReadResult, read_text
 from tools_exec.limits import READ_HEAD_SHARE
 
 # Prose and markup are pruned by sections (keep headings, never split a fenced block).
@@ -36,7 +36,7 @@ def source_type_for(path: str) -> SourceType:
     return "code"
 
 
-async def run_read(context: ToolContext, args: ReadArgs) -> RawOutput | ToolFailure:
+async def run_read(context: ToolContext, args: ReadArgs) -> RawOutput[ReadResult] | ToolFailure:
     """Read the file; a contract error (`not_found`, `invalid_path`, ...) becomes a ToolFailure.
 
     With a question (and pruning on) the range is captured whole up to the raw cap for the
@@ -60,31 +60,33 @@ async def run_read(context: ToolContext, args: ReadArgs) -> RawOutput | ToolFail
             {"tool": "read", "path": args.path, "error": {"code": exc.code, "message": exc.message}},
         )
 
-    def finish(
-        texts: Mapping[str, str], _pruned: Mapping[str, PruneResult], meta: PruningMetadata
-    ) -> JsonObject:
-        return {
-            "tool": "read",
-            "path": result.path,
-            "encoding": "utf-8",
-            "content": texts["content"],
-            "truncated": result.truncated,
-            "bytes": result.bytes,
-            "start_line": result.start_line,
-            "duration_ms": round(result.duration_ms, 3),
-            **({"omitted": result.omitted.to_dict()} if result.omitted else {}),
-            "pruning": meta.to_dict(),
-        }
-
     return RawOutput(
         tool="read",
         texts={"content": result.content},
         source_type=source_type_for(result.path),
         question=args.question,
-        finish=finish,
+        detail=result,
         exec_data={"duration_ms": round(result.duration_ms, 3), "bytes": utf8_size(result.content)},
         full={"content": result.capture} if result.capture else {},
         max_output_bytes=args.max_output_bytes,
         head_share=READ_HEAD_SHARE,
         path=result.path,
     )
+
+
+def finish_read(
+    result: ReadResult, texts: Mapping[str, str], _pruned: Mapping[str, PruneResult], meta: PruningMetadata
+) -> JsonObject:
+    """The `read` result object, its `content` final (raw or pruned; docs/tools.md#read)."""
+    return {
+        "tool": "read",
+        "path": result.path,
+        "encoding": "utf-8",
+        "content": texts["content"],
+        "truncated": result.truncated,
+        "bytes": result.bytes,
+        "start_line": result.start_line,
+        "duration_ms": round(result.duration_ms, 3),
+        **({"omitted": result.omitted.to_dict()} if result.omitted else {}),
+        "pruning": meta.to_dict(),
+    }

@@ -18,6 +18,7 @@ from mcp_pruner_server.recovery import RecoveredText, RecoveryStore
 from mcp_pruner_server.tools.arguments import ReadArgs, parse_read
 from tests.json_paths import at
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
+from tools_exec.files import ReadResult
 
 pytestmark = pytest.mark.anyio
 QUESTION = "where is the tax computed in compute_invoice_total?"
@@ -367,7 +368,7 @@ async def test_a_bug_in_a_tool_is_a_32603_with_the_request_id_and_the_next_call_
 
     configure_logging("json")
 
-    async def broken(_context: ToolContext, _args: ReadArgs) -> ToolResult:
+    async def broken(_context: ToolContext, _args: ReadArgs) -> ToolResult[ReadResult]:
         raise ZeroDivisionError("a bug")  # no real input breaks read this way: the bug is injected
 
     (tmp_path / "a.txt").write_text("alpha\n")
