@@ -52,7 +52,7 @@ def _source_type(option: str | None, file: str) -> SourceType:
 
 
 def _check_options(max_prune_ratio: float, min_keep_lines: int, timeout_ms: int) -> None:
-    # The ranges `prune_text` enforces (tools/arguments.py); out of them the engine would quietly
+    # The ranges `prune_text` enforces (tools/engine_tools.py); out of them the engine would quietly
     # return the text untouched.
     if not 0.0 <= max_prune_ratio <= 1.0:
         raise typer.BadParameter("must be between 0 and 1", param_hint="--max-prune-ratio")

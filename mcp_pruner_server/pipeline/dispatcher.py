@@ -38,18 +38,17 @@ from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning.types import PruneResult
-from mcp_pruner_server.tools.arguments import (
-    parse_bash,
-    parse_grep,
+from mcp_pruner_server.tools.bash_tool import finish_bash, parse_bash, run_bash_tool
+from mcp_pruner_server.tools.engine_tools import (
     parse_health,
     parse_prune_text,
-    parse_read,
     parse_recover,
+    run_health,
+    run_prune_text,
+    run_recover,
 )
-from mcp_pruner_server.tools.bash_tool import finish_bash, run_bash_tool
-from mcp_pruner_server.tools.engine_tools import run_health, run_prune_text, run_recover
-from mcp_pruner_server.tools.grep_tool import finish_grep, run_grep_tool
-from mcp_pruner_server.tools.read_tool import finish_read, run_read
+from mcp_pruner_server.tools.grep_tool import finish_grep, parse_grep, run_grep_tool
+from mcp_pruner_server.tools.read_tool import finish_read, parse_read, run_read
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
 
 Args = TypeVar("Args")

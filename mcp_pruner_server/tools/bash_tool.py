@@ -9,7 +9,9 @@ carries the pruned streams.
 from __future__ import annotations
 
 import errno
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from mcp_pruner_server.pipeline.outcome import (
     JsonObject,
@@ -19,10 +21,77 @@ from mcp_pruner_server.pipeline.outcome import (
     ToolFailure,
 )
 from mcp_pruner_server.pruning.types import PruneResult
-from mcp_pruner_server.tools.arguments import BashArgs
+from mcp_pruner_server.tools import limits as L
+from mcp_pruner_server.tools.checker import (
+    SURROGATE_MESSAGE,
+    FieldChecker,
+    argument_object,
+    os_encodable,
+    schemas_fields,
+)
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.limits import BASH_HEAD_SHARE
 from tools_exec.process import BashResult, run_bash
+
+_ENV_KEY = re.compile(L.ENV_KEY_PATTERN)
+
+
+@dataclass(frozen=True)
+class BashArgs:
+    cmd: str
+    cwd: str | None
+    env: Mapping[str, str]
+    timeout_ms: int
+    max_output_bytes: int
+    question: str | None
+
+
+def parse_bash(arguments: object) -> BashArgs:
+    """Raises:
+    InvalidParamsError: listing every field that breaks the contract.
+    """
+    c = FieldChecker(argument_object(arguments), frozenset(schemas_fields("bash")))
+    cmd = c.non_empty("cmd", required=True, max_chars=L.BASH_CMD_MAX_CHARS)
+    cwd = c.non_empty("cwd")
+    env = _parse_env(c)
+    timeout = c.integer("timeout_ms", L.TIMEOUT_MS_MIN, L.TIMEOUT_MS_MAX, L.TIMEOUT_MS_DEFAULT)
+    max_bytes = c.integer(
+        "max_output_bytes", L.MAX_OUTPUT_BYTES_MIN, L.MAX_OUTPUT_BYTES_MAX, L.BASH_MAX_OUTPUT_BYTES_DEFAULT
+    )
+    question = c.question()
+    c.raise_if_failed()
+    assert cmd is not None
+    assert timeout is not None
+    assert max_bytes is not None
+    return BashArgs(cmd, cwd, env, timeout, max_bytes, question)
+
+
+def _parse_env(c: FieldChecker) -> dict[str, str]:
+    raw = c.args.get("env")
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        c.fail("env", "must be an object of strings")
+        return {}
+    if len(raw) > L.ENV_MAX_ENTRIES:
+        c.fail("env", f"must have at most {L.ENV_MAX_ENTRIES} entries (got {len(raw)})")
+        return {}
+    env: dict[str, str] = {}
+    for key, value in raw.items():
+        # fullmatch: with `match`, the pattern's `$` also matches before a final newline ("FOO\n").
+        if not isinstance(key, str) or not _ENV_KEY.fullmatch(key):
+            c.fail(f"env.{key}", f"key must match {L.ENV_KEY_PATTERN}")
+        elif not isinstance(value, str):
+            c.fail(f"env.{key}", "must be a string")
+        elif "\x00" in value:  # no process environment can hold it: the spawn would raise
+            c.fail(f"env.{key}", "must not contain NUL characters")
+        elif not os_encodable(value):
+            c.fail(f"env.{key}", SURROGATE_MESSAGE)
+        elif len(value) > L.ENV_VALUE_MAX_CHARS:
+            c.fail(f"env.{key}", f"must be at most {L.ENV_VALUE_MAX_CHARS} characters")
+        else:
+            env[key] = value
+    return env
 
 
 def _fields(result: BashResult) -> JsonObject:

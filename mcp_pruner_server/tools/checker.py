@@ -1,8 +1,12 @@
 """Reading a tool's argument object field by field, collecting every error at once.
 
-`FieldChecker` is what `arguments.py` builds each tool's frozen arguments with: each read
+The JSON schemas in `schemas.py` describe the arguments to clients; each tool's `parse_*`
+(next to its run function: `read_tool.py`, `bash_tool.py`, `grep_tool.py`, `engine_tools.py`)
+enforces the same limits (`limits.py`) on whatever arrives with a `FieldChecker`: each read
 returns the value or None and records `(field, message)` for a bad one, so a call learns about
-all its mistakes in one -32602 (docs/tools.md#tool-errors).
+all its mistakes in one -32602 with `field_errors` (docs/tools.md#tool-errors). Paths are only
+checked for shape; confinement to the root is `tools_exec`'s job, which answers
+`invalid_path` with the resolved reason.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Mapping
 
 from mcp_pruner_server.errors import InvalidParamsError
 from mcp_pruner_server.tools import limits as L
+from mcp_pruner_server.tools.schemas import TOOLS_BY_NAME
 
 MISSING = object()
 # A JSON string may hold a lone surrogate ("\\ud800"); a path, argv or env entry only those
@@ -127,3 +132,8 @@ def argument_object(arguments: object) -> Mapping[str, object]:
     if not isinstance(arguments, Mapping):
         raise InvalidParamsError([("arguments", "must be an object")])
     return arguments
+
+
+def schemas_fields(tool: str) -> tuple[str, ...]:
+    """The argument names a tool's input schema declares."""
+    return tuple(TOOLS_BY_NAME[tool].input_schema["properties"])

@@ -23,10 +23,85 @@ from mcp_pruner_server.pipeline.outcome import (
 )
 from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult
-from mcp_pruner_server.tools.arguments import GrepArgs
+from mcp_pruner_server.tools import limits as L
+from mcp_pruner_server.tools.checker import (
+    MISSING,
+    SURROGATE_MESSAGE,
+    FieldChecker,
+    argument_object,
+    os_encodable,
+    schemas_fields,
+)
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.grep import GrepMatch, GrepResult, grep
 from tools_exec.limits import MATCH_OVERHEAD_BYTES
+
+
+@dataclass(frozen=True)
+class GrepArgs:
+    pattern: str
+    paths: tuple[str, ...]
+    cwd: str | None
+    fixed_string: bool
+    case_sensitive: bool
+    context_lines: int
+    max_matches: int
+    timeout_ms: int
+    max_output_bytes: int
+    question: str | None
+
+
+def parse_grep(arguments: object) -> GrepArgs:
+    """Raises:
+    InvalidParamsError: listing every field that breaks the contract.
+    """
+    c = FieldChecker(argument_object(arguments), frozenset(schemas_fields("grep")))
+    pattern = c.string("pattern", required=True, max_chars=L.GREP_PATTERN_MAX_CHARS)
+    if pattern == "":
+        c.fail("pattern", "must not be empty")
+    elif pattern is not None and "\x00" in pattern:  # rg's argv cannot hold it: the spawn would raise
+        c.fail("pattern", "must not contain NUL characters")
+    elif pattern is not None and not os_encodable(pattern):
+        c.fail("pattern", SURROGATE_MESSAGE)
+    paths = _parse_paths(c)
+    cwd = c.non_empty("cwd")
+    fixed = c.boolean("fixed_string", False)
+    case = c.boolean("case_sensitive", True)
+    context = c.integer("context_lines", 0, L.CONTEXT_LINES_MAX, 0)
+    max_matches = c.integer("max_matches", 1, L.MAX_MATCHES_MAX, L.MAX_MATCHES_DEFAULT)
+    timeout = c.integer("timeout_ms", L.TIMEOUT_MS_MIN, L.TIMEOUT_MS_MAX, L.TIMEOUT_MS_DEFAULT)
+    max_bytes = c.integer(
+        "max_output_bytes", L.MAX_OUTPUT_BYTES_MIN, L.MAX_OUTPUT_BYTES_MAX, L.GREP_MAX_OUTPUT_BYTES_DEFAULT
+    )
+    question = c.question()
+    c.raise_if_failed()
+    assert pattern is not None
+    assert fixed is not None
+    assert case is not None
+    assert context is not None
+    assert max_matches is not None
+    assert timeout is not None
+    assert max_bytes is not None
+    return GrepArgs(pattern, paths, cwd, fixed, case, context, max_matches, timeout, max_bytes, question)
+
+
+def _parse_paths(c: FieldChecker) -> tuple[str, ...]:
+    raw = c.args.get("paths", MISSING)
+    if raw is MISSING or raw is None:
+        c.fail("paths", "is required")
+        return ()
+    if not isinstance(raw, list):
+        c.fail("paths", "must be an array of strings")
+        return ()
+    if not 1 <= len(raw) <= L.GREP_PATHS_MAX:
+        c.fail("paths", f"must have 1 to {L.GREP_PATHS_MAX} entries (got {len(raw)})")
+        return ()
+    for i, item in enumerate(raw):
+        if not isinstance(item, str) or not item or "\x00" in item:
+            c.fail(f"paths[{i}]", "must be a non-empty string without NUL")
+        elif not os_encodable(item):
+            c.fail(f"paths[{i}]", SURROGATE_MESSAGE)
+    return tuple(p for p in raw if isinstance(p, str))
 
 
 def render_listing(matches: Sequence[GrepMatch]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from mcp_pruner_server.pipeline.outcome import (
@@ -14,10 +15,48 @@ from mcp_pruner_server.pipeline.outcome import (
 )
 from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult, SourceType
-from mcp_pruner_server.tools.arguments import ReadArgs
+from mcp_pruner_server.tools import limits as L
+from mcp_pruner_server.tools.checker import (
+    FieldChecker,
+    argument_object,
+    schemas_fields,
+)
 from tools_exec.errors import ToolExecError
 from tools_exec.files import ReadResult, read_text
 from tools_exec.limits import READ_HEAD_SHARE
+
+
+@dataclass(frozen=True)
+class ReadArgs:
+    path: str
+    start_line: int | None
+    end_line: int | None
+    max_output_bytes: int
+    question: str | None
+
+
+def parse_read(arguments: object) -> ReadArgs:
+    """Raises:
+    InvalidParamsError: listing every field that breaks the contract.
+    """
+    c = FieldChecker(argument_object(arguments), frozenset(schemas_fields("read")))
+    path = c.non_empty("path", required=True)
+    encoding = c.string("encoding")
+    if encoding is not None and encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
+        c.fail("encoding", 'only "utf-8" is supported')
+    start = c.integer("start_line", 1, None, None)
+    end = c.integer("end_line", 1, None, None)
+    if start is not None and end is not None and start > end:
+        c.fail("end_line", f"must be >= start_line ({start})")
+    max_bytes = c.integer(
+        "max_output_bytes", L.MAX_OUTPUT_BYTES_MIN, L.MAX_OUTPUT_BYTES_MAX, L.READ_MAX_OUTPUT_BYTES_DEFAULT
+    )
+    question = c.question()
+    c.raise_if_failed()
+    assert path is not None
+    assert max_bytes is not None
+    return ReadArgs(path, start, end, max_bytes, question)
+
 
 # Prose and markup are pruned by sections (keep headings, never split a fenced block).
 DOCS_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".org", ".tex", ".html"})

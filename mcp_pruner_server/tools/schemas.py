@@ -28,8 +28,8 @@ PRUNE_OPTION_FIELDS = ("max_prune_ratio", "min_keep_lines", "timeout_ms", "annot
 
 # Every request of an agent carries these schemas (Claude and Codex resend them each turn), so
 # the input schemas say what a model needs and no more: types, enums, required fields, short
-# descriptions. The limits are enforced by `arguments.py` (a clear -32602 names the field) and
-# documented in docs/tools.md#argument-rules; repeating them here cost ~700 tokens per request.
+# descriptions. The limits are enforced by each tool's `parse_*` (a clear -32602 names the field)
+# and documented in docs/tools.md#argument-rules; repeating them here cost ~700 tokens per request.
 _FOCUS_QUESTION: JsonSchema = {"type": "string", "description": "What you are looking for."}
 _MAX_OUTPUT_BYTES: JsonSchema = {"type": "integer"}
 _TIMEOUT_MS: JsonSchema = {"type": "integer", "description": "Default 30000."}

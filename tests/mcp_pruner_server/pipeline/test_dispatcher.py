@@ -15,7 +15,7 @@ from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveredText, RecoveryStore
-from mcp_pruner_server.tools.arguments import ReadArgs, parse_read
+from mcp_pruner_server.tools.read_tool import ReadArgs, parse_read
 from tests.json_paths import at
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process
 from tools_exec.files import ReadResult

@@ -3,14 +3,10 @@ import pytest
 from mcp_pruner_server.errors import InvalidParamsError, InvalidRangeError
 from mcp_pruner_server.pruning.types import PruneOptions
 from mcp_pruner_server.recovery import MAX_RECOVER_RANGES
-from mcp_pruner_server.tools.arguments import (
-    parse_bash,
-    parse_grep,
-    parse_health,
-    parse_prune_text,
-    parse_read,
-    parse_recover,
-)
+from mcp_pruner_server.tools.bash_tool import parse_bash
+from mcp_pruner_server.tools.engine_tools import parse_health, parse_prune_text, parse_recover
+from mcp_pruner_server.tools.grep_tool import parse_grep
+from mcp_pruner_server.tools.read_tool import parse_read
 from tests.json_paths import at
 
 

@@ -3,8 +3,7 @@ from pathlib import Path
 import pytest
 
 from mcp_pruner_server.pipeline.outcome import ToolFailure
-from mcp_pruner_server.tools.arguments import parse_bash
-from mcp_pruner_server.tools.bash_tool import run_bash_tool
+from mcp_pruner_server.tools.bash_tool import parse_bash, run_bash_tool
 from tests.json_paths import at
 from tests.mcp_pruner_server.tools.tool_context import tool_context
 

@@ -4,8 +4,7 @@ import pytest
 
 from mcp_pruner_server.pipeline.outcome import ToolFailure
 from mcp_pruner_server.pruning.types import Annotation, PruneResult, PruneStats
-from mcp_pruner_server.tools.arguments import parse_grep
-from mcp_pruner_server.tools.grep_tool import kept_matches, render_listing, run_grep_tool
+from mcp_pruner_server.tools.grep_tool import kept_matches, parse_grep, render_listing, run_grep_tool
 from tests.json_paths import at
 from tests.mcp_pruner_server.tools.tool_context import tool_context
 from tools_exec.grep import GrepMatch
