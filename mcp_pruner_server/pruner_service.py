@@ -304,7 +304,7 @@ class PrunerService:
     def _too_large(self, text: str, max_input_chars: int | None = None) -> bool:
         # One limit, in characters, as documented: a byte limit here as well made 157,500 CJK
         # characters (472 KB) `input_too_large` under a 262,144-character limit. Tool outputs
-        # have their own limit, the raw cap (bytes bound characters), passed by `prune_for_tool`.
+        # have their own limit, the raw cap (bytes bound characters), passed by `pipeline/prune_step.py`.
         limit = self._config.max_input_chars if max_input_chars is None else max_input_chars
         return len(text) > limit
 
