@@ -98,3 +98,19 @@ def test_an_exception_in_a_worker_keeps_the_worker_traceback_as_a_note_across_pi
     printed = "".join(traceback.format_exception(sent_back))
     assert "in engine_bug" in printed
     assert "in the engine worker process" in printed
+
+
+async def test_create_backend_runs_the_heuristic_engine_in_processes_only_when_asked() -> None:
+    import httpx
+
+    from mcp_pruner_server.backends import HeuristicBackend, create_backend
+    from mcp_pruner_server.pruning_config import PruningConfig
+
+    async with httpx.AsyncClient() as client:
+        server = create_backend(PruningConfig(), client, engine_processes=True)
+        embedded = create_backend(PruningConfig(), client)
+        # an `http` backend without an endpoint prunes locally, in threads as before
+        no_endpoint = create_backend(PruningConfig(backend="http"), client, engine_processes=True)
+    assert isinstance(server, ProcessHeuristicBackend)
+    assert type(embedded) is HeuristicBackend
+    assert type(no_endpoint) is HeuristicBackend
