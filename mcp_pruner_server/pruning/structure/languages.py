@@ -29,7 +29,7 @@ EXTENSIONS: dict[str, str] = {
     ".go": "go",
     ".rs": "rust",
     ".c": "c",
-    ".h": "c",  # C++ headers parse as C well enough for units; `.hpp` says C++ outright
+    ".h": "c",  # unless its lines say C++ (`language_of`); `.hpp` says C++ outright
     ".cc": "cpp",
     ".cpp": "cpp",
     ".cxx": "cpp",
@@ -38,6 +38,25 @@ EXTENSIONS: dict[str, str] = {
     ".hpp": "cpp",
     ".hxx": "cpp",
     ".java": "java",
+    ".cs": "csharp",
+    ".csx": "csharp",
+    ".rb": "ruby",
+    ".rake": "ruby",
+    ".gemspec": "ruby",
+    ".ru": "ruby",
+    ".php": "php",
+    ".phtml": "php",
+    ".sh": "bash",
+    ".bash": "bash",
+}
+# Whole file names (lower case) that say the language without an extension.
+FILE_NAMES: dict[str, str] = {
+    "rakefile": "ruby",
+    "gemfile": "ruby",
+    ".bashrc": "bash",
+    ".bash_profile": "bash",
+    ".profile": "bash",
+    "pkgbuild": "bash",
 }
 # Interpreter named by a shebang -> language.
 INTERPRETERS: dict[str, str] = {
@@ -46,6 +65,12 @@ INTERPRETERS: dict[str, str] = {
     "nodejs": "javascript",
     "deno": "typescript",
     "ts-node": "typescript",
+    "ruby": "ruby",
+    "php": "php",
+    "bash": "bash",
+    "sh": "bash",  # POSIX sh, dash and ksh scripts parse as Bash well enough for their functions
+    "dash": "bash",
+    "ksh": "bash",
 }
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
@@ -82,6 +107,29 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^\s*(?:(?:async )?function\*? \w+\(|['\"]use strict['\"])",
         r"^(?:module\.)?exports\.\w+ =",
         r"\.prototype\.\w+ = ",
+    ),
+    "csharp": (
+        r"^using (?:static )?System\b[\w.]*;$",
+        r"^\s*///\s*<(?:summary|param|returns)\b",
+        r"^\s*(?:(?:public|internal|private|protected) )?(?:static |sealed |abstract )*partial class ",
+        r"\{ get; (?:(?:private |init; )?set; )?\}",
+        r"^namespace \w+(?:\.\w+)+;?$|^namespace \w+;$",  # dotted, or file-scoped (C++ has neither)
+    ),
+    "php": (r"^<\?php\b", r"^\s*(?:namespace|use) \w+\\[\w\\]+;$", r"\$this->\w"),
+    "ruby": (
+        r"^\s*require(?:_relative)? ['\"]",
+        r"^\s*(?:module|class) [A-Z]\w*(?:::\w+)*(?: < [\w:]+)?$",
+        r"^\s*def (?:self\.)?\w+[?!=]?(?:\(.*\))?$",
+        r"^\s*end$",
+        r"^\s*attr_(?:reader|writer|accessor) :",
+    ),
+    "bash": (
+        r"^(?:function\s+)?[\w-]+\s*\(\)\s*\{?\s*$",  # unindented: a JS method `render() {` is not
+        r"^\s*function\s+[\w-]+\s*\{?\s*$",
+        r"^\s*local\s+-?\w",
+        r"^\s*(?:fi|esac|done)\s*(?:[;&|].*)?$",
+        r"^\s*complete\s+-|\bCOMPREPLY\b|\$\{?(?:BASH_SOURCE|COMP_\w+)",
+        r"^\s*(?:if|while|elif)\s+\[\[? ",
     ),
     "python": (
         r"^(?:async )?def \w+\(",
@@ -121,7 +169,10 @@ def guess_language(lines: Sequence[str]) -> str | None:
 def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
     """The language of the file at `path` holding `lines`, or None if unsure."""
     if path:
-        lang = EXTENSIONS.get(PurePosixPath(path.lower()).suffix)
+        name = PurePosixPath(path.lower())
+        lang = EXTENSIONS.get(name.suffix) or FILE_NAMES.get(name.name)
+        if lang == "c" and name.suffix == ".h" and guess_language(lines) == "cpp":
+            return "cpp"  # a C++ header: `namespace`, `template<…>`, `class X {`, `std::`
         if lang is not None:
             return lang
     m = _SHEBANG.match(lines[0] if lines else "")

@@ -29,6 +29,11 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "c": ("tree_sitter_c", "language"),
     "cpp": ("tree_sitter_cpp", "language"),
     "java": ("tree_sitter_java", "language"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML too, not only `<?php` files
+    "php_only": ("tree_sitter_php", "language_php_only"),  # a fragment without `<?php`
+    "bash": ("tree_sitter_bash", "language"),
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -40,12 +45,17 @@ MAX_ERROR_FRACTION = 0.2
 # Nodes that define a function-like unit.
 FUNCTIONS = frozenset(
     {
-        "function_definition",  # Python, C, C++
+        "function_definition",  # Python, C, C++, PHP, Bash
         "function_declaration",  # JS/TS, Go
         "generator_function_declaration",
         "method_definition",  # JS/TS
-        "method_declaration",  # Go, Java
+        "method_declaration",  # Go, Java, C#, PHP
         "constructor_declaration",
+        "destructor_declaration",  # C#
+        "operator_declaration",
+        "conversion_operator_declaration",
+        "method",  # Ruby
+        "singleton_method",  # Ruby `def self.x`
         "compact_constructor_declaration",
         "function_item",  # Rust
         "macro_definition",
@@ -76,10 +86,16 @@ CONTAINERS = frozenset(
         "class_specifier",
         "struct_specifier",
         "linkage_specification",  # `extern "C" { … }`
+        "namespace_declaration",  # C#
+        "struct_declaration",
+        "trait_declaration",  # PHP
+        "singleton_class",  # Ruby `class << self`
     }
 )
-# Java's enum holds methods; TS's holds constants only.
-JAVA_CONTAINERS = frozenset({"enum_declaration"})
+# Java's and PHP's enums hold methods; TS's and C#'s hold constants only.
+ENUM_CONTAINERS = frozenset({"java", "php", "php_only"})
+# C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
+CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
 # Nodes wrapping a definition whose doc comment sits above the wrapper.
 WRAPPERS = frozenset(
     {
@@ -94,7 +110,9 @@ WRAPPERS = frozenset(
     }
 )
 # What binds a function to a name (`const f = () => …`, `a.b = function …`, `k: function …`).
-_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+_FUNCTION_VALUES = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function", "anonymous_function"}
+)
 # Statements whose definitions belong to the enclosing scope (`#ifdef`, `if TYPE_CHECKING:`).
 TRANSPARENT = frozenset(
     {
@@ -111,6 +129,7 @@ TRANSPARENT = frozenset(
         "finally_clause",
         "block",
         "enum_body_declarations",
+        "list",  # Bash `_comp() { … } && complete -F _comp cmd`
     }
 )
 # A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.
@@ -119,7 +138,13 @@ _DECLARATORS = frozenset({"function_declarator", "pointer_declarator", "parenthe
 MAX_NAME = 200
 # Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
 MAX_DEPTH = 64
-_ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
+_ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation", "attribute_list"})
+# What a wrapper holds besides the definition (`template <typename T>`'s parameters).
+_NOT_WRAPPED = _ATTRIBUTES | {"template_parameter_list"}
+# A first member's comments can lie outside its parent: Ruby's `body_statement` starts at the
+# first member (the comment above it is the class's child), Bash's `f() {…} && complete …` list
+# starts at the function.
+_STARTS_AT_FIRST_CHILD = frozenset({"body_statement", "list"})
 _BODY_FIELDS = ("body", "value", "right")
 
 
@@ -141,12 +166,12 @@ def _language(lang: str) -> Any:
 def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
     """("function" | "container", the node whose body holds members) for a definition, else None."""
     t = node.type
-    if t in CONTAINERS or (lang == "java" and t in JAVA_CONTAINERS):
+    if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
         body = node.child_by_field_name("body")
         if body is None:
             return ("function", node) if t in ("struct_specifier", "class_specifier") else None
         return "container", body
-    if t in FUNCTIONS:
+    if t in FUNCTIONS or (lang == "csharp" and t in CSHARP_FUNCTIONS):
         if t in ("function_definition", "function_item") or node.child_by_field_name("body") is not None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
@@ -172,7 +197,7 @@ def _unwrap(node: Any) -> Any:
     while node.type in WRAPPERS:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("definition")
         if inner is None:
-            named = [c for c in node.named_children if "comment" not in c.type and c.type not in _ATTRIBUTES]
+            named = [c for c in node.named_children if "comment" not in c.type and c.type not in _NOT_WRAPPED]
             if len(named) != 1:
                 return node
             inner = named[0]
@@ -192,6 +217,11 @@ def _leading(node: Any) -> int:
     """First row of the comments and attributes directly above `node` (no blank line between)."""
     row = int(node.start_point[0])
     prev = node.prev_named_sibling
+    parent = node.parent
+    while prev is None and parent is not None and parent.type in _STARTS_AT_FIRST_CHILD:
+        if parent.start_point[0] != row:
+            break
+        prev, parent = parent.prev_named_sibling, parent.parent
     while prev is not None and row - 1 <= _last_row(prev) < node.start_point[0]:
         if "comment" not in prev.type and prev.type not in _ATTRIBUTES:
             break
@@ -228,7 +258,7 @@ def _header_row(node: Any) -> int:
 
 
 def _opens_with_brace(body: Any) -> bool:
-    first = body.child(0)
+    first = body.child(0) if body.child_count else None  # a leaf body (`def x = 1`) has none
     return first is not None and first.type == "{"
 
 
@@ -237,6 +267,9 @@ def _sig_end(node: Any, header: int) -> int:
     body = node.child_by_field_name("body")
     if body is None:
         return header + 1
+    if body.type == "body_statement":  # Ruby: no brace; the body starts at its first statement
+        params = node.child_by_field_name("parameters")
+        return max(header, int(params.end_point[0]) if params is not None else header) + 1
     row = int(body.start_point[0])
     return max(header + 1, row + 1 if _opens_with_brace(body) else row)
 
@@ -267,6 +300,8 @@ def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: in
 
 def _container_sig(body: Any, header: int) -> int:
     """A container's signature ends on the line its body opens (`{`, or `:` in Python)."""
+    if body.type == "body_statement":  # Ruby's body starts at its first member
+        return header + 1
     return max(header + 1, int(body.start_point[0]) + (1 if _opens_with_brace(body) else 0))
 
 
@@ -288,6 +323,8 @@ def syntax_blocks(text: str, line_count: int, lang: str | None) -> list[Block] |
     """Every definition block of `text` in `lang`, outer before inner; None to use the heuristics."""
     if lang is None or len(text) > MAX_PARSE_CHARS:
         return None
+    if lang == "php" and "<?" not in text:
+        lang = "php_only"  # else the whole fragment would be HTML text, with no units and no error
     language = _language(lang)
     if language is None:
         return None

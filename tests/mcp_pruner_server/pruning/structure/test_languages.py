@@ -18,6 +18,14 @@ from mcp_pruner_server.pruning.structure.languages import guess_language, langua
         ("include/x.hpp", "cpp"),
         ("java/util/ArrayList.java", "java"),
         ("pkg/mod.py", "python"),
+        ("src/Newtonsoft.Json/JsonConvert.cs", "csharp"),
+        ("lib/rack/utils.rb", "ruby"),
+        ("tasks/release.rake", "ruby"),
+        ("Rakefile", "ruby"),
+        ("Symfony/Component/Yaml/Parser.php", "php"),
+        ("scripts/build.sh", "bash"),
+        ("home/.bashrc", "bash"),
+        ("boost/any.hpp", "cpp"),
     ],
 )
 def test_the_extension_names_the_language(path: str, lang: str) -> None:
@@ -31,7 +39,12 @@ def test_the_extension_names_the_language(path: str, lang: str) -> None:
         ("#! /usr/bin/python3.11 -u", "python"),
         ("#!/usr/bin/env -S node --no-warnings", "javascript"),
         ("#!/usr/local/bin/ts-node", "typescript"),
-        ("#!/bin/bash", None),
+        ("#!/bin/bash", "bash"),
+        ("#!/bin/sh -e", "bash"),
+        ("#!/usr/bin/env ruby", "ruby"),
+        ("#!/usr/bin/ruby3.1 -w", "ruby"),
+        ("#!/usr/bin/env php", "php"),
+        ("#!/usr/bin/perl", None),
         ("import os", None),
         ("", None),
     ],
@@ -59,6 +72,35 @@ JAVA += ["public class Box implements Serializable {", "}"]
 JS = ["'use strict';", "const fs = require('fs');", "function open(p) {", "}", "module.exports = { open };"]
 TS = ["import { a } from './a';", "export interface Opts {", "  size: number;", "}"]
 TS += ["export type Id = string;", "export const f = (o: Opts): Id => '';"]
+CS = ["using System;", "using System.Collections.Generic;", "", "namespace Acme.Widgets", "{"]
+CS += [
+    "    /// <summary>A widget.</summary>",
+    "    public class Widget",
+    "    {",
+    "        public int Size { get; set; }",
+]
+CS += ["    }", "}"]
+RUBY = [
+    "require 'set'",
+    "require_relative 'util'",
+    "",
+    "module Acme",
+    "  class Widget < Base",
+    "    attr_reader :size",
+]
+RUBY += ["", "    def grow(n)", "      @size += n", "    end", "  end", "end"]
+PHP = ["<?php", "", "namespace Acme\\Widgets;", "", "use Acme\\Util\\Size;", "", "class Widget", "{"]
+PHP += ["    public function grow(int $n): void", "    {", "        $this->size += $n;", "    }", "}"]
+BASH = ["_widget()", "{", "    local cur prev words cword", "    _init_completion || return", ""]
+BASH += [
+    "    if [[ $cur == -* ]]; then",
+    '        COMPREPLY=($(compgen -W "--help" -- "$cur"))',
+    "    fi",
+    "} &&",
+]
+BASH += ["    complete -F _widget widget"]
+CPP = ["#include <vector>", "", "namespace acme {", "", "template <typename T>", "class Widget {", " public:"]
+CPP += ["  std::vector<T> items;", "};", "", "}  // namespace acme"]
 PY = ["import os", "from typing import Any", "", "class A:", "    def f(self):", "        self.x = 1"]
 
 
@@ -72,6 +114,11 @@ PY = ["import os", "from typing import Any", "", "class A:", "    def f(self):",
         (JS, "javascript"),
         (TS, "typescript"),
         (PY, "python"),
+        (CS, "csharp"),
+        (RUBY, "ruby"),
+        (PHP, "php"),
+        (BASH, "bash"),
+        (CPP, "cpp"),
     ],
 )
 def test_a_text_without_path_is_recognised_by_its_lines(lines: list[str], lang: str) -> None:
@@ -90,3 +137,22 @@ def test_a_text_without_path_is_recognised_by_its_lines(lines: list[str], lang: 
 )
 def test_logs_prose_and_scraps_are_no_language(lines: list[str]) -> None:
     assert guess_language(lines) is None
+
+
+def test_a_dot_h_header_is_cpp_when_its_lines_say_so() -> None:
+    assert language_of("include/acme/widget.h", CPP) == "cpp"
+    assert language_of("include/stdio.h", C) == "c"
+
+
+@pytest.mark.parametrize(
+    ("hit", "lang"),
+    [
+        ("lib/rack/utils.rb:120:    def escape(s)", "ruby"),
+        ("src/Json/JsonConvert.cs:88:        public static string SerializeObject(object value)", "csharp"),
+        ("Symfony/Yaml/Parser.php:61:    public function parse(string $value)", "php"),
+        ("completions/apt:12:_apt()", None),  # no extension: a hit's one line says nothing more
+    ],
+)
+def test_a_grep_hit_is_in_the_language_of_its_path(hit: str, lang: str | None) -> None:
+    path, _, text = hit.partition(":")
+    assert language_of(path, [text.split(":", 1)[1]]) == lang

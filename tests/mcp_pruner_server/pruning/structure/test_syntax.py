@@ -125,6 +125,8 @@ def test_no_grammar_or_too_much_text_or_a_failed_parse_means_the_heuristics() ->
     assert syntax_blocks("x", 1, None) is None
     assert syntax_blocks("x", 1, "cobol") is None
     assert syntax_blocks("{{{{ ]] this is not go ((\n" * 20, 21, "go") is None
+    for lang in ("csharp", "ruby", "php", "bash", "cpp"):
+        assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
 
 
 def test_text_over_the_parse_limit_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -132,11 +134,17 @@ def test_text_over_the_parse_limit_is_not_parsed(monkeypatch: pytest.MonkeyPatch
     assert syntax_blocks("func f() {\n}\n", 3, "go") is None
 
 
-def test_a_missing_grammar_wheel_means_the_heuristics(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(syntax.GRAMMARS, "go", ("tree_sitter_not_installed", "language"))
+@pytest.mark.parametrize(
+    ("lang", "text"), [("go", "func f() {\n}\n"), ("ruby", "def f\n  1\nend\n"), ("csharp", "class A { }\n")]
+)
+def test_a_missing_grammar_wheel_means_the_heuristics(
+    monkeypatch: pytest.MonkeyPatch, lang: str, text: str
+) -> None:
+    assert syntax_blocks(text, 3, lang)  # installed: the parser finds the unit
+    monkeypatch.setitem(syntax.GRAMMARS, lang, ("tree_sitter_not_installed", "language"))
     syntax._language.cache_clear()
     try:
-        assert syntax_blocks("func f() {\n}\n", 3, "go") is None
+        assert syntax_blocks(text, 3, lang) is None
     finally:
         syntax._language.cache_clear()
 
@@ -157,7 +165,20 @@ def test_the_engine_keeps_the_whole_c_function_the_parser_found(path: str | None
 
 def test_a_minified_line_prunes_without_error_in_every_language() -> None:
     text = "var a=" + "1+" * 50_000 + "1;\n" + "function f(x) {\n  return x;\n}\n"
-    for path in ("m.js", "m.ts", "m.c", "m.go", "m.rs", "m.java", None):
+    for path in (
+        "m.js",
+        "m.ts",
+        "m.c",
+        "m.go",
+        "m.rs",
+        "m.java",
+        "m.cs",
+        "m.rb",
+        "m.php",
+        "m.sh",
+        "m.hpp",
+        None,
+    ):
         result = prune(text, "f", "code", PruneOptions(path=path), "t")
         assert "internal_error" not in result.warnings
 
@@ -203,3 +224,184 @@ def test_a_kept_method_brings_its_class_line_and_the_fields_it_uses() -> None:
     assert "    private int count;" in kept
     assert "    private int unused;" not in kept
     assert "        count += step;" in kept
+
+
+CSHARP_SOURCE = """\
+using System;
+
+namespace Acme.Widgets
+{
+    /// <summary>A widget.</summary>
+    public sealed class Widget
+    {
+        private int _size;
+
+        /// <summary>Grows the widget by
+        /// <paramref name="step"/>.</summary>
+        [Obsolete("use Resize")]
+        public int Grow(int step)
+        {
+            _size += step;
+            return _size;
+        }
+
+        public int Size
+        {
+            get { return _size; }
+        }
+    }
+}
+"""
+
+RUBY_SOURCE = """\
+require 'set'
+
+module Acme
+  # A widget.
+  class Widget
+    # Grows the widget
+    # by step.
+    def grow(step)
+      @size += step
+    end
+
+    def self.build = new
+  end
+end
+"""
+
+PHP_SOURCE = """\
+<?php
+namespace Acme\\Widgets;
+
+/** A widget. */
+class Widget
+{
+    private int $size = 0;
+
+    /**
+     * Grows the widget.
+     */
+    #[Pure]
+    public function grow(int $step): int
+    {
+        return $this->size += $step;
+    }
+}
+
+trait Sized {
+    public function size(): int { return 0; }
+}
+"""
+
+BASH_SOURCE = """\
+#!/bin/bash
+set -e
+
+# Complete the widget command.
+_widget()
+{
+    local cur
+    COMPREPLY=()
+} &&
+    complete -F _widget widget
+
+function grow {
+    echo grow
+}
+"""
+
+CPP_SOURCE = """\
+#include <vector>
+
+namespace acme {
+
+/// A widget.
+template <typename T>
+class Widget {
+ public:
+  /// Grows the widget.
+  void grow(int step) {
+    size_ += step;
+  }
+
+ private:
+  int size_ = 0;
+};
+
+/// Shrinks it.
+template <typename T>
+void Widget<T>::shrink(int step)
+{
+  size_ -= step;
+}
+
+}  // namespace acme
+"""
+
+
+def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
+    return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
+
+
+def test_csharp_units_are_methods_with_their_doc_and_attributes_inside_containers() -> None:
+    assert _spans(CSHARP_SOURCE, "csharp") == [
+        (2, 2, 24, True, None, "Acme.Widgets"),
+        (5, 5, 23, True, 0, "Widget"),  # the class's own doc is left to the chunks
+        (9, 12, 17, False, 1, "Grow"),
+        (18, 18, 22, False, 1, "Size"),  # a property with accessors over several lines
+    ]
+    assert blocks_of(CSHARP_SOURCE, "csharp")[2].sig_end == 14  # Allman `{` is the signature's
+
+
+def test_ruby_units_are_methods_with_their_comments_inside_modules_and_classes() -> None:
+    assert _spans(RUBY_SOURCE, "ruby") == [
+        (2, 2, 14, True, None, "Acme"),
+        (4, 4, 13, True, 0, "Widget"),  # its comment sits in the module's body
+        (5, 7, 10, False, 1, "grow"),  # the first member's comment, outside Ruby's body node
+        (11, 11, 12, False, 1, "build"),
+    ]
+    assert [b.sig_end for b in blocks_of(RUBY_SOURCE, "ruby")] == [3, 5, 8, 12]
+
+
+def test_php_units_are_functions_with_their_docblock_and_attributes() -> None:
+    assert _spans(PHP_SOURCE, "php") == [
+        (4, 4, 17, True, None, "Widget"),
+        (8, 12, 16, False, 0, "grow"),
+        (18, 18, 21, True, None, "Sized"),
+        (19, 19, 20, False, 2, "size"),
+    ]
+
+
+def test_bash_functions_are_units_also_inside_a_complete_list() -> None:
+    assert _spans(BASH_SOURCE, "bash") == [
+        (3, 4, 9, False, None, "_widget"),
+        (11, 11, 14, False, None, "grow"),
+    ]
+
+
+def test_cpp_units_are_member_and_out_of_class_functions_with_templates_and_docs() -> None:
+    assert _spans(CPP_SOURCE, "cpp") == [
+        (2, 2, 25, True, None, "acme"),
+        (6, 6, 16, True, 0, "Widget"),  # `template <…>` and its doc are left to the chunks
+        (8, 9, 12, False, 1, "grow"),
+        (17, 19, 23, False, 0, "shrink"),  # doc comment, `template <…>`, `Widget<T>::` name
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "goal", "body"),
+    [
+        ("Widget.cs", CSHARP_SOURCE, "grows the widget by a step", (12, 17)),
+        ("widget.rb", RUBY_SOURCE, "grows the widget by step", (7, 10)),
+        ("Widget.php", PHP_SOURCE, "grows the widget", (12, 16)),
+        ("widget.sh", BASH_SOURCE, "complete the widget command", (4, 9)),
+        ("widget.hpp", CPP_SOURCE, "shrinks it", (18, 23)),
+    ],
+)
+def test_the_engine_keeps_the_whole_unit_in_every_new_language(
+    path: str, source: str, goal: str, body: tuple[int, int]
+) -> None:
+    lines = source.split("\n")
+    kept = _kept(source, goal, path)
+    assert all(line in kept for line in lines[body[0] : body[1]] if line.strip())
