@@ -228,9 +228,10 @@ def signature_end(lines: Sequence[str], block: Block) -> int:
     for j in range(block.header, block.end):
         text = lines[j]
         depth += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+        opens_body = text.rstrip().endswith("{")  # that brace is the body's, not the signature's
         # balanced again: the header line ends here if it opens the body (`:` / `{`),
         # a continuation line always does
-        if depth <= 0 and (j > block.header or text.rstrip().endswith((":", "{"))):
+        if depth - opens_body <= 0 and (j > block.header or opens_body or text.rstrip().endswith(":")):
             return j + 1
     return block.header + 1  # never balanced (a bracket in a string or unclosed): the header alone
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
@@ -319,6 +320,17 @@ def _error_rows(root: Any) -> int:
     return rows
 
 
+# A line holding one upper-case macro alone (`ABSL_NAMESPACE_BEGIN`, `__BEGIN_DECLS`,
+# `NLOHMANN_JSON_NAMESPACE_BEGIN`) expands to what the parser cannot see: read as a return
+# type, it turns the `namespace x {` after it into one function of a thousand lines. Such
+# lines are blanked (same length: rows and columns stay) before a C or C++ parse.
+_MACRO_LINE = re.compile(r"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*$", re.MULTILINE)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
 def syntax_blocks(text: str, line_count: int, lang: str | None) -> list[Block] | None:
     """Every definition block of `text` in `lang`, outer before inner; None to use the heuristics."""
     if lang is None or len(text) > MAX_PARSE_CHARS:
@@ -330,6 +342,8 @@ def syntax_blocks(text: str, line_count: int, lang: str | None) -> list[Block] |
         return None
     import tree_sitter
 
+    if lang in ("c", "cpp"):
+        text = _MACRO_LINE.sub(_blank, text)
     tree = tree_sitter.Parser(language).parse(text.encode("utf-8", "surrogatepass"))
     if _error_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
         return None

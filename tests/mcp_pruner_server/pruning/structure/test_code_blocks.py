@@ -9,6 +9,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     find_blocks,
     import_lines,
     is_header,
+    signature_end,
 )
 
 PYTHON_SOURCE = """\
@@ -136,3 +137,10 @@ def test_a_minified_line_is_not_read_for_braces_and_indentation_decides() -> Non
     spans = {lines[b.header]: (b.start, b.end) for b in find_blocks(lines)}
     assert time.monotonic() - began < 0.25
     assert spans == {"function outer() {": (0, 3), "function after() {": (3, 6)}
+
+
+def test_a_brace_header_signature_is_its_line_not_the_whole_block() -> None:
+    lines = ["namespace absl {", "", "int f(int a,", "      int b) {", "  return a;", "}", "", "}  // absl"]
+    outer, inner = find_blocks(lines)
+    assert signature_end(lines, outer) == 1  # the namespace's `{` opens its body
+    assert signature_end(lines, inner) == 4  # a parameter list over two lines, then `{`

@@ -405,3 +405,13 @@ def test_the_engine_keeps_the_whole_unit_in_every_new_language(
     lines = source.split("\n")
     kept = _kept(source, goal, path)
     assert all(line in kept for line in lines[body[0] : body[1]] if line.strip())
+
+
+def test_a_macro_line_before_a_namespace_does_not_hide_its_members() -> None:
+    text = (
+        "namespace absl {\nABSL_NAMESPACE_BEGIN\nnamespace strings_internal {\n\n"
+        "// Splits.\nint Split(int a) {\n  return a;\n}\n\n}  // namespace strings_internal\n"
+        "ABSL_NAMESPACE_END\n}  // namespace absl\n"
+    )
+    spans = [(b.start, b.end, b.container, b.name) for b in blocks_of(text, "cpp")]
+    assert spans == [(0, 12, True, "absl"), (2, 10, True, "strings_internal"), (4, 8, False, "Split")]
