@@ -9,6 +9,8 @@ and decorators included — the shared harness's Python tasks, for every languag
 shuffled with `--seed`; a file goes to the held-out split when its path's SHA-1 is odd, so the
 two splits never share a file. Python tasks come from the harness's own builder (`ast`).
 
+Sources used for the sets in README: see "Languages, build logs, grep" there.
+
 Each task also records `path` (relative, with its extension) and `lang`, so a bench can give the
 engine the language a `read` of that file would.
 """
@@ -21,6 +23,7 @@ import importlib.util
 import json
 import random
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +44,11 @@ EXTENSIONS = {
     "rust": (".rs",),
     "c": (".c",),
     "java": (".java",),
+    "cpp": (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".h"),  # `.h` from C++ trees: the engine sniffs it
+    "csharp": (".cs",),
+    "ruby": (".rb",),
+    "php": (".php",),
+    "bash": (".sh", ".bash", ""),  # extensionless: a `sh`/`bash` shebang, or file(1) says shell
 }
 # The function-like nodes of each grammar (the builder's own list, independent of the engine's).
 FUNCTIONS = {
@@ -50,6 +58,18 @@ FUNCTIONS = {
     "rust": {"function_item"},
     "c": {"function_definition"},
     "java": {"method_declaration", "constructor_declaration"},
+    "cpp": {"function_definition"},
+    "csharp": {"method_declaration", "constructor_declaration"},
+    "ruby": {"method", "singleton_method"},
+    "php": {"function_definition", "method_declaration"},
+    "bash": {"function_definition"},
+}
+# Grammar module and its language function, where not `tree_sitter_<lang>.language`.
+GRAMMAR = {
+    "js": ("tree_sitter_javascript", "language"),
+    "ts": ("tree_sitter_typescript", "language_typescript"),
+    "csharp": ("tree_sitter_c_sharp", "language"),
+    "php": ("tree_sitter_php", "language_php"),
 }
 # Wrappers whose comment sits above them rather than above the function itself.
 WRAPPERS = {
@@ -58,22 +78,27 @@ WRAPPERS = {
     "lexical_declaration",
     "variable_declaration",
     "decorated_definition",
+    "template_declaration",  # C++ `template <…>` above a function
 }
-ATTRIBUTES = {"attribute_item", "decorator", "annotation", "marker_annotation"}
-_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#)\s?")
+# Wrappers whose comment sits above them but whose other statements are not the function's:
+# Bash `_comp() {…} && complete -F _comp cmd`.
+COMMENT_ONLY_WRAPPERS = {"list"}
+ATTRIBUTES = {"attribute_item", "decorator", "annotation", "marker_annotation", "attribute_list"}
+_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+)\s?")
+# C# XML docs: `<summary>` is the description, `<param>`, `<returns>` … end it like `@param`.
+_XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
+_XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
+_XML_TAG = re.compile(r"</?\w+[^>]*>")
+# Markup that is not prose: Doxygen `@brief` / `\brief`, fmt's `\rst` … `\endrst`, RDoc's `\Word`.
+_MARKUP = re.compile(r"^[@\\]brief\s+|\\(?:end)?rst\b|^\\(?=\w)")
 
 
 def _parser(lang: str) -> Any:
     import tree_sitter
 
-    mod: Any
-    if lang == "ts":
-        import tree_sitter_typescript as mod
-
-        return tree_sitter.Parser(tree_sitter.Language(mod.language_typescript()))
-    module = {"js": "javascript", "go": "go", "rust": "rust", "c": "c", "java": "java"}[lang]
-    mod = importlib.import_module(f"tree_sitter_{module}")
-    return tree_sitter.Parser(tree_sitter.Language(mod.language()))
+    module, function = GRAMMAR.get(lang, (f"tree_sitter_{lang}", "language"))
+    mod = importlib.import_module(module)
+    return tree_sitter.Parser(tree_sitter.Language(getattr(mod, function)()))
 
 
 def _walk(node: Any) -> Iterator[Any]:
@@ -98,6 +123,8 @@ def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
     prev = outer.prev_named_sibling
     while prev is not None and _last_row(prev) >= row - 1:
         if "comment" in prev.type:
+            if prev.text is not None and prev.text.startswith(b"#!"):
+                break  # a shebang documents the script, not its first function
             comments.insert(0, prev)
         elif prev.type in ATTRIBUTES:
             if comments:
@@ -112,11 +139,20 @@ def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
 
 def _query(lines: list[str], first: int, last: int, name: str) -> str:
     paragraph: list[str] = []
+    call_seq = False  # RDoc's `call-seq:` block names the method: the prose after it is asked
     for raw in lines[first : last + 1]:
         text = _COMMENT_MARKS.sub("", raw).strip().rstrip("*/").strip()
+        if _XML_END.match(text):
+            break
+        text = _MARKUP.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", text))).strip()
+        if text.startswith("call-seq:"):
+            call_seq = True
         if not text:
+            call_seq = False
             if paragraph:
                 break
+            continue
+        if call_seq:
             continue
         if text.startswith("@"):  # javadoc / jsdoc tags end the description
             break
@@ -143,6 +179,13 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         outer = node
         while outer.parent is not None and outer.parent.type in WRAPPERS:
             outer = outer.parent
+        if (
+            outer.parent is not None
+            and outer.parent.type in COMMENT_ONLY_WRAPPERS
+            and outer.prev_sibling is None
+        ):
+            outer = outer.parent
+        end = node.end_point[0] if outer.type in COMMENT_ONLY_WRAPPERS else outer.end_point[0]
         comments, attrs = _doc_comment(outer)
         if not comments:
             continue
@@ -158,7 +201,7 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         for i in range(c0, c1 + 1):
             ctx[i] = ""
         start = attrs[0].start_point[0] if attrs else outer.start_point[0]
-        gold = [i + 1 for i in range(start, outer.end_point[0] + 1) if ctx[i].strip()]
+        gold = [i + 1 for i in range(start, end + 1) if ctx[i].strip()]
         if not (MIN_GOLD <= len(gold) <= MAX_GOLD):
             continue
         found.append(
@@ -175,6 +218,22 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
             }
         )
     return found
+
+
+def _is_shell_script(path: Path) -> bool:
+    """An extensionless file that is a shell script: a `sh`/`bash` shebang, or file(1) says so
+    (sourced libraries and completions have no shebang)."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(200)
+    except OSError:
+        return False
+    if re.match(rb"#!\s*\S*/(?:env\s+)?(?:ba)?sh\b", first):
+        return True
+    verdict = subprocess.run(
+        ["file", "-b", "--mime-type", str(path)], capture_output=True, text=True, check=False
+    )
+    return verdict.stdout.strip() == "text/x-shellscript"
 
 
 def _harness() -> ModuleType:
@@ -199,7 +258,13 @@ def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     skip = re.compile(r"(^|/)(tests?|testdata|__tests__|examples?|benches|vendor)(/|$)|test|spec|\.min\.")
     files = sorted(
-        p for p in src.rglob("*") if p.suffix in EXTENSIONS[lang] and not skip.search(str(p.relative_to(src)))
+        p
+        for p in src.rglob("*")
+        if p.is_file()
+        and not p.is_symlink()
+        and p.suffix in EXTENSIONS[lang]
+        and not skip.search(str(p.relative_to(src)))
+        and (p.suffix or _is_shell_script(p))
     )
     rng.shuffle(files)
     parser = _parser(lang)
