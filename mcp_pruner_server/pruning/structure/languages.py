@@ -175,6 +175,8 @@ def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
             return "cpp"  # a C++ header: `namespace`, `template<…>`, `class X {`, `std::`
         if lang is not None:
             return lang
+    if lines and lines[0].startswith("<?php"):
+        return "php"  # as sure as a shebang
     m = _SHEBANG.match(lines[0] if lines else "")
     if m is not None:
         return INTERPRETERS.get(m.group(1).rsplit("/", 1)[-1])

@@ -44,6 +44,7 @@ def test_the_extension_names_the_language(path: str, lang: str) -> None:
         ("#!/usr/bin/env ruby", "ruby"),
         ("#!/usr/bin/ruby3.1 -w", "ruby"),
         ("#!/usr/bin/env php", "php"),
+        ("<?php", "php"),
         ("#!/usr/bin/perl", None),
         ("import os", None),
         ("", None),
