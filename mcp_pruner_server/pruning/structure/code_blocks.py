@@ -105,6 +105,11 @@ BRACE_SCANS_PER_LINE = 8
 MAX_BRACE_LINE_CHARS = 5_000
 
 
+# The only characters a brace scan acts on (in a string: `\\` and its quote; in a comment: `*/`):
+# the scan jumps from one to the next instead of reading every character in Python.
+_SCAN_STOPS = re.compile(r"[{}'\"`/*\\]")
+
+
 def _brace_end(lines: Sequence[str], header: int, limit: int, deadline: Deadline) -> tuple[int | None, int]:
     """Exclusive end of the `{ … }` block opened on `header`, skipping strings and comments
     (None when it does not close within `limit` lines), and the number of lines read.
@@ -124,7 +129,8 @@ def _brace_end(lines: Sequence[str], header: int, limit: int, deadline: Deadline
         k = 0
         if quote != "`":
             quote = ""
-        while k < len(line):
+        while (stop := _SCAN_STOPS.search(line, k)) is not None:
+            k = stop.start()
             c = line[k]
             if block_comment:
                 if line.startswith("*/", k):
