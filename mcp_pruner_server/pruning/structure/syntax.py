@@ -235,6 +235,8 @@ def _name(node: Any) -> str | None:
     """The defined name: a `name` / `key` field, or down a C declarator to its identifier."""
     for _ in range(MAX_DEPTH):
         found = node.child_by_field_name("name") or node.child_by_field_name("key")
+        if found is not None and found.type == "template_type":  # `Layout<T…>`: the name is `Layout`
+            found = found.child_by_field_name("name") or found
         if found is not None and found.type not in _DECLARATORS:
             text = found.text
             return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None

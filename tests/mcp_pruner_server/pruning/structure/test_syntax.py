@@ -415,3 +415,8 @@ def test_a_macro_line_before_a_namespace_does_not_hide_its_members() -> None:
     )
     spans = [(b.start, b.end, b.container, b.name) for b in blocks_of(text, "cpp")]
     assert spans == [(0, 12, True, "absl"), (2, 10, True, "strings_internal"), (4, 8, False, "Split")]
+
+
+def test_a_cpp_specialisation_is_named_without_its_template_arguments() -> None:
+    text = "template <>\nclass Widget<int, std::tuple<T...>> {\n  void grow() {\n  }\n};\n"
+    assert [b.name for b in blocks_of(text, "cpp")] == ["Widget", "grow"]
