@@ -1,5 +1,6 @@
 """Build log task sets from real tool runs that fail on purpose (gcc+make, cargo, go build, go
-test, javac, node, npm, pip), seeded, split into dev and held-out by variant.
+test, javac, node, npm, pip; Maven, g++ and bash in `log_more_tools.py`), seeded, split into
+dev and held-out by variant.
 
     python benchmarks/log_sets.py --out /tmp/langsets    # logs_dev.jsonl, logs_held.jsonl
 
@@ -37,7 +38,7 @@ PIP_PYTHON = "/usr/bin/python3"
 Task = tuple[str, list[int], list[int], str]  # text, gold (1-based), critical, question
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+def run_tool(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
     full = dict(os.environ, LC_ALL="C", NO_COLOR="1", CARGO_TERM_COLOR="never", **(env or {}))
     proc = subprocess.run(
         cmd,
@@ -52,7 +53,9 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
     return proc.stdout.replace(str(cwd), "/work/proj")
 
 
-def _label(lines: list[str], start: re.Pattern[str], stop: re.Pattern[str], crit: re.Pattern[str]) -> Task:
+def label_block(
+    lines: list[str], start: re.Pattern[str], stop: re.Pattern[str], crit: re.Pattern[str]
+) -> Task:
     """Gold: from the first `start` line up to (not including) the next `stop` line."""
     gold: list[int] = []
     inside = False
@@ -81,8 +84,8 @@ def gcc(rng: random.Random, root: Path) -> Task:
         (root / f"{name}.c").write_text(f"#include <stdio.h>\n\n{body}}}\n")
     objs = " ".join(f"{n}.o" for n in names)
     (root / "Makefile").write_text(f"all: {objs}\n%.o: %.c\n\tgcc -Wall -c $< -o $@\n")
-    lines = _run(["make", "-k", "-j1"], root).split("\n")
-    text, gold, crit, _ = _label(
+    lines = run_tool(["make", "-k", "-j1"], root).split("\n")
+    text, gold, crit, _ = label_block(
         lines,
         re.compile(rf"^{bad}\.c:\d+:\d+: error:"),
         re.compile(r"^gcc |^make|^\S+:\d+:\d+: warning:"),
@@ -108,7 +111,7 @@ def cargo(rng: random.Random, root: Path) -> Task:
         if name == bad:
             body += rng.choice(
                 [
-                    f"pub fn {name}_label(n: u32) -> String {{\n    n + 1\n}}\n",
+                    f"pub fn {name}label_block(n: u32) -> String {{\n    n + 1\n}}\n",
                     f"pub fn {name}_count(v: &Vec<u32>) -> usize {{\n"
                     "    v.iter().filter(|x| x > 2).count()\n}\n",
                 ]
@@ -116,10 +119,10 @@ def cargo(rng: random.Random, root: Path) -> Task:
         (root / "src" / f"{name}.rs").write_text(body)
         mods.append(f"pub mod {name};")
     (root / "src" / "lib.rs").write_text("\n".join(mods) + "\n")
-    lines = _run(["cargo", "build", "--offline"], root, {"CARGO_TARGET_DIR": str(root / "target")}).split(
+    lines = run_tool(["cargo", "build", "--offline"], root, {"CARGO_TARGET_DIR": str(root / "target")}).split(
         "\n"
     )
-    text, gold, crit, _ = _label(
+    text, gold, crit, _ = label_block(
         lines,
         re.compile(r"^error\["),
         re.compile(r"^(warning|error)(\[|:)(?!.*\[E\d)"),
@@ -147,10 +150,10 @@ def go_build(rng: random.Random, root: Path) -> Task:
         else:
             body += "\treturn t\n}\n"
         (root / name / f"{name}.go").write_text(body)
-    lines = _run(["go", "vet", "./..."], root, {"GOFLAGS": "-mod=mod", "GOPATH": str(root / ".gopath")})
-    lines2 = _run(["go", "build", "-v", "./..."], root, {"GOPATH": str(root / ".gopath")})
+    lines = run_tool(["go", "vet", "./..."], root, {"GOFLAGS": "-mod=mod", "GOPATH": str(root / ".gopath")})
+    lines2 = run_tool(["go", "build", "-v", "./..."], root, {"GOPATH": str(root / ".gopath")})
     all_lines = (lines + lines2).split("\n")
-    text, gold, crit, _ = _label(
+    text, gold, crit, _ = label_block(
         all_lines,
         re.compile(rf"^# example.com/proj/{bad}$"),
         re.compile(r"^(# |example\.com|go: )"),
@@ -179,7 +182,7 @@ def go_test(rng: random.Random, root: Path) -> Task:
         if name == bad and rng.random() < 0.5:
             tests += 'func TestPanics(t *testing.T) {\n\tvar m map[string]int\n\tm["a"] = 1\n}\n'
         (root / name / f"{name}_test.go").write_text(f'package {name}\n\nimport "testing"\n\n{tests}')
-    lines = _run(["go", "test", "-v", "./..."], root, {"GOPATH": str(root / ".gopath")}).split("\n")
+    lines = run_tool(["go", "test", "-v", "./..."], root, {"GOPATH": str(root / ".gopath")}).split("\n")
     gold, crit = [], []
     for i, line in enumerate(lines):
         if re.match(
@@ -210,8 +213,8 @@ def javac(rng: random.Random, root: Path) -> Task:
             else ("        return items.size();\n")
         )
         (root / f"{name}.java").write_text(body + "    }\n}\n")
-    lines = _run(["javac", "-Xlint:all", "-d", "out", *(f"{n}.java" for n in names)], root).split("\n")
-    text, gold, crit, _ = _label(
+    lines = run_tool(["javac", "-Xlint:all", "-d", "out", *(f"{n}.java" for n in names)], root).split("\n")
+    text, gold, crit, _ = label_block(
         lines,
         re.compile(rf"^{bad}\.java:\d+: error:"),
         re.compile(r"^\S+\.java:\d+: (warning|error)|^\d+ (error|warning)"),
@@ -233,8 +236,8 @@ def node(rng: random.Random, root: Path) -> Task:
         "    if (i % 7 === 3) console.warn(`[warn] slow response for record ${i}, retrying`);\n"
         "  }\n}\nmain();\n"
     )
-    lines = _run(["node", "app.js"], root).split("\n")
-    text, gold, crit, _ = _label(
+    lines = run_tool(["node", "app.js"], root).split("\n")
+    text, gold, crit, _ = label_block(
         lines, re.compile(r"^/work/proj/app\.js:\d+$"), re.compile(r"^Node\.js v"), re.compile(r"^TypeError")
     )
     gold += [i + 1 for i, line in enumerate(lines) if line.startswith("Node.js v")]
@@ -253,7 +256,7 @@ def npm(rng: random.Random, root: Path) -> Task:
         f"  return fs.readFileSync('{missing}.config.json', 'utf8');\n}}\n"
         "readConfig();\n"
     )
-    lines = _run(["npm", "run", "build"], root, {"npm_config_update_notifier": "false"}).split("\n")
+    lines = run_tool(["npm", "run", "build"], root, {"npm_config_update_notifier": "false"}).split("\n")
     gold = [
         i + 1
         for i, line in enumerate(lines)
@@ -297,7 +300,7 @@ def pip(rng: random.Random, root: Path) -> Task:
             "--no-build-isolation",
             "--no-deps",
         ]
-        out += _run([*wheel, "-w", str(root / "dist"), f"./{name}"], root)
+        out += run_tool([*wheel, "-w", str(root / "dist"), f"./{name}"], root)
     lines = out.split("\n")
     start = next((i for i, x in enumerate(lines) if "subprocess-exited-with-error" in x), len(lines))
     gold = [i + 1 for i in range(start, len(lines)) if lines[i].strip()]
@@ -324,7 +327,9 @@ SCENARIOS: dict[str, Callable[[random.Random, Path], Task]] = {
 
 def build(seed: int, only: set[str] | None) -> list[dict[str, Any]]:
     tasks = []
-    for tool, make in SCENARIOS.items():
+    from log_more_tools import SCENARIOS as MORE  # imports this module: not at the top
+
+    for tool, make in (SCENARIOS | MORE).items():
         if only and tool not in only:
             continue
         for v in range(VARIANTS):

@@ -2,11 +2,12 @@
 
 `logs.py` keeps every error line; this module finds the errors its words miss (Go's
 `stock.go:16:9: invalid operation …`, pip's `× … did not run successfully`, `--- FAIL:`,
-Gradle's `* What went wrong:`) and, for an error line, the lines that belong to it: the code
-frame, `note:` / `help:` lines (gcc's `file:l:c: note:` too), `│` / `╰─>` boxes, javac's source
-line, caret, `symbol:` and `location:`, stack frames (`at …` of Java and Node, `Caused by:`,
-`... 3 more`, Go's `goroutine 7 [running]:` with its function and `/path.go:12 +0x1d` lines)
-and, above a Node error, the `file.js:6` location with its source line and caret.
+Gradle's `* What went wrong:`, a shell's `line 37: x: command not found`) and, for an error
+line, the lines that belong to it: the code frame, `note:` / `help:` lines (gcc's `file:l:c:
+note:` too), `│` / `╰─>` boxes, javac's source line, caret, `symbol:` and `location:`, stack
+frames (`at …` of Java and Node, `Caused by:`, `... 3 more`, Go's `goroutine 7 [running]:`
+with its function and `/path.go:12 +0x1d` lines) and, above a Node error, the `file.js:6`
+location with its source line and caret.
 """
 
 from __future__ import annotations
@@ -27,6 +28,24 @@ _LOCATED_HINT = re.compile(r":\d+:\d+: ")
 MAX_LOCATED_SCAN_LINES = 20_000
 _MARKED = re.compile(r"^\s*(?:×\s|--- FAIL:|\* What went wrong:)")
 _MARKED_NEEDLES = ("×", "--- FAIL:", "* What went wrong:")
+# A shell's and the system's own failures: bash's `deploy.sh: line 37: x: command not found`,
+# `cp: cannot stat 'a.conf': No such file or directory`, `set -u`'s `unbound variable`.
+_SYSTEM = re.compile(
+    r"^\S+: line \d+: |: (?:No such file or directory|Permission denied|command not found|unbound variable|"
+    r"Operation not permitted|Is a directory|Not a directory|No space left on device|Connection refused)\b"
+)
+_SYSTEM_NEEDLES = (
+    ": line ",
+    "No such file or directory",
+    "Permission denied",
+    "command not found",
+    "unbound variable",
+    "Operation not permitted",
+    "Is a directory",
+    "Not a directory",
+    "No space left on device",
+    "Connection refused",
+)
 # What follows an error and belongs to it.
 _FOLLOWS = re.compile(
     r"^\s*(?:>\s*)?(?:\d+\s*)?[|│]"  # a code frame `42 | code`, a pip box `│ exit code: 1`
@@ -56,6 +75,9 @@ def diagnostic_lines(text: str, lines: Sequence[str], index: LineIndex, deadline
     deadline.check()
     for i in deadline.paced(index.lines_containing(_MARKED_NEEDLES, ignore_case=False, deadline=deadline)):
         if _MARKED.match(lines[i]):
+            out.append(i)
+    for i in deadline.paced(index.lines_containing(_SYSTEM_NEEDLES, ignore_case=False, deadline=deadline)):
+        if _SYSTEM.search(lines[i]):
             out.append(i)
     return out
 

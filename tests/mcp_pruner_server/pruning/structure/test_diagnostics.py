@@ -23,6 +23,9 @@ def found(lines: list[str]) -> list[int]:
         "  × python setup.py egg_info did not run successfully.",
         "--- FAIL: TestCartCase1 (0.00s)",
         "* What went wrong:",
+        "deploy.sh: line 37: queue_reload: command not found",
+        "cp: cannot stat 'conf/filter.conf': No such file or directory",
+        "deploy.sh: line 12: limit_cart: unbound variable",
     ],
 )
 def test_errors_without_an_error_word_are_found(line: str) -> None:
@@ -36,6 +39,7 @@ def test_errors_without_an_error_word_are_found(line: str) -> None:
         "cache.c:11:10: note: each undeclared identifier is reported only once",
         "2026-11-23T10:00:05.005Z INFO db.migrate: compiled package #5",
         "src/app.py:12:    x = 1",
+        "[info] deploying cart: line 3 of 9 done",
     ],
 )
 def test_warnings_notes_and_plain_lines_are_not_errors(line: str) -> None:
