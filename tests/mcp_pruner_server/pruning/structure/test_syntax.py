@@ -195,7 +195,11 @@ SOURCES = {"c": C_SOURCE, "java": JAVA_SOURCE, "javascript": JS_SOURCE, "rust": 
 @settings(max_examples=80, deadline=None)
 @given(lang=st.sampled_from(sorted(SOURCES)), keep=st.lists(st.booleans(), min_size=40, max_size=40))
 def test_blocks_of_damaged_code_lie_inside_it_and_nest(lang: str, keep: list[bool]) -> None:
-    lines = [line for line, k in zip((SOURCES[lang] * 3).split("\n"), keep * 2, strict=False) if k]
+    _damaged_blocks_nest(SOURCES[lang], lang, keep)
+
+
+def _damaged_blocks_nest(source: str, lang: str, keep: list[bool]) -> None:
+    lines = [line for line, k in zip((source * 3).split("\n"), keep * 2, strict=False) if k]
     text = "\n".join(lines)
     found = syntax_blocks(text, len(lines), lang)
     if found is None:
@@ -420,3 +424,18 @@ def test_a_macro_line_before_a_namespace_does_not_hide_its_members() -> None:
 def test_a_cpp_specialisation_is_named_without_its_template_arguments() -> None:
     text = "template <>\nclass Widget<int, std::tuple<T...>> {\n  void grow() {\n  }\n};\n"
     assert [b.name for b in blocks_of(text, "cpp")] == ["Widget", "grow"]
+
+
+NEW_SOURCES = {
+    "csharp": CSHARP_SOURCE,
+    "ruby": RUBY_SOURCE,
+    "php": PHP_SOURCE,
+    "bash": BASH_SOURCE,
+    "cpp": CPP_SOURCE,
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(lang=st.sampled_from(sorted(NEW_SOURCES)), keep=st.lists(st.booleans(), min_size=40, max_size=40))
+def test_blocks_of_damaged_code_nest_in_the_new_languages_too(lang: str, keep: list[bool]) -> None:
+    _damaged_blocks_nest(NEW_SOURCES[lang], lang, keep)
