@@ -319,9 +319,12 @@ def called_credit(
     if not units_of:
         return credit
     for i, score in deadline.paced(enumerate(line_scores)):
-        if score <= 0.0:
+        line = lines[i]
+        if score <= 0.0 or "(" not in line:
             continue
-        called = set(_CALL.findall(lines[i])) - {_defined_name(lines[i])}
+        called = units_of.keys() & _CALL.findall(line)
+        if called:  # a header is no call of its own name (found only then: it is the costly part)
+            called.discard(_defined_name(line))
         for name in called:
             owners = units_of.get(name)
             if not owners:
