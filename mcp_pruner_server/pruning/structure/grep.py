@@ -21,6 +21,7 @@ from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
+from mcp_pruner_server.pruning.terms import stem
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
 # `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
@@ -43,6 +44,10 @@ _DEFINES = re.compile(
     r"\b(?:func|function|def|fn|class|struct|interface|type|typedef|enum|trait|impl|record|"
     r"module|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?\*?([A-Za-z_]\w*)"
 )
+# A question term found in at least this fraction of the hit lines is the searched pattern's.
+PATTERN_FRACTION = 0.5
+# A file's hits together rank this much above the file's best hit alone.
+FILE_ABOVE_BEST_HIT = 1.01
 # A file with more hits than this is no unit of its own (its hits still are).
 MAX_FILE_HITS = 20
 # Only the first lines are looked at to recognise the layout: a listing is uniform.
@@ -89,6 +94,13 @@ def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
     return Doc(hits, len(found))
 
 
+def _all_asked(base: str, query: dict[str, float]) -> bool:
+    """Whether every word of a file's base name is a question term (or the whole name is)."""
+    joined = re.sub(r"[^a-z0-9]", "", base.lower())
+    parts = [t for t in terms_of_line(base) if "_" not in t]
+    return joined in query or (bool(parts) and all(t in query for t in parts))
+
+
 def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
     if heading is not None:
         return heading, line.split(":", 1)[-1]
@@ -99,6 +111,56 @@ def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
 def _base_name(path: str) -> str:
     """`zipAllState` of `dist/cjs/zipAllState.js.map`: the name before every extension."""
     return PurePosixPath(path).name.split(".", 1)[0]
+
+
+def _file_terms(
+    query: dict[str, float], lh: LineHits, hit_lines: Sequence[int], stems: Sequence[Doc]
+) -> set[str] | None:
+    """The question's terms that name a file among the hits, None when it names none.
+
+    The searched pattern is in (nearly) every hit, so its terms say nothing about which hit
+    is asked for: a question term in at least `PATTERN_FRACTION` of the hit lines is the
+    pattern's. Another term matching a hit's file base name names that file ("how does
+    dispatcher use set global default error": `dispatcher`).
+    """
+    if not hit_lines:
+        return None
+    counts: dict[str, int] = {}
+    for i in hit_lines:
+        for t in lh.hits[i]:
+            counts[t] = counts.get(t, 0) + 1
+    pattern = {t for t, c in counts.items() if c >= PATTERN_FRACTION * len(hit_lines)}
+    # a run of the pattern's own words (`decimal_format` of `DecimalFormatSymbols`) is the
+    # pattern too: it names `DecimalFormat.java` only by accident
+    named = {
+        t
+        for d in stems
+        for t in d.hits
+        if t not in pattern and not {stem(p) for p in t.split("_")} <= pattern
+    }
+    return named or None
+
+
+def _only(doc: Doc, wanted: set[str]) -> Doc:
+    return Doc({t: tf for t, tf in doc.hits.items() if t in wanted}, doc.length)
+
+
+def _scores(
+    query: dict[str, float],
+    docs: Sequence[Doc],
+    names: Sequence[Doc],
+    stems: Sequence[Doc],
+    deadline: Deadline,
+) -> list[float]:
+    return [
+        body + FIELD_WEIGHT * (name + base)
+        for body, name, base in zip(
+            bm25(query, docs, deadline=deadline),
+            bm25(query, names, deadline=deadline),
+            bm25(query, stems, deadline=deadline),
+            strict=True,
+        )
+    ]
 
 
 def grep_units(
@@ -117,35 +179,44 @@ def grep_units(
     docs: list[Doc] = []
     names: list[Doc] = []
     stems: list[Doc] = []
-    files: dict[str, list[int]] = {}
+    files: dict[str, list[int]] = {}  # path -> its hit lines
+    file_hits: dict[str, list[int]] = {}  # path -> the indexes of its hits' units
+    named_after: list[bool] = []  # per hit: its file's base name is made of the question's words
     for i, head in deadline.paced(enumerate(headings)):
         if head is None:
             continue
         shown = head if head != i else None
         path, text = _path_and_text(lines[i], lines[shown] if shown is not None else None)
         files.setdefault(path, []).append(i)
+        file_hits.setdefault(path, []).append(len(spans))
         m = _DEFINES.search(text)
         names.append(_field(m.group(1), query) if m else Doc({}, 0))
-        stems.append(_field(_base_name(path), query, joined=True))
+        base = _base_name(path)
+        stems.append(_field(base, query, joined=True))
+        named_after.append(_all_asked(base, query))
         spans.append(((i,), shown))
         docs.append(lh.span(i, i + 1, repeat=[shown] if shown is not None else []))
+    named = _file_terms(query, lh, [span[0][0] for span in spans], stems)
+    if named is None:
+        # Only a file named after the searched name itself (`warningData.ts`) is a hint where
+        # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident.
+        stems = [d if whole else Doc({}, d.length) for d, whole in zip(stems, named_after, strict=True)]
+    hit_scores = _scores(query, docs, names, stems, deadline)
+    if named is not None:
+        # The question names a file: its hits are the answer, not the searched name's
+        # definition elsewhere, nor a file named after the searched name (`warningData.ts`).
+        hit_scores = _scores(
+            query, docs, [Doc({}, 0)] * len(names), [_only(d, named) for d in stems], deadline
+        )
+    scores = list(hit_scores)
     for path, hits in files.items():
-        if not 2 <= len(hits) <= MAX_FILE_HITS:
-            continue
+        if named is None or not 2 <= len(hits) <= MAX_FILE_HITS:
+            continue  # a file's hits together answer only a question about that file
         shown = headings[hits[0]] if headings[hits[0]] != hits[0] else None
         spans.append((tuple(hits), shown))
-        docs.append(lh.span(hits[0], hits[-1] + 1))
-        names.append(Doc({}, 0))
-        stems.append(_field(_base_name(path), query, joined=True))
-    scores = [
-        body + FIELD_WEIGHT * (name + stem)
-        for body, name, stem in zip(
-            bm25(query, docs, deadline=deadline),
-            bm25(query, names, deadline=deadline),
-            bm25(query, stems, deadline=deadline),
-            strict=True,
-        )
-    ]
+        # just above its best hit: the question asks how the file uses the name, which all
+        # of its hits show (a single hit would leave no room for the rest at a tight budget)
+        scores.append(max(hit_scores[k] for k in file_hits[path]) * FILE_ABOVE_BEST_HIT)
     return [
         Unit(hits, score, (shown,) if shown is not None else ())
         for (hits, shown), score in zip(spans, scores, strict=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.structure.grep import grep_headings
+from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
+from mcp_pruner_server.pruning.structure.grep import grep_headings, grep_units
 from mcp_pruner_server.pruning.types import PruneOptions
 
 FLAT = [
@@ -72,3 +74,49 @@ def test_a_question_about_one_file_keeps_all_its_hits() -> None:
     kept = _kept(lines, "how does render test use html debug?")
     assert all(line in kept for line in mine)
     assert len(kept) <= 6
+
+
+def _best(lines: list[str], question: str) -> list[str]:
+    """The lines of the best-scoring unit."""
+    query = query_weights(question)
+    headings = grep_headings(lines)
+    assert headings is not None
+    units = grep_units(lines, headings, line_hits(line_terms(lines), query), query, deadline=NO_DEADLINE)
+    return [lines[i] for i in max(units, key=lambda u: u.score).lines]
+
+
+def test_the_file_the_question_names_wins_over_the_definition_elsewhere() -> None:
+    lines = [f"./codec/fast_path{k}.go:{k}:	f.DecMapStringX(v, d)" for k in range(30)]
+    lines.insert(
+        10, "./codec/fast_path_generated.go:4184:func (f fastpathT) DecMapStringX(vp *map[string][]byte) {"
+    )
+    mine = [f"./codec/values_generated_test.go:{n}:	z.F.DecMapStringX(&x.M, d)" for n in (3692, 4167)]
+    mine.append("./codec/values_generated_test.go:6254:	z.F.DecMapStringX(&x.TestCommon.M, d)")
+    lines[20:20] = mine
+    # all of that file's hits, as one unit: the answer is how the file uses the name
+    assert _best(lines, "how does values generated test use dec map string x?") == mine
+
+
+def test_a_file_named_after_part_of_the_searched_name_is_no_hint_where_it_is_defined() -> None:
+    # `register_ext.go` shares `ext` with `InterfaceExt`: its hits are no definition of it
+    lines = [f"./codec/use{k}.go:{k}:	var e InterfaceExt" for k in range(30)]
+    lines[5:5] = [
+        f"./codec/register_ext.go:{n}:func (h *H{n}) SetInterfaceExt(t reflect.Type, e InterfaceExt) error {{"
+        for n in (12, 17, 36)
+    ]
+    lines.insert(20, "./codec/helper.go:1392:type InterfaceExt interface {")
+    assert _best(lines, "show the definition of interface ext") == [
+        "./codec/helper.go:1392:type InterfaceExt interface {"
+    ]
+
+
+def test_a_file_named_after_the_whole_searched_name_is_where_it_is_defined() -> None:
+    # `DecimalFormat.java` is named by a run of the searched name's words, not by the question
+    lines = [f"./src/Use{k}.java:{k}:    DecimalFormatSymbols s = x.symbols();" for k in range(30)]
+    lines[3:3] = [
+        f"./src/DecimalFormat.java:{k}:    DecimalFormatSymbols s = x.symbols();" for k in range(12)
+    ]
+    lines.insert(
+        12, "./src/DecimalFormatSymbols.java:73:public class DecimalFormatSymbols implements Cloneable {"
+    )
+    assert _best(lines, "where is decimal-format-symbols defined?") == [lines[12]]
