@@ -33,7 +33,9 @@ LINE_CACHE_ENTRIES = 16384
 @lru_cache(maxsize=WORD_CACHE_ENTRIES)
 def stem(word: str) -> str:
     """A light English stemmer: `breakpoints` -> `breakpoint`, `saved`/`save`/`saving` -> `sav`,
-    `entry`/`entries` -> `entri`."""
+    `entry`/`entries` -> `entri`, `optional` -> `option`."""
+    if word.endswith(("ional", "ionals")):
+        word = word[: word.rindex("al")]  # "optional"/"conditional" are about an option, a condition
     base = word
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:

@@ -42,6 +42,8 @@ SYNONYM_GROUPS = (
     "show display print render repr",
     "error exception fail failure raise err",
     "wait sleep poll await",
+    "none null nil absent missing",
+    "free release dealloc deallocate",
     "name label title identifier identification",
 )
 

@@ -97,3 +97,16 @@ def test_a_question_spelling_an_identifier_as_words_matches_it_whole() -> None:
     assert "enc_driver" in phrase_terms("where is enc driver defined")
     assert "is_the" not in phrase_terms("what is the enc driver")  # stop words only name nothing
     assert "driver_defined" not in phrase_terms("enc driver. Defined where?")  # not across a clause
+
+
+def test_an_ional_adjective_meets_its_noun() -> None:
+    # "The input contains an optional that is absent" is about an `Option`
+    assert stem("optional") == stem("option") == stem("options")
+    assert stem("conditional") == stem("condition")
+
+
+def test_absence_and_freeing_memory_have_their_code_words() -> None:
+    weights = query_weights("The input contains an optional that is absent")
+    assert weights[stem("none")] > 0
+    weights = query_weights("Release memory back to the allocator")
+    assert weights[stem("free")] > 0
