@@ -46,6 +46,9 @@ _DEFINES = re.compile(
 )
 # A question term found in at least this fraction of the hit lines is the searched pattern's.
 PATTERN_FRACTION = 0.5
+# A question's own words (and the abbreviations of them) weigh this much in the query; synonyms
+# and runs of words less (`scoring.query_weights`).
+WORD_WEIGHT = 1.0
 # A file's hits together rank this much above the file's best hit alone.
 FILE_ABOVE_BEST_HIT = 1.01
 # A file with more hits than this is no unit of its own (its hits still are).
@@ -95,10 +98,13 @@ def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
 
 
 def _all_asked(base: str, query: dict[str, float]) -> bool:
-    """Whether every word of a file's base name is a question term (or the whole name is)."""
+    """Whether every word of a file's base name is a question word (or the whole name is);
+    a synonym is not (`__init__.py` is not named by "builder")."""
     joined = re.sub(r"[^a-z0-9]", "", base.lower())
     parts = [t for t in terms_of_line(base) if "_" not in t]
-    return joined in query or (bool(parts) and all(t in query for t in parts))
+    return query.get(joined, 0.0) >= WORD_WEIGHT or (
+        bool(parts) and all(query.get(t, 0.0) >= WORD_WEIGHT for t in parts)
+    )
 
 
 def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
@@ -113,9 +119,7 @@ def _base_name(path: str) -> str:
     return PurePosixPath(path).name.split(".", 1)[0]
 
 
-def _file_terms(
-    query: dict[str, float], lh: LineHits, hit_lines: Sequence[int], stems: Sequence[Doc]
-) -> set[str] | None:
+def _file_terms(query: dict[str, float], texts: Sequence[str], stems: Sequence[Doc]) -> set[str] | None:
     """The question's terms that name a file among the hits, None when it names none.
 
     The searched pattern is in (nearly) every hit, so its terms say nothing about which hit
@@ -123,20 +127,23 @@ def _file_terms(
     pattern's. Another term matching a hit's file base name names that file ("how does
     dispatcher use set global default error": `dispatcher`).
     """
-    if not hit_lines:
+    if not texts:
         return None
     counts: dict[str, int] = {}
-    for i in hit_lines:
-        for t in lh.hits[i]:
-            counts[t] = counts.get(t, 0) + 1
-    pattern = {t for t, c in counts.items() if c >= PATTERN_FRACTION * len(hit_lines)}
+    for text in texts:  # the hit's text without its path: a flat hit's path is in its line
+        for t in set(terms_of_line(text)):
+            if t in query:
+                counts[t] = counts.get(t, 0) + 1
+    pattern = {t for t, c in counts.items() if c >= PATTERN_FRACTION * len(texts)}
     # a run of the pattern's own words (`decimal_format` of `DecimalFormatSymbols`) is the
     # pattern too: it names `DecimalFormat.java` only by accident
     named = {
         t
         for d in stems
         for t in d.hits
-        if t not in pattern and not {stem(p) for p in t.split("_")} <= pattern
+        if t not in pattern
+        and not {stem(p) for p in t.split("_")} <= pattern
+        and query[t] >= WORD_WEIGHT  # a synonym (`init` for "builder") names no file
     }
     return named or None
 
@@ -181,6 +188,7 @@ def grep_units(
     stems: list[Doc] = []
     files: dict[str, list[int]] = {}  # path -> its hit lines
     file_hits: dict[str, list[int]] = {}  # path -> the indexes of its hits' units
+    texts: list[str] = []  # per hit: its text, without its path
     named_after: list[bool] = []  # per hit: its file's base name is made of the question's words
     for i, head in deadline.paced(enumerate(headings)):
         if head is None:
@@ -188,6 +196,7 @@ def grep_units(
         shown = head if head != i else None
         path, text = _path_and_text(lines[i], lines[shown] if shown is not None else None)
         files.setdefault(path, []).append(i)
+        texts.append(text)
         file_hits.setdefault(path, []).append(len(spans))
         m = _DEFINES.search(text)
         names.append(_field(m.group(1), query) if m else Doc({}, 0))
@@ -196,7 +205,7 @@ def grep_units(
         named_after.append(_all_asked(base, query))
         spans.append(((i,), shown))
         docs.append(lh.span(i, i + 1, repeat=[shown] if shown is not None else []))
-    named = _file_terms(query, lh, [span[0][0] for span in spans], stems)
+    named = _file_terms(query, texts, stems)
     if named is None:
         # Only a file named after the searched name itself (`warningData.ts`) is a hint where
         # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident.

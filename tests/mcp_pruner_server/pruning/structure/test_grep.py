@@ -120,3 +120,25 @@ def test_a_file_named_after_the_whole_searched_name_is_where_it_is_defined() -> 
         12, "./src/DecimalFormatSymbols.java:73:public class DecimalFormatSymbols implements Cloneable {"
     )
     assert _best(lines, "where is decimal-format-symbols defined?") == [lines[12]]
+
+
+def test_a_flat_hit_s_path_is_not_the_searched_pattern() -> None:
+    # most hits are in `filepost.py`: its name is in most flat lines, yet it is the file asked about
+    mine = [
+        f"./urllib3/filepost.py:{n}:    if isinstance(field, RequestField):" for n in (39, 42, 51, 53, 68)
+    ]
+    lines = [
+        "./urllib3/fields.py:126:class RequestField(object):",
+        "./urllib3/fields.py:162:    A RequestField factory from old-style tuple parameters.",
+        *mine,
+        "./urllib3/poolmanager.py:9:from .fields import RequestField",
+    ]
+    assert _best(lines, "how does filepost use request-field?") == mine
+
+
+def test_a_synonym_of_a_question_word_names_no_file() -> None:
+    # "builder" has the synonym `init`: `__init__.py` is not the file the question names
+    lines = [f"./x509/__init__.py:{n}:    CertificateBuilder," for n in (12, 234)]
+    lines += [f"./x509/use{k}.py:{k}:    b = CertificateBuilder()" for k in range(10)]
+    lines.insert(5, "./x509/base.py:651:class CertificateBuilder:")
+    assert _best(lines, "show the definition of certificate builder") == [lines[5]]
