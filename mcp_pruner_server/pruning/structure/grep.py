@@ -21,7 +21,7 @@ from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
-from mcp_pruner_server.pruning.terms import stem
+from mcp_pruner_server.pruning.terms import terms
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
 # `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
@@ -119,13 +119,17 @@ def _base_name(path: str) -> str:
     return PurePosixPath(path).name.split(".", 1)[0]
 
 
-def _file_terms(query: dict[str, float], texts: Sequence[str], stems: Sequence[Doc]) -> set[str] | None:
-    """The question's terms that name a file among the hits, None when it names none.
+def _file_terms(
+    query: dict[str, float], goal_hint: str, texts: Sequence[str], stems: Sequence[Doc]
+) -> set[str] | None:
+    """The question's words that name a file among the hits, None when it names none.
 
-    The searched pattern is in (nearly) every hit, so its terms say nothing about which hit
-    is asked for: a question term in at least `PATTERN_FRACTION` of the hit lines is the
-    pattern's. Another term matching a hit's file base name names that file ("how does
-    dispatcher use set global default error": `dispatcher`).
+    The searched pattern is in (nearly) every hit, so it says nothing about which hit is
+    asked for: a question term in at least `PATTERN_FRACTION` of the hits' texts is the
+    pattern's. The question less the pattern's spelling ("how does spend limit use
+    project-spend-limit?" less `project_spend_limit`) names a file when one of its words is
+    in a hit's file base name (`spend_limit.py`); a word only inside the spelled pattern
+    does not (`decimal_format` of "decimal-format-symbols" is no `DecimalFormat.java`).
     """
     if not texts:
         return None
@@ -135,16 +139,13 @@ def _file_terms(query: dict[str, float], texts: Sequence[str], stems: Sequence[D
             if t in query:
                 counts[t] = counts.get(t, 0) + 1
     pattern = {t for t, c in counts.items() if c >= PATTERN_FRACTION * len(texts)}
-    # a run of the pattern's own words (`decimal_format` of `DecimalFormatSymbols`) is the
-    # pattern too: it names `DecimalFormat.java` only by accident
-    named = {
-        t
-        for d in stems
-        for t in d.hits
-        if t not in pattern
-        and not {stem(p) for p in t.split("_")} <= pattern
-        and query[t] >= WORD_WEIGHT  # a synonym (`init` for "builder") names no file
-    }
+    compounds = sorted((t for t in pattern if "_" in t), key=len, reverse=True)
+    if compounds:
+        spelled = r"[\s_-]*".join(map(re.escape, compounds[0].split("_")))
+        rest = set(terms(re.sub(rf"(?i)(?<![A-Za-z0-9]){spelled}(?![a-z0-9])", " ", goal_hint)))
+    else:  # a one-word pattern: the question's other words
+        rest = set(terms(goal_hint)) - pattern
+    named = {t for d in stems for t in d.hits if t in rest}
     return named or None
 
 
@@ -176,6 +177,7 @@ def grep_units(
     lh: LineHits,
     query: dict[str, float],
     *,
+    goal_hint: str = "",
     deadline: Deadline,
 ) -> list[Unit]:
     """One unit per hit line: its terms and its path's, plus two fields weighted like a code
@@ -205,7 +207,7 @@ def grep_units(
         named_after.append(_all_asked(base, query))
         spans.append(((i,), shown))
         docs.append(lh.span(i, i + 1, repeat=[shown] if shown is not None else []))
-    named = _file_terms(query, texts, stems)
+    named = _file_terms(query, goal_hint, texts, stems)
     if named is None:
         # Only a file named after the searched name itself (`warningData.ts`) is a hint where
         # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident.

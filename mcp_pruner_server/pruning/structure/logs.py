@@ -108,7 +108,7 @@ def logs_plan(
     n = len(lines)
     headings = grep_headings(lines)
     if headings is not None:
-        return grep_units(lines, headings, lh, query, deadline=deadline), []
+        return grep_units(lines, headings, lh, query, goal_hint=goal_hint, deadline=deadline), []
     index = index or LineIndex("\n".join(lines), lines)
     must: set[int] = set(_tracebacks(lines, index, deadline))
     wanted = {w for w in identifiers(goal_hint) if len(w) >= MIN_NAMED_IDENTIFIER}

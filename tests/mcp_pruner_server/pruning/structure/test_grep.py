@@ -81,7 +81,9 @@ def _best(lines: list[str], question: str) -> list[str]:
     query = query_weights(question)
     headings = grep_headings(lines)
     assert headings is not None
-    units = grep_units(lines, headings, line_hits(line_terms(lines), query), query, deadline=NO_DEADLINE)
+    units = grep_units(
+        lines, headings, line_hits(line_terms(lines), query), query, goal_hint=question, deadline=NO_DEADLINE
+    )
     return [lines[i] for i in max(units, key=lambda u: u.score).lines]
 
 
@@ -142,3 +144,14 @@ def test_a_synonym_of_a_question_word_names_no_file() -> None:
     lines += [f"./x509/use{k}.py:{k}:    b = CertificateBuilder()" for k in range(10)]
     lines.insert(5, "./x509/base.py:651:class CertificateBuilder:")
     assert _best(lines, "show the definition of certificate builder") == [lines[5]]
+
+
+def test_a_file_named_by_a_part_of_the_searched_name_the_question_says_apart() -> None:
+    # "spend limit" is said on its own, beside the searched `project-spend-limit`
+    lines = [
+        "./types/project_spend_limit.py:8:__all__ = ['ProjectSpendLimit', 'Enforcement']",
+        "./types/project_spend_limit.py:18:class ProjectSpendLimit(BaseModel):",
+    ]
+    mine = [f"./resources/spend_limit.py:{n}:    ) -> ProjectSpendLimit:" for n in (53, 93, 203)]
+    lines += [*mine, "./types/__init__.py:3:from .project_spend_limit import ProjectSpendLimit"]
+    assert _best(lines, "how does spend limit use project-spend-limit?") == mine
