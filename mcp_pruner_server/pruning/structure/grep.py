@@ -6,6 +6,12 @@ A hit's score is BM25 over its own terms plus its path's (the heading line count
 "how does the ssh client use rsa keys" finds the hits in `ssh/client.go`; a hit that defines
 something (`func`, `class`, `fn` …) has its name scored as a second field, and the file's base
 name a third, weighted as a code unit's signature is. Kept hits bring their heading line.
+
+The searched name is in every hit, so the question's other words decide. When they name a
+file ("how does *dispatcher* use set-global-default-error?"), that file's hits together (with
+those of its namesakes, `index.cjs`/`index.mjs`) rank first and the searched name's definition
+elsewhere counts as any hit; when they name none ("where is X defined?"), the definition's name
+and a file named after the searched name itself lead.
 Nothing is a `must`: in a listing of matches the word `error` is what was searched, not a
 failure. Diagnostics with a column (`file.go:16:9: msg`) are not grep hits: that is a
 compiler's output. The layout is recognised from a text's first lines, with no path given.
@@ -182,8 +188,9 @@ def grep_units(
 ) -> list[Unit]:
     """One unit per hit line: its terms and its path's, plus two fields weighted like a code
     unit's signature: the name it defines (if it is a definition) and its file's base name.
-    Each file's hits (up to `MAX_FILE_HITS`) are also a unit of their own, so that a question
-    about how one file uses something keeps all of them."""
+    When the question names a file, that file's hits (up to `MAX_FILE_HITS`, with those of the
+    files of the same base name) are also a unit, so that a question about how one file uses
+    something keeps all of them."""
     spans: list[tuple[tuple[int, ...], int | None]] = []
     docs: list[Doc] = []
     names: list[Doc] = []
@@ -220,16 +227,35 @@ def grep_units(
             query, docs, [Doc({}, 0)] * len(names), [_only(d, named) for d in stems], deadline
         )
     scores = list(hit_scores)
-    for path, hits in files.items():
-        if named is None or not 2 <= len(hits) <= MAX_FILE_HITS:
-            continue  # a file's hits together answer only a question about that file
-        shown = headings[hits[0]] if headings[hits[0]] != hits[0] else None
-        spans.append((tuple(hits), shown))
-        # just above its best hit: the question asks how the file uses the name, which all
-        # of its hits show (a single hit would leave no room for the rest at a tight budget)
-        scores.append(max(hit_scores[k] for k in file_hits[path]) * FILE_ABOVE_BEST_HIT)
-    return [
-        Unit(hits, score, (shown,) if shown is not None else ())
-        for (hits, shown), score in zip(spans, scores, strict=True)
-        if score > 0
+    units: list[tuple[tuple[int, ...], tuple[int, ...]]] = [
+        (hit, (shown,) if shown is not None else ()) for hit, shown in spans
     ]
+    if named is not None:
+        for group in _same_named(files):
+            hits = sorted(i for path in group for i in files[path])
+            context = tuple(sorted({h for i in hits if (h := headings[i]) is not None and h != i}))
+            units.append((tuple(hits), context))
+            # just above its best hit: the question asks how the file uses the name, which all
+            # of its hits show (a single hit would leave no room for the rest at a tight budget)
+            scores.append(max(hit_scores[k] for path in group for k in file_hits[path]) * FILE_ABOVE_BEST_HIT)
+    return [
+        Unit(hits, score, context) for (hits, context), score in zip(units, scores, strict=True) if score > 0
+    ]
+
+
+def _same_named(files: dict[str, list[int]]) -> list[list[str]]:
+    """The files whose hits make a unit together: those sharing a base name (the question that
+    names `index` fits `index.cjs` and `index.mjs` alike, `TestClock.ts` and its compiled
+    `TestClock.js`: keep them all rather than guess), else each file alone, when the hits
+    are at least 2 and at most `MAX_FILE_HITS`."""
+    by_name: dict[str, list[str]] = {}
+    for path in files:
+        by_name.setdefault(_base_name(path).lower(), []).append(path)
+    out: list[list[str]] = []
+    for group in by_name.values():
+        count = sum(len(files[path]) for path in group)
+        if count > MAX_FILE_HITS and len(group) > 1:
+            out.extend([path] for path in group if 2 <= len(files[path]) <= MAX_FILE_HITS)
+        elif 2 <= count <= MAX_FILE_HITS:
+            out.append(group)
+    return out

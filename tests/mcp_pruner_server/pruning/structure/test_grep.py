@@ -155,3 +155,12 @@ def test_a_file_named_by_a_part_of_the_searched_name_the_question_says_apart() -
     mine = [f"./resources/spend_limit.py:{n}:    ) -> ProjectSpendLimit:" for n in (53, 93, 203)]
     lines += [*mine, "./types/__init__.py:3:from .project_spend_limit import ProjectSpendLimit"]
     assert _best(lines, "how does spend limit use project-spend-limit?") == mine
+
+
+def test_files_of_the_base_name_the_question_says_are_kept_together() -> None:
+    # "index" fits `index.cjs` and `index.mjs` alike: keep both rather than guess
+    lines = [f"./undici/lib/m{k}.js:{k}:function caseSensitiveMatch (a, b) {{" for k in range(3)]
+    cjs = [f"./tinyglobby/dist/index.cjs:{n}:	nocase: !caseSensitiveMatch," for n in (146, 236)]
+    mjs = ["./tinyglobby/dist/index.mjs:212:	nocase: !caseSensitiveMatch,"]
+    lines += [*cjs, *mjs]
+    assert _best(lines, "how does index use case-sensitive-match?") == [*cjs, *mjs]
