@@ -103,14 +103,16 @@ def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
     return Doc(hits, len(found))
 
 
-def _all_asked(base: str, query: dict[str, float]) -> bool:
-    """Whether every word of a file's base name is a question word (or the whole name is);
-    a synonym is not (`__init__.py` is not named by "builder")."""
+def _named_after(base: str, searched: str | None, query: dict[str, float]) -> bool:
+    """Whether a file's base name is the searched name itself (`WarningData` in
+    `warningData.ts`), not a part of it (`cipher.go` for `NewUnauthenticatedCipher`, `ext` of
+    `register_ext.go` for `InterfaceExt`); for a one-word name, a question word (a synonym is
+    none: `__init__.py` is not named by "builder")."""
     joined = re.sub(r"[^a-z0-9]", "", base.lower())
+    if searched is not None:
+        return joined == searched
     parts = [t for t in terms_of_line(base) if "_" not in t]
-    return query.get(joined, 0.0) >= WORD_WEIGHT or (
-        bool(parts) and all(query.get(t, 0.0) >= WORD_WEIGHT for t in parts)
-    )
+    return bool(parts) and all(query.get(t, 0.0) >= WORD_WEIGHT for t in parts)
 
 
 def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
@@ -127,8 +129,9 @@ def _base_name(path: str) -> str:
 
 def _file_terms(
     query: dict[str, float], goal_hint: str, texts: Sequence[str], stems: Sequence[Doc]
-) -> set[str] | None:
-    """The question's words that name a file among the hits, None when it names none.
+) -> tuple[set[str] | None, str | None]:
+    """The question's words that name a file among the hits (None when it names none), and
+    the searched name as the question spells it, run together (`newunauthenticatedcipher`).
 
     The searched pattern is in (nearly) every hit, so it says nothing about which hit is
     asked for: a question term in at least `PATTERN_FRACTION` of the hits' texts is the
@@ -138,7 +141,7 @@ def _file_terms(
     does not (`decimal_format` of "decimal-format-symbols" is no `DecimalFormat.java`).
     """
     if not texts:
-        return None
+        return None, None
     counts: dict[str, int] = {}
     for text in texts:  # the hit's text without its path: a flat hit's path is in its line
         for t in set(terms_of_line(text)):
@@ -146,13 +149,14 @@ def _file_terms(
                 counts[t] = counts.get(t, 0) + 1
     pattern = {t for t, c in counts.items() if c >= PATTERN_FRACTION * len(texts)}
     compounds = sorted((t for t in pattern if "_" in t), key=len, reverse=True)
+    searched = compounds[0].replace("_", "") if compounds else None
     if compounds:
         spelled = r"[\s_-]*".join(map(re.escape, compounds[0].split("_")))
         rest = set(terms(re.sub(rf"(?i)(?<![A-Za-z0-9]){spelled}(?![a-z0-9])", " ", goal_hint)))
     else:  # a one-word pattern: the question's other words
         rest = set(terms(goal_hint)) - pattern
     named = {t for d in stems for t in d.hits if t in rest}
-    return named or None
+    return named or None, searched
 
 
 def _only(doc: Doc, wanted: set[str]) -> Doc:
@@ -198,7 +202,7 @@ def grep_units(
     files: dict[str, list[int]] = {}  # path -> its hit lines
     file_hits: dict[str, list[int]] = {}  # path -> the indexes of its hits' units
     texts: list[str] = []  # per hit: its text, without its path
-    named_after: list[bool] = []  # per hit: its file's base name is made of the question's words
+    bases: list[str] = []  # per hit: its file's base name
     for i, head in deadline.paced(enumerate(headings)):
         if head is None:
             continue
@@ -211,14 +215,17 @@ def grep_units(
         names.append(_field(m.group(1), query) if m else Doc({}, 0))
         base = _base_name(path)
         stems.append(_field(base, query, joined=True))
-        named_after.append(_all_asked(base, query))
+        bases.append(base)
         spans.append(((i,), shown))
         docs.append(lh.span(i, i + 1, repeat=[shown] if shown is not None else []))
-    named = _file_terms(query, goal_hint, texts, stems)
+    named, searched = _file_terms(query, goal_hint, texts, stems)
     if named is None:
         # Only a file named after the searched name itself (`warningData.ts`) is a hint where
         # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident.
-        stems = [d if whole else Doc({}, d.length) for d, whole in zip(stems, named_after, strict=True)]
+        stems = [
+            d if _named_after(base, searched, query) else Doc({}, d.length)
+            for d, base in zip(stems, bases, strict=True)
+        ]
     hit_scores = _scores(query, docs, names, stems, deadline)
     if named is not None:
         # The question names a file: its hits are the answer, not the searched name's

@@ -164,3 +164,17 @@ def test_files_of_the_base_name_the_question_says_are_kept_together() -> None:
     mjs = ["./tinyglobby/dist/index.mjs:212:	nocase: !caseSensitiveMatch,"]
     lines += [*cjs, *mjs]
     assert _best(lines, "how does index use case-sensitive-match?") == [*cjs, *mjs]
+
+
+def test_a_file_named_after_a_part_of_the_searched_name_is_not_its_definition() -> None:
+    # `cipher.go` is named by a word of `NewUnauthenticatedCipher`, not after it
+    lines = [
+        f"./ssh/cipher.go:{n}:	s, err := chacha20.NewUnauthenticatedCipher(c.key[:], nonce)"
+        for n in (669, 683)
+    ]
+    lines += [f"./x/use{k}.go:{k}:	c, _ := chacha20.NewUnauthenticatedCipher(k, n)" for k in range(8)]
+    lines.insert(
+        4,
+        "./chacha20/chacha_generic.go:72:func NewUnauthenticatedCipher(key, nonce []byte) (*Cipher, error) {",
+    )
+    assert _best(lines, "where is new unauthenticated cipher defined?") == [lines[4]]
