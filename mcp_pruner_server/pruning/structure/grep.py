@@ -128,7 +128,7 @@ def _base_name(path: str) -> str:
 
 
 def _file_terms(
-    query: dict[str, float], goal_hint: str, texts: Sequence[str], stems: Sequence[Doc]
+    query: dict[str, float], goal_hint: str, texts: Sequence[set[str]], stems: Sequence[Doc]
 ) -> tuple[set[str] | None, str | None]:
     """The question's words that name a file among the hits (None when it names none), and
     the searched name as the question spells it, run together (`newunauthenticatedcipher`).
@@ -143,10 +143,9 @@ def _file_terms(
     if not texts:
         return None, None
     counts: dict[str, int] = {}
-    for text in texts:  # the hit's text without its path: a flat hit's path is in its line
-        for t in set(terms_of_line(text)):
-            if t in query:
-                counts[t] = counts.get(t, 0) + 1
+    for found in texts:
+        for t in found:
+            counts[t] = counts.get(t, 0) + 1
     pattern = {t for t, c in counts.items() if c >= PATTERN_FRACTION * len(texts)}
     compounds = sorted((t for t in pattern if "_" in t), key=len, reverse=True)
     searched = compounds[0].replace("_", "") if compounds else None
@@ -157,6 +156,19 @@ def _file_terms(
         rest = set(terms(goal_hint)) - pattern
     named = {t for d in stems for t in d.hits if t in rest}
     return named or None, searched
+
+
+def _in_text(found: dict[str, int], path: str, query: dict[str, float]) -> set[str]:
+    """The question terms `found` in a hit's line less those of `path`, the part of a flat
+    hit's line that is no text (the line's terms are already counted: a minified line of a
+    megabyte is not cut into terms twice)."""
+    if not path:
+        return set(found)
+    in_path: dict[str, int] = {}
+    for t in terms_of_line(path):
+        if t in query:
+            in_path[t] = in_path.get(t, 0) + 1
+    return {t for t, tf in found.items() if tf > in_path.get(t, 0)}
 
 
 def _only(doc: Doc, wanted: set[str]) -> Doc:
@@ -201,7 +213,7 @@ def grep_units(
     stems: list[Doc] = []
     files: dict[str, list[int]] = {}  # path -> its hit lines
     file_hits: dict[str, list[int]] = {}  # path -> the indexes of its hits' units
-    texts: list[str] = []  # per hit: its text, without its path
+    texts: list[set[str]] = []  # per hit: the question terms in its text (its path aside)
     bases: list[str] = []  # per hit: its file's base name
     for i, head in deadline.paced(enumerate(headings)):
         if head is None:
@@ -209,7 +221,7 @@ def grep_units(
         shown = head if head != i else None
         path, text = _path_and_text(lines[i], lines[shown] if shown is not None else None)
         files.setdefault(path, []).append(i)
-        texts.append(text)
+        texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
         file_hits.setdefault(path, []).append(len(spans))
         m = _DEFINES.search(text)
         names.append(_field(m.group(1), query) if m else Doc({}, 0))
