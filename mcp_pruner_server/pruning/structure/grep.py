@@ -57,7 +57,7 @@ PATTERN_FRACTION = 0.5
 WORD_WEIGHT = 1.0
 # A file's hits together rank this much above the file's best hit alone.
 FILE_ABOVE_BEST_HIT = 1.01
-# A file with more hits than this is no unit of its own (its hits still are).
+# A file's hits make one unit up to this many (its first ones beyond).
 MAX_FILE_HITS = 20
 # Only the first lines are looked at to recognise the layout: a listing is uniform.
 SNIFF_LINES = 200
@@ -251,7 +251,7 @@ def grep_units(
     ]
     if named is not None:
         for group in _same_named(files):
-            hits = sorted(i for path in group for i in files[path])
+            hits = sorted(i for path in group for i in files[path])[:MAX_FILE_HITS]
             context = tuple(sorted({h for i in hits if (h := headings[i]) is not None and h != i}))
             units.append((tuple(hits), context))
             # just above its best hit: the question asks how the file uses the name, which all
@@ -266,15 +266,17 @@ def _same_named(files: dict[str, list[int]]) -> list[list[str]]:
     """The files whose hits make a unit together: those sharing a base name (the question that
     names `index` fits `index.cjs` and `index.mjs` alike, `TestClock.ts` and its compiled
     `TestClock.js`: keep them all rather than guess), else each file alone, when the hits
-    are at least 2 and at most `MAX_FILE_HITS`."""
+    are at least 2 and at most `MAX_FILE_HITS`. A file with more hits is shown by its first
+    `MAX_FILE_HITS` (where a reader starts: its imports and declarations come first)."""
     by_name: dict[str, list[str]] = {}
     for path in files:
-        by_name.setdefault(_base_name(path).lower(), []).append(path)
+        # `_responses.py` and `responses.py` are both "responses" to the question
+        by_name.setdefault(re.sub(r"[^a-z0-9]", "", _base_name(path).lower()), []).append(path)
     out: list[list[str]] = []
     for group in by_name.values():
         count = sum(len(files[path]) for path in group)
-        if count > MAX_FILE_HITS and len(group) > 1:
-            out.extend([path] for path in group if 2 <= len(files[path]) <= MAX_FILE_HITS)
+        if count > MAX_FILE_HITS:
+            out.extend([path] for path in group if len(files[path]) >= 2)
         elif 2 <= count <= MAX_FILE_HITS:
             out.append(group)
     return out

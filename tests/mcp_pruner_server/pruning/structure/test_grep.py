@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
-from mcp_pruner_server.pruning.structure.grep import grep_headings, grep_units
+from mcp_pruner_server.pruning.structure.grep import MAX_FILE_HITS, grep_headings, grep_units
 from mcp_pruner_server.pruning.types import PruneOptions
 
 FLAT = [
@@ -178,3 +178,20 @@ def test_a_file_named_after_a_part_of_the_searched_name_is_not_its_definition() 
         "./chacha20/chacha_generic.go:72:func NewUnauthenticatedCipher(key, nonce []byte) (*Cipher, error) {",
     )
     assert _best(lines, "where is new unauthenticated cipher defined?") == [lines[4]]
+
+
+def test_a_leading_underscore_does_not_tell_the_files_the_question_names_apart() -> None:
+    mine = [f"./lib/_responses.py:{n}:    ParsedResponse," for n in (20, 56)]
+    theirs = [f"./resources/responses.py:{n}:    ) -> ParsedResponse[T]: ..." for n in (172, 219)]
+    lines = [*mine, *[f"./types/t{k}.py:{k}:x: ParsedResponse" for k in range(6)], *theirs]
+    assert _best(lines, "how does responses use parsed-response?") == [*mine, *theirs]
+
+
+def test_a_file_with_too_many_hits_is_shown_by_its_first_ones() -> None:
+    lines = ["./codec/helper.go:12:type codecFnInfo struct {"]
+    lines += [
+        f"./codec/fast-path.generated.go:{n}:	fe func(*Encoder, *codecFnInfo)"
+        for n in range(40, 40 + 3 * 30, 3)
+    ]
+    best = _best(lines, "how does fast path generated use codec fn info?")
+    assert best == lines[1 : 1 + MAX_FILE_HITS]
