@@ -27,7 +27,7 @@ from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
-from mcp_pruner_server.pruning.terms import terms
+from mcp_pruner_server.pruning.terms import stem, terms
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
 # `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
@@ -55,6 +55,11 @@ PATTERN_FRACTION = 0.5
 # A question's own words (and the abbreviations of them) weigh this much in the query; synonyms
 # and runs of words less (`scoring.query_weights`).
 WORD_WEIGHT = 1.0
+# A question with one of these words asks for a definition: a file it seems to name ("*show*
+# the definition of …", `show.py`) is the request's wording, and the definition is the answer.
+_ASKS_DEFINITION = frozenset(
+    stem(w) for w in ("define", "defined", "definition", "definitions", "declare", "declared", "declaration")
+)
 # A file's hits together rank this much above the file's best hit alone.
 FILE_ABOVE_BEST_HIT = 1.01
 # A file's hits make one unit up to this many (its first ones beyond).
@@ -154,6 +159,8 @@ def _file_terms(
         rest = set(terms(re.sub(rf"(?i)(?<![A-Za-z0-9]){spelled}(?![a-z0-9])", " ", goal_hint)))
     else:  # a one-word pattern: the question's other words
         rest = set(terms(goal_hint)) - pattern
+    if rest & _ASKS_DEFINITION:
+        return None, searched  # "show the definition of X": the definition, wherever it is (not `show.py`)
     named = {t for d in stems for t in d.hits if t in rest}
     return named or None, searched
 

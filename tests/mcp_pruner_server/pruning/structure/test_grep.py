@@ -195,3 +195,11 @@ def test_a_file_with_too_many_hits_is_shown_by_its_first_ones() -> None:
     ]
     best = _best(lines, "how does fast path generated use codec fn info?")
     assert best == lines[1 : 1 + MAX_FILE_HITS]
+
+
+def test_a_question_asking_for_a_definition_names_no_file_by_its_wording() -> None:
+    # "show" the verb is not `show.py`
+    lines = [f"./pip/commands/show.py:{n}:    env = get_default_environment()" for n in (9, 79)]
+    lines += [f"./pip/m{k}.py:{k}:    env = get_default_environment()" for k in range(6)]
+    lines.insert(3, "./pip/metadata/__init__.py:68:def get_default_environment() -> BaseEnvironment:")
+    assert _best(lines, "show the definition of get default environment") == [lines[3]]
