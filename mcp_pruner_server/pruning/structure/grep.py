@@ -100,7 +100,8 @@ def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
     `joined`, also as one run-together word (`TestClock` is asked for as "testclock")."""
     found = list(terms_of_line(text))
     if joined:
-        found.append(re.sub(r"[^a-z0-9]", "", text.lower()))
+        # stemmed as the question's words are: "printwriter" is the term `printwrit`
+        found.append(stem(re.sub(r"[^a-z0-9]", "", text.lower())))
     hits: dict[str, int] = {}
     for t in found:
         if t in query:

@@ -203,3 +203,11 @@ def test_a_question_asking_for_a_definition_names_no_file_by_its_wording() -> No
     lines += [f"./pip/m{k}.py:{k}:    env = get_default_environment()" for k in range(6)]
     lines.insert(3, "./pip/metadata/__init__.py:68:def get_default_environment() -> BaseEnvironment:")
     assert _best(lines, "show the definition of get default environment") == [lines[3]]
+
+
+def test_a_file_named_as_one_run_together_word_is_found_by_its_stem() -> None:
+    # "printwriter" is stemmed as the question's words are; `PrintWriter` must meet it
+    lines = [f"./java/io/OutputStreamWriter.java:{n}: * Creates an OutputStreamWriter" for n in (35, 46, 76)]
+    lines.append("./java/io/PrintWriter.java:120:     * necessary intermediate OutputStreamWriter, which")
+    lines += [f"./java/io/Other{k}.java:{k}:    new OutputStreamWriter(out)" for k in range(5)]
+    assert _best(lines, "how does printwriter use output stream writer?") == [lines[3]]
