@@ -121,6 +121,13 @@ def _named_after(base: str, searched: str | None, query: dict[str, float]) -> bo
     return bool(parts) and all(query.get(t, 0.0) >= WORD_WEIGHT for t in parts)
 
 
+def _wholly_named(base: str, words: set[str]) -> bool:
+    """Whether every word of a file's base name (or the name run together) is one of `words`."""
+    parts = [t for t in terms_of_line(base) if "_" not in t]
+    joined = stem(re.sub(r"[^a-z0-9]", "", base.lower()))
+    return joined in words or (bool(parts) and all(t in words for t in parts))
+
+
 def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
     if heading is not None:
         return heading, line.split(":", 1)[-1]
@@ -136,8 +143,9 @@ def _base_name(path: str) -> str:
 def _file_terms(
     query: dict[str, float], goal_hint: str, texts: Sequence[set[str]], stems: Sequence[Doc]
 ) -> tuple[set[str] | None, str | None]:
-    """The question's words that name a file among the hits (None when it names none), and
-    the searched name as the question spells it, run together (`newunauthenticatedcipher`).
+    """The question's words other than the searched name's when one of them names a file among
+    the hits (None when none does), and the searched name as the question spells it, run
+    together (`newunauthenticatedcipher`).
 
     The searched pattern is in (nearly) every hit, so it says nothing about which hit is
     asked for: a question term in at least `PATTERN_FRACTION` of the hits' texts is the
@@ -163,7 +171,7 @@ def _file_terms(
     if rest & _ASKS_DEFINITION:
         return None, searched  # "show the definition of X": the definition, wherever it is (not `show.py`)
     named = {t for d in stems for t in d.hits if t in rest}
-    return named or None, searched
+    return (rest if named else None), searched
 
 
 def _in_text(found: dict[str, int], path: str, query: dict[str, float]) -> set[str]:
@@ -248,6 +256,10 @@ def grep_units(
         ]
     hit_scores = _scores(query, docs, names, stems, deadline)
     if named is not None:
+        wholly = {base for base in bases if _wholly_named(base, named)}
+        if wholly:
+            # "how does formatter use X": `Formatter.java`, not `SimpleDateFormat.java`
+            stems = [d if base in wholly else Doc({}, d.length) for d, base in zip(stems, bases, strict=True)]
         # The question names a file: its hits are the answer, not the searched name's
         # definition elsewhere, nor a file named after the searched name (`warningData.ts`).
         hit_scores = _scores(

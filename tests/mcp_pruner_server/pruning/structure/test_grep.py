@@ -211,3 +211,13 @@ def test_a_file_named_as_one_run_together_word_is_found_by_its_stem() -> None:
     lines.append("./java/io/PrintWriter.java:120:     * necessary intermediate OutputStreamWriter, which")
     lines += [f"./java/io/Other{k}.java:{k}:    new OutputStreamWriter(out)" for k in range(5)]
     assert _best(lines, "how does printwriter use output stream writer?") == [lines[3]]
+
+
+def test_the_file_the_question_names_wholly_wins_over_one_it_names_in_part() -> None:
+    # "formatter" is all of `Formatter.java`, a part of `SimpleDateFormat.java`
+    lines = [
+        f"./java/text/SimpleDateFormat.java:{n}:    private DateFormatSymbols formatData;" for n in (60, 527)
+    ]
+    lines.append("./java/util/Formatter.java:46:import java.text.DateFormatSymbols;")
+    lines += [f"./java/text/X{k}.java:{k}:    DateFormatSymbols s;" for k in range(5)]
+    assert _best(lines, "how does formatter use date-format-symbols?") == [lines[2]]
