@@ -254,8 +254,8 @@ def grep_units(
             d if _named_after(base, searched, query) else Doc({}, d.length)
             for d, base in zip(stems, bases, strict=True)
         ]
-    hit_scores = _scores(query, docs, names, stems, deadline)
-    if named is not None:
+        hit_scores = _scores(query, docs, names, stems, deadline)
+    else:
         wholly = {base for base in bases if _wholly_named(base, named)}
         if wholly:
             # "how does formatter use X": `Formatter.java`, not `SimpleDateFormat.java`
