@@ -39,8 +39,9 @@ def test_a_deadline_passed_during_tokenising_stops_it_there() -> None:
         line_terms(lines, deadline=deadline)
 
 
-def test_a_small_timeout_on_a_large_log_gives_the_noop_result_soon_after_it() -> None:
-    # ~6 MB: before the loops looked at the clock, the first stage alone ran ~1 s past 50 ms.
+def test_a_small_timeout_on_a_large_log_gives_the_noop_result_with_the_timeout_warning() -> None:
+    # ~6 MB: before the loops looked at the clock, the first stage alone ran ~1 s past 50 ms; how
+    # soon after the deadline the result comes now: benchmarks/bench_engine_bounds.py.
     log = "\n".join(
         f"2024-01-01 12:00:{k % 60:02d} INFO [worker-{k % 17}] request id={k} path=/api/v1/items/{k} ok"
         for k in range(70_000)
@@ -52,5 +53,3 @@ def test_a_small_timeout_on_a_large_log_gives_the_noop_result_soon_after_it() ->
             ("timeout",),
             True,
         )
-        # a generous bound for a loaded machine: one look at the clock every CHECK_EVERY lines
-        assert result.stats.elapsed_ms < 50 + 400

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from mcp_pruner_server.pruning.structure.code_blocks import (
     MAX_BRACE_LINE_CHARS,
     find_blocks,
@@ -119,23 +117,20 @@ def test_braces_decide_where_a_block_ends_and_a_doc_comment_belongs_to_its_metho
     assert (method.start, method.end) == (1, 11)
 
 
-def test_a_file_of_unclosed_braces_is_split_in_linear_time() -> None:
-    # Every header used to scan to the end of the file for its `}`: 3,000 lines took ~16 s.
+def test_each_unclosed_brace_of_a_file_still_opens_a_block_by_indentation() -> None:
+    # How long this takes (it used to be quadratic): benchmarks/bench_engine_bounds.py.
     lines = [f"function step{k}(x) {{" for k in range(3000)]
-    began = time.monotonic()
     blocks = find_blocks(lines)
-    assert time.monotonic() - began < 3.0
     assert len(blocks) == 3000  # each still opens a block (by indentation: itself)
 
 
 def test_a_minified_line_is_not_read_for_braces_and_indentation_decides() -> None:
-    # A 2 MB line was read character by character (~0.5 s, with no look at the deadline).
+    # A 2 MB line was read character by character (~0.5 s, with no look at the deadline); how
+    # long it takes now: benchmarks/bench_engine_bounds.py.
     minified = "  " + "var a={b:1};" * 170_000
     assert len(minified) > MAX_BRACE_LINE_CHARS
     lines = ["function outer() {", minified, "}", "function after() {", "  return 2;", "}"]
-    began = time.monotonic()
     spans = {lines[b.header]: (b.start, b.end) for b in find_blocks(lines)}
-    assert time.monotonic() - began < 0.25
     assert spans == {"function outer() {": (0, 3), "function after() {": (3, 6)}
 
 
