@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 
 import anyio
@@ -34,8 +33,7 @@ async def test_a_server_exit_is_noticed_at_once_not_at_the_next_probe(tmp_path: 
                 os.kill(server.pid, signal.SIGKILL)
 
             watchers.start_soon(kill_once_watching)
-            started = time.monotonic()
-            with anyio.fail_after(5):
+            with anyio.fail_after(5):  # a hang guard; far shorter than 3 probes 60 s apart
                 degradation = await watch_server(
                     server,
                     client,
@@ -44,6 +42,5 @@ async def test_a_server_exit_is_noticed_at_once_not_at_the_next_probe(tmp_path: 
                     probe_timeout_s=1,
                     threshold=3,
                 )
-        assert time.monotonic() - started < 2
         assert degradation.kind == "exited"
         assert degradation.event_data() == {"reason": "exited", "exit_code": None, "signal": "SIGKILL"}

@@ -19,7 +19,6 @@ from runner.providers.guidance import guidance_text
 from tests.json_paths import at
 from tests.runner.runner_support import (
     FAKE_AGENT,
-    SLACK_MS,
     STATS_OF_DOUBLE,
     Harness,
     data_of,
@@ -128,9 +127,8 @@ async def test_a_server_exiting_during_startup_is_reported_with_its_last_stderr_
     assert failed["reason"] == "exited_during_startup"
     assert "fake_server: cannot bind: address already in use" in at(failed, "stderr_tail", kind=list)
     assert failed["error"] == "the server exited during startup with exit code 3"
-    # The dead child ended the wait at once, far from the startup bound.
+    # The dead child ended the wait (at the startup bound the reason would be start_timeout).
     assert isinstance(failed["startup_ms"], int)
-    assert failed["startup_ms"] < SLACK_MS
     assert outcome.exit_code == 0
     assert outcome.summary.states == (
         "run:init",
@@ -153,7 +151,7 @@ async def test_a_server_that_never_becomes_healthy_is_killed_at_the_startup_boun
     failed = data_of(log, "mcp_pruner.start_failed")
     assert failed["reason"] == "start_timeout"
     assert "HTTP 503" in str(failed["error"])
-    assert 800 <= at(failed, "startup_ms", kind=int) < 800 + SLACK_MS
+    assert at(failed, "startup_ms", kind=int) >= 800  # it waited its bound, not less
     pid = failed["pid"]
     assert isinstance(pid, int)
     assert await wait_gone(pid)
@@ -172,8 +170,7 @@ async def test_a_hanging_healthz_is_cut_by_the_per_probe_timeout(harness: Harnes
         )
     failed = data_of(log, "mcp_pruner.start_failed")
     assert failed["reason"] == "start_timeout"
-    assert "no answer within 0.2 s" in str(failed["error"])
-    assert at(failed, "startup_ms", kind=int) < 1000 + SLACK_MS
+    assert "no answer within 0.2 s" in str(failed["error"])  # the probe's bound cut it, not startup's
 
 
 async def test_a_server_crash_mid_run_degrades_while_the_provider_keeps_running(harness: Harness) -> None:
@@ -230,7 +227,7 @@ async def test_a_server_ignoring_sigterm_is_killed_after_the_grace(harness: Harn
     stopped = data_of(log, "mcp_pruner.stopped")
     assert stopped["graceful"] is False
     assert stopped["signal"] == "SIGKILL"
-    assert 300 <= at(stopped, "duration_ms", kind=int) < 300 + SLACK_MS
+    assert at(stopped, "duration_ms", kind=int) >= 300  # the grace was given in full first
     assert await wait_gone(server_pid(log))
 
 
@@ -387,7 +384,9 @@ async def test_a_ready_line_with_a_bad_url_is_no_ready_line_and_is_never_adverti
 
 
 async def test_a_server_dying_while_a_startup_probe_hangs_is_noticed_at_once(harness: Harness) -> None:
-    probe_timeout_ms = 5000  # far above what the assertion allows: only the race can pass
+    # Above the startup bound: a runner waiting for the hanging probe before looking at the
+    # process would end at the startup bound instead, with reason start_timeout.
+    probe_timeout_ms = 60_000
     with anyio.fail_after(RUN_BOUND_S):
         _, log = await harness.run(
             provider_argv(),
@@ -401,7 +400,6 @@ async def test_a_server_dying_while_a_startup_probe_hangs_is_noticed_at_once(har
     failed = data_of(log, "mcp_pruner.start_failed")
     assert failed["reason"] == "exited_during_startup"
     assert failed["error"] == "the server exited during startup with exit code 4"
-    assert at(failed, "startup_ms", kind=int) < 200 + SLACK_MS < probe_timeout_ms
 
 
 async def test_an_unexpected_error_during_startup_is_logged_as_itself_and_the_run_goes_on(
