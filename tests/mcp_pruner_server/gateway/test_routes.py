@@ -198,12 +198,13 @@ async def test_a_slow_upstream_times_out_at_the_configured_bound(
         ) as client,
     ):
         started = time.monotonic()
-        error = await error_of(client, "slow")
-        elapsed = time.monotonic() - started
+        with anyio.fail_after(TIMEOUT_MS / 1000 + MARGIN_S):  # a hang guard: the upstream never answers
+            error = await error_of(client, "slow")
+        waited_s = time.monotonic() - started
     assert error["code"] == -32012
     assert error["data"]["timeout_ms"] == TIMEOUT_MS
     assert "JEEVES_GATEWAY_TIMEOUT_MS" in error["message"]
-    assert TIMEOUT_MS / 1000 <= elapsed < TIMEOUT_MS / 1000 + MARGIN_S
+    assert waited_s >= TIMEOUT_MS / 1000  # the configured bound, not a shorter one
 
 
 @pytest.mark.parametrize("behaviour", [up.hang_up, up.hang_up_mid_body])
