@@ -4,8 +4,11 @@
   Python with `subprocess.run`) over a generated tree of 5,000 files. Target: ratio <= 1.2.
 - bash: `run_bash("true")` round trip. Target: median <= 15 ms. Shown for the three login modes;
   the default (`cached_env`) is the one the target applies to.
+- timeouts: `run_bash` killed at timeout_ms=500 while a grandchild holds its stdout, vs `sleep 0.5`
+  ending on its own; `grep` killed at timeout_ms=300 while rg blocks on a FIFO, vs the same grep
+  without the FIFO plus 300 ms. Target: overrun <= 1000 ms (the contract: timeout + 1 s).
 
-Usage: .venv/bin/python benchmarks/bench_tools.py [--files N] [--runs N]
+Usage: .venv/bin/python benchmarks/bench_tools.py [--files N] [--runs N] [--timeout-runs N]
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 import anyio
 
 from tools_exec.environment import sanitized_env
+from tools_exec.errors import ToolTimeoutError
 from tools_exec.grep import find_rg, grep
 from tools_exec.grep_rg import rg_argv
 from tools_exec.process import LoginShell, run_bash
@@ -32,6 +36,9 @@ IDENTIFIER = "request_id"
 FILES_PER_DIR = 100
 GREP_TARGET_RATIO = 1.2
 BASH_TARGET_MS = 15.0
+BASH_TIMEOUT_MS = 500
+GREP_TIMEOUT_MS = 300
+OVERRUN_TARGET_MS = 1000.0
 
 
 def make_tree(root: Path, files: int) -> int:
@@ -71,7 +78,7 @@ def timed_sync(runs: int, call: Callable[[], object]) -> list[float]:
     return samples
 
 
-async def main(files: int, runs: int) -> int:
+async def main(files: int, runs: int, timeout_runs: int) -> int:
     rg = find_rg()
     if rg is None:
         print("no rg binary found: nothing to compare against")
@@ -154,7 +161,53 @@ async def main(files: int, runs: int) -> int:
     print(f"grep overhead ratio tools_exec/raw rg: {ratio:.2f} (target <= {GREP_TARGET_RATIO}) {verdict}")
     bash_ms = median_ms(bash["cached_env"])
     print(f"bash true median: {bash_ms:.2f} ms (target <= {BASH_TARGET_MS} ms) {_verdict(bash_ok)}")
-    return 0 if grep_ok and bash_ok else 1
+    timeouts_ok = await bench_timeouts(timeout_runs)
+    return 0 if grep_ok and bash_ok and timeouts_ok else 1
+
+
+async def timed_out(call: Callable[[], Awaitable[object]]) -> float:
+    """Seconds until `call()` raises its ToolTimeoutError."""
+    started = time.perf_counter()
+    try:
+        await call()
+    except ToolTimeoutError:
+        return time.perf_counter() - started
+    raise AssertionError("the call was expected to time out")
+
+
+async def bench_timeouts(runs: int) -> bool:
+    """How long past its timeout a killed bash / grep returns, against its natural counterpart."""
+    with tempfile.TemporaryDirectory(prefix="bench-timeouts-") as tmp:
+        root = Path(tmp)
+        (root / "a.txt").write_text("hit\n")
+        os.mkfifo(root / "never-written")  # rg blocks reading it until it is killed
+        held = "sleep 999 & echo $!; sleep 999"  # the grandchild keeps stdout open
+        bash_killed = functools.partial(run_bash, root, held, timeout_ms=BASH_TIMEOUT_MS, login_shell="off")
+        bash_natural = functools.partial(run_bash, root, f"sleep {BASH_TIMEOUT_MS / 1000}", login_shell="off")
+        grep_killed = functools.partial(
+            grep, root, "hit", ["a.txt", "never-written"], engine="rg", timeout_ms=GREP_TIMEOUT_MS
+        )
+        grep_natural = functools.partial(grep, root, "hit", ["a.txt"], engine="rg")
+        samples: dict[str, list[float]] = {"bash": [], "bash_base": [], "grep": [], "grep_base": []}
+        for _ in range(runs):  # interleaved, so background load hits both alike
+            samples["bash"].append(await timed_out(bash_killed))
+            samples["bash_base"] += await timed(1, bash_natural)
+            samples["grep"].append(await timed_out(grep_killed))
+            samples["grep_base"] += await timed(1, grep_natural)
+    bash_over = median_ms(samples["bash"]) - median_ms(samples["bash_base"])
+    grep_over = median_ms(samples["grep"]) - median_ms(samples["grep_base"]) - GREP_TIMEOUT_MS
+    rows = (
+        (f"bash, timeout_ms={BASH_TIMEOUT_MS} vs sleep {BASH_TIMEOUT_MS / 1000}", "bash", bash_over),
+        (f"grep, timeout_ms={GREP_TIMEOUT_MS} vs no FIFO + {GREP_TIMEOUT_MS}", "grep", grep_over),
+    )
+    title = f"timeouts ({runs} runs each)"
+    print(f"{title:40} {'killed ms':>10} {'baseline ms':>12} {'overrun ms':>11}")
+    for label, key, over in rows:
+        killed, base = median_ms(samples[key]), median_ms(samples[key + "_base"])
+        print(f"{'  ' + label:40} {killed:10.1f} {base:12.1f} {over:11.1f}")
+    ok = max(bash_over, grep_over) <= OVERRUN_TARGET_MS
+    print(f"timeout overrun: target <= {OVERRUN_TARGET_MS:.0f} ms {_verdict(ok)}")
+    return ok
 
 
 def _verdict(ok: bool) -> str:
@@ -165,5 +218,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--files", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=31)  # the machine is shared: medians need samples
+    parser.add_argument("--timeout-runs", type=int, default=5)  # each run waits ~1.5 s
     options = parser.parse_args()
-    sys.exit(anyio.run(main, options.files, options.runs))
+    sys.exit(anyio.run(main, options.files, options.runs, options.timeout_runs))
