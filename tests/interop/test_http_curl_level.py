@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tests import rpc_examples
 from tests.interop.interop_support import RunningServer
 from tests.json_paths import at
 
@@ -16,16 +17,7 @@ pytestmark = pytest.mark.real_client
 
 HTTP_TIMEOUT_S = 10.0  # one loopback request; the server answers these in milliseconds
 MCP_ACCEPT = "application/json, text/event-stream"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "curl", "version": "8"},
-    },
-}
+INITIALIZE = rpc_examples.initialize(client_name="curl")
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +122,7 @@ def test_the_server_printed_nothing_but_its_ready_line_on_stdout(
     assert http.post("/mcp", json=INITIALIZE, headers=mcp_headers(pruner_server)).status_code == 200
     notification = {"jsonrpc": "2.0", "method": "notifications/initialized"}
     assert http.post("/mcp", json=notification, headers=mcp_headers(pruner_server)).status_code == 202
-    assert "result" in rpc_body(http, pruner_server, SEED_TOOLS_LIST)
+    assert "result" in rpc_body(http, pruner_server, rpc_examples.TOOLS_LIST)
     assert http.post("/mcp", json=INITIALIZE, headers={"Accept": MCP_ACCEPT}).status_code == 401
     assert http.get("/healthz").status_code == 200
 
@@ -140,40 +132,6 @@ def test_the_server_printed_nothing_but_its_ready_line_on_stdout(
 
 # -- the contract's curl examples (docs/http.md#post-rpc), bodies byte for byte, bearer header --
 
-SEED_TOOLS_LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'
-SEED_PRUNE_TEXT = r"""{
-    "jsonrpc":"2.0",
-    "id":2,
-    "method":"tools/call",
-    "params":{
-      "name":"prune_text",
-      "arguments":{
-        "text":"L1\nL2\nL3\nL4",
-        "goal_hint":"garder L1",
-        "source_type":"docs",
-        "options":{
-          "max_prune_ratio":0.75,
-          "min_keep_lines":1,
-          "timeout_ms":1500,
-          "annotate_lines":true,
-          "include_markers":true
-        }
-      }
-    }
-  }"""
-SEED_RECOVER_TEXT = r"""{
-    "jsonrpc":"2.0",
-    "id":3,
-    "method":"tools/call",
-    "params":{
-      "name":"recover_text",
-      "arguments":{
-        "prune_id":"prn_...",
-        "ranges":[{"start_line":1,"end_line":50}],
-        "include_line_numbers":true
-      }
-    }
-  }"""
 MARKER_LINE = re.compile(
     r"^⟦PRUNÉ: prune_id=(?P<prune_id>[^\s]+) lignes (?P<start>\d+)-(?P<end>\d+) \((?P<count>\d+)\) "
     r"raison=(?P<reason>.*)⟧$"
@@ -199,31 +157,28 @@ def tool_text(answer: dict[str, object]) -> dict[str, object]:
     return payload
 
 
-def recover_body(prune_id: str) -> str:
-    assert SEED_RECOVER_TEXT.count('"prn_..."') == 1
-    return SEED_RECOVER_TEXT.replace('"prn_..."', json.dumps(prune_id))
-
-
-def test_seed_tools_list_body_lists_the_seed_tools(http: httpx.Client, pruner_server: RunningServer) -> None:
-    answer = rpc_body(http, pruner_server, SEED_TOOLS_LIST)
+def test_the_tools_list_example_lists_the_contract_tools(
+    http: httpx.Client, pruner_server: RunningServer
+) -> None:
+    answer = rpc_body(http, pruner_server, rpc_examples.TOOLS_LIST)
 
     assert answer["id"] == 1
     names = {tool["name"] for tool in at(answer, "result", "tools", kind=list)}
     assert {"prune_text", "recover_text", "health"} <= names
 
 
-def test_seed_prune_text_body_then_its_recover_text_body(
+def test_the_prune_text_example_then_its_recover_text_example(
     http: httpx.Client, pruner_server: RunningServer
 ) -> None:
-    pruned = tool_text(rpc_body(http, pruner_server, SEED_PRUNE_TEXT))
+    pruned = tool_text(rpc_body(http, pruner_server, rpc_examples.PRUNE_TEXT))
     prune_id = pruned["prune_id"]
     assert isinstance(prune_id, str)
     assert prune_id.startswith("prn_")
-    # Four lines, keep at least one: the engine may keep them all; the shape is the seed's.
+    # Four lines, keep at least one: the engine may keep them all; the shape is the example's.
     assert set(pruned) >= {"prune_id", "pruned_text", "annotations", "stats", "warnings"}
     assert "1│ L1" in str(pruned["pruned_text"]).split("\n")
 
-    recovered = tool_text(rpc_body(http, pruner_server, recover_body(prune_id)))
+    recovered = tool_text(rpc_body(http, pruner_server, rpc_examples.recover_text(prune_id)))
 
     assert recovered["raw_text"] == "1│ L1\n2│ L2\n3│ L3\n4│ L4"
     assert recovered["metadata"] == {
@@ -234,15 +189,15 @@ def test_seed_prune_text_body_then_its_recover_text_body(
     }
 
 
-def test_a_seed_prune_text_body_that_prunes_writes_each_annotation_marker_as_a_line(
+def test_a_prune_text_example_that_prunes_writes_each_annotation_marker_as_a_line(
     http: httpx.Client, pruner_server: RunningServer
 ) -> None:
     lines = ["# Notes", "", "L1 garder cette ligne: la configuration du cache est dans cache.toml", ""]
     lines += [
         f"Paragraphe {n}: la météo du jour {n} était ensoleillée, rien à signaler." for n in range(2, 40)
     ]
-    body = SEED_PRUNE_TEXT.replace(r'"L1\nL2\nL3\nL4"', json.dumps("\n".join(lines)))
-    assert body != SEED_PRUNE_TEXT
+    body = rpc_examples.PRUNE_TEXT.replace(r'"L1\nL2\nL3\nL4"', json.dumps("\n".join(lines)))
+    assert body != rpc_examples.PRUNE_TEXT
 
     pruned = tool_text(rpc_body(http, pruner_server, body))
 
@@ -261,16 +216,18 @@ def test_a_seed_prune_text_body_that_prunes_writes_each_annotation_marker_as_a_l
         assert int(match["count"]) == annotation["pruned_line_count"]
     first = annotations[0]
     span = f'[{{"start_line":{first["original_start_line"]},"end_line":{first["original_end_line"]}}}]'
-    recover = recover_body(str(pruned["prune_id"])).replace('[{"start_line":1,"end_line":50}]', span)
+    recover = rpc_examples.recover_text(str(pruned["prune_id"])).replace(
+        '[{"start_line":1,"end_line":50}]', span
+    )
     raw = tool_text(rpc_body(http, pruner_server, recover))["raw_text"]
     expected = lines[first["original_start_line"] - 1 : first["original_end_line"]]
     assert raw == "\n".join(f"{first['original_start_line'] + i}│ {line}" for i, line in enumerate(expected))
 
 
-def test_seed_recover_text_body_with_an_unknown_id_is_the_seed_32004(
+def test_the_recover_text_example_with_an_unknown_id_is_the_32004(
     http: httpx.Client, pruner_server: RunningServer
 ) -> None:
-    answer = rpc_body(http, pruner_server, recover_body("prn_01J00000000000000000000000"))
+    answer = rpc_body(http, pruner_server, rpc_examples.recover_text("prn_01J00000000000000000000000"))
 
     assert answer["id"] == 3
     assert answer["error"] == {  # docs/http.md#json-rpc-error-codes, field for field

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.mcp_pruner_server.server_fixtures import JSON_HEADERS, call_tool, in_process
+from tests.rpc_examples import initialize
 
 pytestmark = pytest.mark.anyio
 LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
@@ -140,14 +141,8 @@ async def test_an_unexpected_bug_in_a_route_is_a_json_rpc_500_and_the_server_kee
 
 
 async def test_mcp_initialize_carries_the_jeeves_schema_version_like_rpc(tmp_path: Path) -> None:
-    params = {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    }
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
     async with in_process(tmp_path) as client:
-        answer = await client.post("/mcp", json=init, headers=JSON_HEADERS)
+        answer = await client.post("/mcp", json=initialize(), headers=JSON_HEADERS)
         listing = await client.post("/mcp", json=LIST, headers=JSON_HEADERS)
     result = answer.json()["result"]
     assert result["jeeves"] == {"schemaVersion": 1}

@@ -1,4 +1,5 @@
-"""`POST /rpc` in-process: the seed 000 §10 curl bodies verbatim, the JSON-RPC envelope rules."""
+"""`POST /rpc` in-process: the curl example bodies verbatim (docs/http.md#post-rpc), the JSON-RPC
+envelope rules."""
 
 import json
 from pathlib import Path
@@ -6,54 +7,19 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import rpc_examples
 from tests.mcp_pruner_server.server_fixtures import JSON_HEADERS, call_tool, in_process, rpc
 
 pytestmark = pytest.mark.anyio
-
-# seed 000 §10.2, byte for byte as the curl example sends it.
-SEED_PRUNE_TEXT = """{
-    "jsonrpc":"2.0",
-    "id":2,
-    "method":"tools/call",
-    "params":{
-      "name":"prune_text",
-      "arguments":{
-        "text":"L1\\nL2\\nL3\\nL4",
-        "goal_hint":"garder L1",
-        "source_type":"docs",
-        "options":{
-          "max_prune_ratio":0.75,
-          "min_keep_lines":1,
-          "timeout_ms":1500,
-          "annotate_lines":true,
-          "include_markers":true
-        }
-      }
-    }
-  }"""
-
-SEED_RECOVER_TEMPLATE = """{
-    "jsonrpc":"2.0",
-    "id":3,
-    "method":"tools/call",
-    "params":{
-      "name":"recover_text",
-      "arguments":{
-        "prune_id":"PRUNE_ID",
-        "ranges":[{"start_line":1,"end_line":50}],
-        "include_line_numbers":true
-      }
-    }
-  }"""
 
 
 async def post(client: httpx.AsyncClient, body: str | bytes) -> httpx.Response:
     return await client.post("/rpc", content=body, headers={"content-type": "application/json"})
 
 
-async def test_seed_tools_list_example_lists_every_tool_with_strict_schemas(tmp_path: Path) -> None:
+async def test_the_tools_list_example_lists_every_tool_with_strict_schemas(tmp_path: Path) -> None:
     async with in_process(tmp_path) as client:
-        answer = (await post(client, '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}')).json()
+        answer = (await post(client, rpc_examples.TOOLS_LIST)).json()
     tools = {t["name"]: t for t in answer["result"]["tools"]}
     assert set(tools) == {"read", "bash", "grep", "prune_text", "recover_text", "recover_range", "health"}
     for tool in tools.values():
@@ -62,9 +28,9 @@ async def test_seed_tools_list_example_lists_every_tool_with_strict_schemas(tmp_
     assert tools["prune_text"]["inputSchema"]["required"] == ["text", "goal_hint", "source_type", "options"]
 
 
-async def test_seed_prune_text_then_recover_examples_work_verbatim(tmp_path: Path) -> None:
+async def test_the_prune_text_then_recover_examples_work_verbatim(tmp_path: Path) -> None:
     async with in_process(tmp_path) as client:
-        answer = (await post(client, SEED_PRUNE_TEXT)).json()
+        answer = (await post(client, rpc_examples.PRUNE_TEXT)).json()
         assert answer["id"] == 2
         content = json.loads(answer["result"]["content"][0]["text"])  # jq -r '.result.content[0].text' | jq
         assert set(content) == {"prune_id", "pruned_text", "annotations", "stats", "warnings"}
@@ -72,7 +38,7 @@ async def test_seed_prune_text_then_recover_examples_work_verbatim(tmp_path: Pat
         assert content == answer["result"]["structuredContent"]
         for annotation in content["annotations"]:
             assert annotation["marker"] in content["pruned_text"].split("\n")
-        recover = SEED_RECOVER_TEMPLATE.replace("PRUNE_ID", content["prune_id"])
+        recover = rpc_examples.recover_text(content["prune_id"])
         recovered = (await post(client, recover)).json()
     raw = json.loads(recovered["result"]["content"][0]["text"])
     assert raw["raw_text"] == "1│ L1\n2│ L2\n3│ L3\n4│ L4"
@@ -80,9 +46,9 @@ async def test_seed_prune_text_then_recover_examples_work_verbatim(tmp_path: Pat
     assert raw["metadata"]["line_numbering"] == "original"
 
 
-async def test_an_unknown_prune_id_is_the_seed_32004_error(tmp_path: Path) -> None:
+async def test_an_unknown_prune_id_is_the_32004_error(tmp_path: Path) -> None:
     async with in_process(tmp_path) as client:
-        answer = (await post(client, SEED_RECOVER_TEMPLATE.replace("PRUNE_ID", "prn_nope"))).json()
+        answer = (await post(client, rpc_examples.recover_text("prn_nope"))).json()
     assert answer == {
         "jsonrpc": "2.0",
         "id": 3,
@@ -94,7 +60,7 @@ async def test_an_unknown_prune_id_is_the_seed_32004_error(tmp_path: Path) -> No
     }
 
 
-async def test_an_inverted_range_is_the_seed_32005_error(tmp_path: Path) -> None:
+async def test_an_inverted_range_is_the_32005_error(tmp_path: Path) -> None:
     async with in_process(tmp_path) as client:
         pruned = await call_tool(
             client,

@@ -17,6 +17,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
+from tests.rpc_examples import initialize
+
 pytestmark = pytest.mark.anyio
 
 CLIENT_TIMEOUT_S = 30.0  # a whole session takes ~1 s; two cores shared by several suites
@@ -81,16 +83,6 @@ async def test_unknown_resources_and_prompts_are_invalid_params_not_unknown_meth
 
 
 def test_stdin_eof_cancels_the_running_call_kills_its_process_and_exits_0(root: Path) -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
     # The command says where it is, then outlives any reasonable test unless it is killed.
     call = {
         "jsonrpc": "2.0",
@@ -98,7 +90,7 @@ def test_stdin_eof_cancels_the_running_call_kills_its_process_and_exits_0(root: 
         "method": "tools/call",
         "params": {"name": "bash", "arguments": {"cmd": "echo $$ > sleeper.pid; exec sleep 120"}},
     }
-    frames = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call]
+    frames = [initialize(), {"jsonrpc": "2.0", "method": "notifications/initialized"}, call]
     pid_file = root / "sleeper.pid"
     with (root / "stderr.log").open("wb") as stderr:
         process = subprocess.Popen(
@@ -132,16 +124,6 @@ def test_stdin_eof_cancels_the_running_call_kills_its_process_and_exits_0(root: 
 
 
 def test_jeeves_serve_stdio_is_the_same_server(root: Path) -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 7,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
     jeeves = [
         sys.executable,
         "-c",
@@ -153,7 +135,7 @@ def test_jeeves_serve_stdio_is_the_same_server(root: Path) -> None:
     ]
 
     done = subprocess.run(
-        jeeves, input=(json.dumps(initialize) + "\n").encode(), capture_output=True, timeout=EXIT_TIMEOUT_S
+        jeeves, input=(json.dumps(initialize(7)) + "\n").encode(), capture_output=True, timeout=EXIT_TIMEOUT_S
     )
 
     assert done.returncode == 0, done.stderr.decode()[-2000:]

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.rpc_examples import initialize
+
 JEEVES = (sys.executable, "-c", "from runner.cli import app; app()")
 READY_TIMEOUT_S = 15.0  # healthy in ~1 s; a shared 2-core machine
 
@@ -86,21 +88,11 @@ def test_a_bad_setting_is_a_usage_error_naming_where_it_came_from(tmp_path: Path
 
 def test_a_pruning_mistake_is_one_plain_line_and_the_server_still_starts(tmp_path: Path) -> None:
     base = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
     done = subprocess.run(
         [*JEEVES, "serve", "--stdio"],
         cwd=tmp_path,
         env={**base, "JEEVES_PRUNING_BACKEND": "foo"},
-        input=json.dumps(initialize) + "\n",
+        input=json.dumps(initialize()) + "\n",
         capture_output=True,
         text=True,
         timeout=READY_TIMEOUT_S,
