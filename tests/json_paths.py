@@ -8,7 +8,8 @@ type and narrows it for comparisons: `at(body, "stats", "kept_lines", kind=int) 
 
 from __future__ import annotations
 
-from typing import TypeVar, overload
+from collections.abc import Iterator
+from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -40,3 +41,14 @@ def obj(value: object) -> dict[str, object]:
     """`value` as a JSON object, asserted."""
     assert isinstance(value, dict), f"not an object: {value!r:.200}"
     return value
+
+
+def walk_objects(node: object, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object in `node`, depth first, with its JSONPath (`$.properties.paths.items`)."""
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from walk_objects(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk_objects(value, f"{path}[{i}]")

@@ -6,7 +6,6 @@ types, executed through `POST /execute`, and compared with `tools/call` on `/rpc
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from mcp_pruner_server.openai_tools import (
     portable_parameters,
 )
 from mcp_pruner_server.tools.schemas import TOOL_SPECS, ToolSpec
-from tests.json_paths import obj
+from tests.json_paths import obj, walk_objects
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process, strict_json
 
 pytestmark = pytest.mark.anyio
@@ -36,16 +35,6 @@ TOOL_MESSAGE = TypeAdapter(ChatCompletionToolMessageParam)
 PRUNE_ID = re.compile(r"prn_[0-9A-Za-z]+")
 # Fields that differ between two runs of the same call: timings, clocks, fresh prune ids.
 VOLATILE_KEYS = frozenset({"duration_ms", "pruner_duration_ms", "timestamp", "elapsed_ms", "latency_ms"})
-
-
-def walk(node: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(node, dict):
-        yield path, node
-        for key, value in node.items():
-            yield from walk(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from walk(value, f"{path}[{i}]")
 
 
 @pytest.mark.parametrize("spec", openai_function_specs(), ids=lambda s: s["function"]["name"])
@@ -64,7 +53,7 @@ def test_every_parameters_schema_follows_seed_004s_conventions(spec: dict[str, A
     Draft202012Validator.check_schema(parameters)
     assert parameters["type"] == "object"
     assert isinstance(parameters["properties"], dict)
-    for path, node in walk(parameters):
+    for path, node in walk_objects(parameters):
         if node.get("type") == "array":
             assert "items" in node, path
         if node.get("type") == "object":

@@ -1,28 +1,18 @@
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
 from mcp_pruner_server.tools.schemas import TOOL_SPECS, TOOLS_BY_NAME
-
-
-def walk(node: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(node, dict):
-        yield path, node
-        for key, value in node.items():
-            yield from walk(value, f"{path}.{key}")
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from walk(value, f"{path}[{i}]")
+from tests.json_paths import walk_objects
 
 
 @pytest.mark.parametrize("spec", TOOL_SPECS, ids=lambda s: s.name)
 def test_every_schema_is_valid_json_schema_and_every_array_has_items(spec: Any) -> None:
     for schema in (spec.input_schema, spec.output_schema):
         Draft202012Validator.check_schema(schema)
-        arrays = [(p, n) for p, n in walk(schema) if n.get("type") == "array"]
+        arrays = [(p, n) for p, n in walk_objects(schema) if n.get("type") == "array"]
         assert all("items" in node for _, node in arrays), [p for p, n in arrays if "items" not in n]
     assert spec.input_schema["additionalProperties"] is False
 
@@ -72,7 +62,7 @@ def test_an_ok_and_an_error_read_result_both_fit_the_output_schema() -> None:
 def test_no_schema_uses_a_type_array_nullable_fields_are_any_of_branches(spec: Any) -> None:
     # The MCP Inspector warns on `type: [..]` (not portable to single-type dialects).
     for schema in (spec.input_schema, spec.output_schema):
-        unions = [p for p, node in walk(schema) if isinstance(node.get("type"), list)]
+        unions = [p for p, node in walk_objects(schema) if isinstance(node.get("type"), list)]
         assert unions == []
     exit_code = TOOLS_BY_NAME["bash"].output_schema["properties"]["exit_code"]
     assert exit_code == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
