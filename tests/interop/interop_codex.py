@@ -91,6 +91,27 @@ class CodexAppServer:
         await self.notify("initialized")
         return result
 
+    async def server_status(self, server: str) -> dict[str, Any]:
+        """`server`'s entry in `mcpServerStatus/list` (its tools, toolsError, serverInfo)."""
+        listing = await self.request("mcpServerStatus/list", {})
+        statuses = {entry["name"]: entry for entry in listing["data"]}
+        assert server in statuses, listing
+        status: dict[str, Any] = statuses[server]
+        return status
+
+    async def start_thread(self) -> str:
+        """A new ephemeral thread's id: `mcpServer/tool/call` runs in a thread."""
+        thread = await self.request("thread/start", {"ephemeral": True})
+        thread_id: str = thread["thread"]["id"]
+        return thread_id
+
+    async def call_tool(
+        self, thread_id: str, server: str, tool: str, arguments: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """`server`'s `tool` called directly (no model): its result as the app-server returns it."""
+        params = {"threadId": thread_id, "server": server, "tool": tool, "arguments": dict(arguments)}
+        return await self.request("mcpServer/tool/call", params)
+
     async def _send(self, message: Mapping[str, Any]) -> None:
         await self._stdin.send(json.dumps(message).encode() + b"\n")
 

@@ -47,19 +47,8 @@ def start_codex(server: RunningServer, home: Path, token: str) -> AbstractAsyncC
     )
 
 
-async def our_status(codex: CodexAppServer) -> dict[str, Any]:
-    listing = await codex.request("mcpServerStatus/list", {})
-    statuses = {entry["name"]: entry for entry in listing["data"]}
-    assert SERVER_NAME_IN_CLIENTS in statuses, listing
-    status: dict[str, Any] = statuses[SERVER_NAME_IN_CLIENTS]
-    return status
-
-
 async def call_tool(codex: CodexAppServer, thread_id: str, tool: str, arguments: dict[str, Any]) -> Any:
-    result = await codex.request(
-        "mcpServer/tool/call",
-        {"threadId": thread_id, "server": SERVER_NAME_IN_CLIENTS, "tool": tool, "arguments": arguments},
-    )
+    result = await codex.call_tool(thread_id, SERVER_NAME_IN_CLIENTS, tool, arguments)
     assert result.get("isError") is not True, result
     return result["structuredContent"]
 
@@ -70,7 +59,7 @@ async def test_codex_app_server_lists_every_tool_of_the_server(
     with anyio.fail_after(CLIENT_TIMEOUT_S):
         async with start_codex(pruner_server, client_home, pruner_server.token) as codex:
             await codex.initialize()
-            status = await our_status(codex)
+            status = await codex.server_status(SERVER_NAME_IN_CLIENTS)
 
     assert status["toolsError"] is None, status
     assert set(EXPECTED_TOOLS) <= set(status["tools"]), sorted(status["tools"])
@@ -84,8 +73,7 @@ async def test_codex_app_server_reads_with_a_focus_question_and_recovers_what_wa
     with anyio.fail_after(CLIENT_TIMEOUT_S):
         async with start_codex(pruner_server, client_home, pruner_server.token) as codex:
             await codex.initialize()
-            thread = await codex.request("thread/start", {"ephemeral": True})
-            thread_id = thread["thread"]["id"]
+            thread_id = await codex.start_thread()
             read = await call_tool(
                 codex, thread_id, "read", {"path": SAMPLE_FILE, "context_focus_question": FOCUS_QUESTION}
             )
@@ -115,7 +103,7 @@ async def test_codex_app_server_with_a_wrong_token_is_refused_by_the_server(
     with anyio.fail_after(CLIENT_TIMEOUT_S):
         async with start_codex(pruner_server, client_home, "not-" + pruner_server.token) as codex:
             await codex.initialize()
-            status = await our_status(codex)
+            status = await codex.server_status(SERVER_NAME_IN_CLIENTS)
 
     assert not status["tools"], status
     # rmcp reports the server's 401 (with its WWW-Authenticate: Bearer challenge) as "Auth required".

@@ -113,19 +113,10 @@ async def test_codex_app_server_with_the_runners_overrides_lists_our_tools_and_c
             stderr_path=client_home / "codex.stderr.log",
         ) as app_server:
             await app_server.initialize()
-            listing = await app_server.request("mcpServerStatus/list", {})
-            thread = await app_server.request("thread/start", {"ephemeral": True})
-            read = await app_server.request(
-                "mcpServer/tool/call",
-                {
-                    "threadId": thread["thread"]["id"],
-                    "server": SERVER_KEY,
-                    "tool": "read",
-                    "arguments": {"path": SAMPLE_FILE, "context_focus_question": FOCUS_QUESTION},
-                },
-            )
+            ours = await app_server.server_status(SERVER_KEY)
+            arguments = {"path": SAMPLE_FILE, "context_focus_question": FOCUS_QUESTION}
+            read = await app_server.call_tool(await app_server.start_thread(), SERVER_KEY, "read", arguments)
 
-    ours = {entry["name"]: entry for entry in listing["data"]}[SERVER_KEY]
     assert ours["toolsError"] is None, ours
     assert set(ours["tools"]) == set(MODEL_TOOLS)
     assert read.get("isError") is not True, read
@@ -155,9 +146,8 @@ async def test_codex_app_server_with_the_printed_config_toml_lists_our_tools(
             stderr_path=client_home / "codex.stderr.log",
         ) as app_server:
             await app_server.initialize()
-            listing = await app_server.request("mcpServerStatus/list", {})
+            ours = await app_server.server_status(SERVER_KEY)
 
-    ours = {entry["name"]: entry for entry in listing["data"]}[SERVER_KEY]
     assert set(ours["tools"]) == set(MODEL_TOOLS), ours
 
 

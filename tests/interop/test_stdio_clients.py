@@ -109,18 +109,9 @@ def test_after_jeeves_install_claude_a_plain_claude_has_the_server_and_after_uni
 
 async def _read_through_codex(codex: CodexAppServer) -> tuple[dict[str, Any], dict[str, Any]]:
     await codex.initialize()
-    listing = await codex.request("mcpServerStatus/list", {})
-    status = {entry["name"]: entry for entry in listing["data"]}[SERVER_NAME_IN_CLIENTS]
-    thread = await codex.request("thread/start", {"ephemeral": True})
-    result = await codex.request(
-        "mcpServer/tool/call",
-        {
-            "threadId": thread["thread"]["id"],
-            "server": SERVER_NAME_IN_CLIENTS,
-            "tool": "read",
-            "arguments": {"path": SAMPLE_FILE, "context_focus_question": FOCUS_QUESTION},
-        },
-    )
+    status = await codex.server_status(SERVER_NAME_IN_CLIENTS)
+    read = {"path": SAMPLE_FILE, "context_focus_question": FOCUS_QUESTION}
+    result = await codex.call_tool(await codex.start_thread(), SERVER_NAME_IN_CLIENTS, "read", read)
     return status, result
 
 
