@@ -30,8 +30,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check runner mcp_pruner_server tools_exec tests benchmarks
 	$(BIN)/ruff format --check runner mcp_pruner_server tools_exec tests benchmarks
 
+# mypy --strict over the packages, tests/ and benchmarks/: the paths are [tool.mypy] files in pyproject.toml.
 typecheck: $(STAMP)
-	$(BIN)/mypy  # the paths: [tool.mypy] files in pyproject.toml (packages, tests, benchmarks)
+	$(BIN)/mypy
 
 test: lint typecheck $(TOOLS_STAMP)
 	$(BIN)/pytest
