@@ -112,7 +112,7 @@ async def test_a_service_that_raises_is_an_internal_error_fallback_logged_once_w
     reply = await dispatcher.call("read", {"path": "app.log", "context_focus_question": "why did it fail?"})
     await service.aclose()
     assert reply.structured["content"] == log.read_text()
-    assert reply.structured["pruning"]["error"] == {  # type: ignore[index]
+    assert at(reply.structured, "pruning", "error") == {
         "code": "internal_error",
         "message": "pruner raised ZeroDivisionError: a bug in the service",
     }
