@@ -34,8 +34,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# pytest runs with an empty HOME: no test reads the machine's login profile. A `bash -l` killed at a
+# timeout mid-way through a profile's `pyenv init` left pyenv's rehash lock behind, and every later
+# login shell on the machine then waited 60 s for it.
 test: lint typecheck $(TOOLS_STAMP)
-	$(BIN)/pytest
+	rm -rf build/test-home && mkdir -p build/test-home
+	HOME=$(CURDIR)/build/test-home $(BIN)/pytest
 	$(MAKE) plain-install
 
 # Build the wheel, install it without extras in a new venv, run the demo and the quick bench
