@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from concurrent.futures import Future
 from dataclasses import dataclass
 
+from tools_exec.bulk import close_in_background
 from tools_exec.limits import SPOOL_AFTER_BYTES
 from tools_exec.text import decode_lossy, drop_split_tail
 
@@ -83,8 +85,8 @@ class HeadTailCapture:
     """Keeps a stream's first `head_bytes` and last `tail_bytes`; counts everything.
 
     Feeding never refuses (a 100 MB writer is never blocked). Call `close()` when done: it drops
-    the temporary file at once (the file is unlinked from the start, so nothing is left on disk
-    even if the process dies).
+    the temporary file (unlinked from the start, so nothing is left on disk even if the process
+    dies), in a background thread when it went to disk (`bulk.py`).
     """
 
     def __init__(self, head_bytes: int, tail_bytes: int, *, spool_after: int = SPOOL_AFTER_BYTES) -> None:
@@ -95,6 +97,7 @@ class HeadTailCapture:
         self._tail = bytearray()
         self._dropped_newlines = 0  # newlines that left the tail window for good
         self._lines_unknown = False  # some bytes were skipped unread (`skip`)
+        self._closing: Future[None] | None = None  # the spool's close, handed to the closer thread
         self.total_bytes = 0
 
     def feed(self, chunk: bytes) -> bool:
@@ -197,12 +200,24 @@ class HeadTailCapture:
         return from_head + tail[max(0, start - self._head_size) : max(0, end - self._head_size)]
 
     def close(self) -> None:
-        """Release the spool (idempotent)."""
-        self._head.close()
+        """Release the spool (idempotent). Closing a spool on disk frees its pages, milliseconds the
+        caller (the event loop, when a tool call ends) does not wait for: a thread does it."""
+        if self.closed:
+            return
+        if self.spooled_to_disk():
+            self._closing = close_in_background(self._head)
+        else:
+            self._head.close()
 
     @property
     def closed(self) -> bool:
-        return self._head.closed
+        """Whether `close()` was called: the capture must not be read any more."""
+        return self._closing is not None or self._head.closed
+
+    def wait_released(self, timeout: float) -> None:
+        """Block until the spool's file is closed (after `close()`). Raises TimeoutError."""
+        if self._closing is not None:
+            self._closing.result(timeout)
 
     def spooled_to_disk(self) -> bool:
         """Whether the head went past `spool_after` into its temporary file."""

@@ -19,6 +19,7 @@ from typing import BinaryIO, Protocol
 
 import anyio.to_thread
 
+from tools_exec.bulk import run_bulk
 from tools_exec.capture import Cut, HeadTailCapture, Omitted
 from tools_exec.errors import InvalidPathError, IoError, NotFoundError, PermissionDeniedError
 from tools_exec.limits import (
@@ -30,6 +31,7 @@ from tools_exec.limits import (
     READ_COUNT_LINES_MAX_BYTES,
     READ_HEAD_SHARE,
     READ_INLINE_MAX_BYTES,
+    SPOOL_AFTER_BYTES,
 )
 from tools_exec.paths import relative_to_root, resolve_inside
 
@@ -90,17 +92,21 @@ async def read_text(
     fd = _open_regular(resolved, path)
     # A small file is read right here: a worker-thread hop costs more than the read (measured on
     # `/rpc` read of a 10-line file: p50 1.08 ms with the hop, 0.93 ms without). A large one is
-    # read in a thread so the event loop never waits on megabytes of disk.
+    # read in a thread so the event loop never waits on megabytes of disk; past a spool's size,
+    # in the bulk thread, one read after another (`bulk.py`: parallel ones only fight for the GIL).
     if capture_bytes is None:
         capture = HeadTailCapture(max_output_bytes, max_output_bytes)
     else:
         capture = HeadTailCapture(max(capture_bytes - RAW_TAIL_BYTES, max_output_bytes), RAW_TAIL_BYTES)
     try:
-        if os.fstat(fd).st_size <= READ_INLINE_MAX_BYTES:
-            part = _read_slice(fd, path, first, end_line, capture, max_output_bytes)
+        size = os.fstat(fd).st_size
+        args = (fd, path, first, end_line, capture, max_output_bytes)
+        if size <= READ_INLINE_MAX_BYTES:
+            part = _read_slice(*args)
+        elif size <= SPOOL_AFTER_BYTES:
+            part = await anyio.to_thread.run_sync(_read_slice, *args)
         else:
-            read = _read_slice
-            part = await anyio.to_thread.run_sync(read, fd, path, first, end_line, capture, max_output_bytes)
+            part = await run_bulk(_read_slice, *args)
     except BaseException:
         capture.close()
         raise

@@ -24,6 +24,7 @@ from typing import Literal, TypeVar
 
 import anyio.to_thread
 
+from tools_exec.bulk import run_bulk
 from tools_exec.capture import HeadTailCapture, Omitted
 from tools_exec.environment import (
     login_environment,
@@ -138,7 +139,8 @@ async def run_bash(
             max_output_bytes,
             stderr_reserve=int(max_output_bytes * STDERR_RESERVE_SHARE),
         )
-        # reading a spool back is blocking disk work: a thread past the in-memory size
+        # reading a spool back (and counting its line ends) is blocking bulk work past the
+        # in-memory size: the bulk thread, one call's at a time (`bulk.py`)
         cuts = await _off_loop_if_large(
             stdout.total_bytes + stderr.total_bytes,
             lambda: (
@@ -177,10 +179,10 @@ async def run_bash(
 
 
 async def _off_loop_if_large(size: int, work: Callable[[], T]) -> T:
-    """`work()` on the event loop when `size` bytes are all in memory, else in a worker thread."""
+    """`work()` on the event loop when `size` bytes are all in memory, else in the bulk thread."""
     if size <= SPOOL_AFTER_BYTES:
         return work()
-    return await anyio.to_thread.run_sync(work)
+    return await run_bulk(work)
 
 
 def _check_arguments(cmd: str, timeout_ms: int, max_output_bytes: int) -> None:

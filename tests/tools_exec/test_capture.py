@@ -6,6 +6,9 @@ import os
 import pickle
 import subprocess
 import sys
+import threading
+
+import pytest
 
 from tools_exec.capture import HeadTailCapture
 
@@ -68,10 +71,39 @@ def test_a_large_head_is_spooled_to_an_unlinked_file_and_released_on_close() -> 
     assert capture.spooled_to_disk()
     fd = capture._head.fileno()  # the spool's file: already unlinked, nothing to leave behind
     assert os.fstat(fd).st_nlink == 0
+    spool = os.readlink(f"/proc/self/fd/{fd}")
     assert capture.full().text == _lines(1, 100_000).decode()
     capture.close()
     assert capture.closed
     capture.close()  # idempotent
+    capture.wait_released(timeout=5)  # closed by the closer thread, off the caller's path
+    assert not os.path.exists(f"/proc/self/fd/{fd}") or os.readlink(f"/proc/self/fd/{fd}") != spool
+
+
+def test_a_spool_on_disk_is_closed_by_the_closer_thread_not_by_the_caller() -> None:
+    capture = HeadTailCapture(64 << 20, 1024, spool_after=64 * 1024)
+    _feed(capture, _lines(1, 20_000), chunk=65536)
+    spool = capture._head
+    closed_in: list[str] = []
+
+    def close() -> None:  # what the closer thread runs: the spool's own close, recorded
+        closed_in.append(threading.current_thread().name)
+        type(spool).close(spool)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spool, "close", close)
+        capture.close()
+        capture.wait_released(timeout=5)
+    assert [name.split("_")[0] for name in closed_in] == ["jeeves-spool-close"]
+    assert spool.closed
+
+
+def test_an_in_memory_capture_is_closed_at_once() -> None:
+    capture = HeadTailCapture(1000, 1000)
+    _feed(capture, _lines(1, 10))
+    capture.close()
+    assert capture.closed
+    assert capture._head.closed  # nothing to hand off: no file
 
 
 def test_a_cut_inside_one_long_line_says_bytes_only_and_splits_no_character() -> None:
