@@ -18,6 +18,7 @@ Prints, measured in this run on this machine (medians; the machine may be shared
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import shutil
 import statistics
@@ -28,7 +29,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import psutil
@@ -51,6 +52,14 @@ RSS_TARGET = 64 << 20
 HEALTHZ_P99_TARGET_MS = 50.0
 SAMPLE_S = 0.02  # RSS / healthz sampling period
 TOKEN = "bench-sizes"
+
+
+Samples = tuple[list[float], list[float]]
+
+
+class EventLike(Protocol):
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
 
 
 def bench_engine(runs: int, sizes: tuple[int, ...], workdir: Path) -> None:
@@ -206,19 +215,13 @@ def bench_big_outputs(client: httpx.Client, url: str, pid: int, root: Path) -> N
         f"  pruning: applied={result['pruning']['applied']} reason={result['pruning'].get('reason')}"
         f" error={result['pruning'].get('error')}"
     )
-    latencies: list[float] = []
-    done = threading.Event()
-
-    def poll() -> None:
-        with httpx.Client(timeout=10) as health:
-            while not done.is_set():
-                started = time.perf_counter()
-                health.get(f"{url}/healthz")
-                latencies.append((time.perf_counter() - started) * 1000)
-                time.sleep(SAMPLE_S)
-
-    poller = threading.Thread(target=poll)
+    # /healthz is polled from another process: no thread of this one (the 10 clients) shares its
+    # GIL, and its own lateness (time it was not scheduled) is reported to show it was not starved
+    context = multiprocessing.get_context("spawn")
+    done, ready, results = context.Event(), context.Event(), context.Queue()
+    poller = context.Process(target=poll_healthz, args=(url, done, ready, results))
     poller.start()
+    ready.wait(timeout=60)
     outcomes: list[dict[str, Any]] = []
 
     def one() -> None:
@@ -233,6 +236,7 @@ def bench_big_outputs(client: httpx.Client, url: str, pid: int, root: Path) -> N
         worker.join()
     took = time.perf_counter() - started
     done.set()
+    latencies, lateness = results.get(timeout=60)
     poller.join()
     p99 = percentile(latencies, 0.99)
     applied = sum(1 for o in outcomes if o["pruning"]["applied"])
@@ -244,6 +248,36 @@ def bench_big_outputs(client: httpx.Client, url: str, pid: int, root: Path) -> N
         f"{'ok' if p99 <= HEALTHZ_P99_TARGET_MS else 'MISSED'}); "
         f"pruned {applied}/{CONCURRENT_CALLS}, failure in reply {found}/{CONCURRENT_CALLS}"
     )
+    print(
+        f"  poller (own process) woke late by p99 {percentile(lateness, 0.99):.1f} ms "
+        f"(its sleep overshoot: the machine's scheduling delay, not the server's); load {_load()}"
+    )
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def poll_healthz(
+    url: str,
+    done: EventLike,
+    ready: EventLike,
+    results: multiprocessing.Queue[tuple[list[float], list[float]]],
+) -> None:
+    """GET /healthz every `SAMPLE_S` until `done`; puts (latencies ms, sleep overshoots ms)."""
+    latencies: list[float] = []
+    lateness: list[float] = []
+    with httpx.Client(timeout=10) as health:
+        health.get(f"{url}/healthz")  # connected before the clock starts
+        ready.set()
+        while not done.is_set():
+            started = time.perf_counter()
+            health.get(f"{url}/healthz")
+            latencies.append((time.perf_counter() - started) * 1000)
+            slept = time.perf_counter()
+            time.sleep(SAMPLE_S)
+            lateness.append((time.perf_counter() - slept - SAMPLE_S) * 1000)
+    results.put((latencies, lateness))
 
 
 def main() -> int:
@@ -255,7 +289,7 @@ def main() -> int:
     parser.add_argument("--skip-big", action="store_true", help="no 64 MiB output through the server")
     parser.add_argument("--skip-engine", action="store_true", help="the server part only")
     args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} cores (shared: figures are noisy, repeat them)")
+    print(f"machine: {os.cpu_count()} cores, load {_load()} (shared: figures are noisy, repeat them)")
     with tempfile.TemporaryDirectory(prefix="bench-sizes-") as tmp:
         sizes = SIZES[:2] if args.skip_1m else SIZES
         if not args.skip_engine:
