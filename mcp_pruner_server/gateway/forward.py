@@ -39,7 +39,7 @@ from mcp_pruner_server.gateway.errors import (
     UpstreamTimeoutError,
     UpstreamUnreachableError,
 )
-from mcp_pruner_server.gateway.sse import SseDataReader, SseLineSplitter
+from mcp_pruner_server.gateway.sse import SseEventReader
 from mcp_pruner_server.offload import run_off_loop_if_large
 
 # Agents run a handful of tool calls in parallel; 32 connections leave room for bursts
@@ -204,11 +204,11 @@ class UpstreamClient:
         """The stream's JSON messages, and how many bytes were read.
 
         Raw chunks, not `aiter_lines`: a line is only complete at its line break, and one line
-        (one event) may be the whole reply, so the cap is checked on every chunk.
+        (one event) may be the whole reply, so the cap is checked on every chunk, and an event's
+        data is gathered as bytes (`sse.py`), decoded once, freed, then parsed.
         """
         limit = self._config.max_reply_bytes
-        splitter = SseLineSplitter()
-        reader = SseDataReader()
+        reader = SseEventReader()
         pending = set(request_ids)
         messages: list[object] = []
         size = 0
@@ -216,14 +216,9 @@ class UpstreamClient:
             size += len(chunk)
             if size > limit:
                 raise UpstreamReplyTooLargeError(server, url, limit)
-            for line in splitter.feed(chunk):
-                data = reader.feed(line)
-                if data is not None and await _collect(server, url, data, messages, pending):
+            for data in reader.feed(chunk):
+                if await _collect(server, url, data, messages, pending):
                     return tuple(messages), size
-        for line in splitter.finish():
-            data = reader.feed(line)
-            if data is not None and await _collect(server, url, data, messages, pending):
-                return tuple(messages), size
         tail = reader.finish()
         if tail is not None:
             await _collect(server, url, tail, messages, pending)
@@ -233,7 +228,9 @@ class UpstreamClient:
         return UpstreamTimeoutError(server, url, phase, self._config.timeout_ms, "JEEVES_GATEWAY_TIMEOUT_MS")
 
 
-async def _collect(server: str, url: str, data: str, messages: list[object], pending: set[object]) -> bool:
+async def _collect(
+    server: str, url: str, data: bytearray, messages: list[object], pending: set[object]
+) -> bool:
     """Parse one SSE event (off the loop if large); True once every pending id has its response.
 
     Raises:
@@ -276,13 +273,17 @@ def check_decode_memory(server: str, url: str, body: bytes | str) -> None:
         raise UpstreamReplyTooLargeError(server, url, size, json_values=values)
 
 
-def _parse_event(server: str, url: str, data: str) -> object:
-    check_decode_memory(server, url, data)
+def _parse_event(server: str, url: str, data: bytearray) -> object:
+    """The event's JSON value. Its bytes are freed once decoded, before parsing: the event's
+    text and its parsed value are the only two copies alive at once."""
+    text = data.decode("utf-8", "replace")
+    data.clear()
+    check_decode_memory(server, url, text)
     try:
-        return json.loads(data)
+        return json.loads(text)
     except (ValueError, RecursionError) as exc:
         reason = f"an SSE event is not JSON: {exc}"
-        raise UpstreamNotJsonError(server, url, reason, data[:EXCERPT_CHARS]) from exc
+        raise UpstreamNotJsonError(server, url, reason, text[:EXCERPT_CHARS]) from exc
 
 
 def _is_response(message: object) -> TypeGuard[dict[str, object]]:

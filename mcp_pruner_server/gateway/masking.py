@@ -1,12 +1,13 @@
-"""Observation masking (seed 003): every over-long string of a reply becomes head + marker + tail.
+"""Observation masking (docs/http.md#gateway): an over-long string becomes head + marker + tail.
 
 Pure: no I/O, no clock, no randomness. What to put in place of a long string is the caller's
 `StringMasker`; the gateway's stores the masked middle in the recovery store and writes its id
 into the marker (`gateway/service.py`). This module holds:
 
-- `MaskOptions` — `max_chars=4000`, `head_chars=2000`, `tail_chars=2000` (seed 003).
+- `MaskOptions` — `max_chars=4000`, `head_chars=2000`, `tail_chars=2000`
+  (docs/configuration.md#gateway-settings).
 - `split_long_string` / `render_masked` — the head, middle and tail of one string, and the
-  masked text with the seed's marker plus `id=<prune_id>`:
+  masked text with the gateway's marker plus `id=<prune_id>`:
   `\\n... [KIMI_PROXY_OBSERVATION_MASKED original_chars=N head=H tail=T id=<prune_id>] ...\\n`.
 - `transform_long_strings` — one walk over a JSON value (what `json.loads` returns: dict,
   list, str, numbers, bool, None), calling the masker on every string longer than
@@ -88,9 +89,28 @@ def head_and_tail(text: str, options: MaskOptions) -> SplitString:
     return SplitString(text[: options.head_chars], "", text[tail_start:])
 
 
-def middle_chars(text: str, options: MaskOptions) -> int:
-    """The length of the middle `split_long_string` would cut from `text`."""
-    return max(0, len(text) - options.tail_chars - options.head_chars)
+# Characters encoded at a time when measuring a middle's UTF-8 size: at most 256 KiB held twice.
+MEASURE_CHUNK_CHARS = 65_536
+
+
+def middle_utf8_bytes(text: str, options: MaskOptions, at_most: int | None = None) -> int:
+    """The UTF-8 size of the middle `split_long_string` would cut from `text`, without cutting it.
+
+    Its length alone says too little: a middle of emoji is 4 bytes per character, so a store
+    check on characters let a 64 MB middle be sliced (one more copy of the reply) only for the
+    store to refuse it. Past `at_most` the measure stops: the answer is then some size over it.
+    """
+    start = options.head_chars
+    end = max(start, len(text) - options.tail_chars)
+    chars = end - start
+    if text.isascii() or (at_most is not None and chars > at_most):
+        return chars  # exact, or already over (a character is at least one byte)
+    size = 0
+    for at in range(start, end, MEASURE_CHUNK_CHARS):
+        size += len(text[at : min(at + MEASURE_CHUNK_CHARS, end)].encode("utf-8", "surrogatepass"))
+        if at_most is not None and size > at_most:
+            break
+    return size
 
 
 def render_masked(parts: SplitString, prune_id: str | None, original_chars: int | None = None) -> str:

@@ -41,7 +41,7 @@ from mcp_pruner_server.gateway.masking import (
     MaskOptions,
     head_and_tail,
     mask_message,
-    middle_chars,
+    middle_utf8_bytes,
     render_masked,
     split_long_string,
 )
@@ -115,7 +115,7 @@ class RecoverableMasker:
             return done
         shown = self._replacements.get(text, text)
         if len(shown) > self._options.max_chars:
-            if self._may_store(middle_chars(shown, self._options)):
+            if self._may_store(middle_utf8_bytes(shown, self._options, at_most=self._max_bytes)):
                 parts = split_long_string(shown, self._options)
                 shown = render_masked(parts, self._store_middle(parts.middle))
             else:
@@ -125,10 +125,10 @@ class RecoverableMasker:
         self._done[text] = shown
         return shown
 
-    def _may_store(self, chars: int) -> bool:
-        """Whether a middle of `chars` characters (at least as many UTF-8 bytes) can still fit."""
-        fits_reply = self._stored_bytes + chars <= self._max_bytes
-        return self.stored < self._max_stored and fits_reply and chars <= self._store.max_bytes
+    def _may_store(self, size: int) -> bool:
+        """Whether a middle of `size` UTF-8 bytes can still fit."""
+        fits_reply = self._stored_bytes + size <= self._max_bytes
+        return self.stored < self._max_stored and fits_reply and size <= self._store.max_bytes
 
     def _store_middle(self, middle: str) -> str | None:
         size = utf8_size(middle)

@@ -1,86 +1,109 @@
-"""A minimal `text/event-stream` reader: the `data` of each event, fed one line at a time.
+"""A minimal `text/event-stream` reader: the `data` of each event, as the stream's bytes.
 
 MCP Streamable HTTP servers may answer a POST with an SSE stream whose events carry JSON-RPC
 messages (progress notifications, then the response). Only the `data` field matters to the
-gateway; `event`, `id`, `retry` and comments are skipped (WHATWG HTML §9.2.6 field rules:
-`data` lines of one event are joined with `\\n`, a blank line ends the event, one space after
-the colon is dropped).
+gateway; `event`, `id`, `retry` and comments are skipped (WHATWG HTML §9.2.6 field rules: a
+line ends with CRLF, LF or CR; the `data` lines of one event are joined with LF, a blank line
+ends the event, one space after the colon is dropped).
+
+Memory: one event may be the whole reply (a 64 MB tool result in one `data:` line). Its value
+is appended, chunk by chunk, to one `bytearray` straight from the bytes read: no line is ever
+held as a whole, nor decoded, nor split into field and value (that reader held the line's
+parts, the joined line and its value at once: 3x the event). The caller decodes the event's
+bytes once and frees them before parsing (`forward.py`), so the event costs 2x at its peak.
 """
 
 from __future__ import annotations
 
-import codecs
 import re
+from enum import Enum, auto
 
 # WHATWG §9.2.6: a line ends with CRLF, LF or CR.
-_EOL = re.compile(r"\r\n|\r|\n")
+_EOL = re.compile(rb"\r\n|\r|\n")
+_DATA = b"data"
 
 
-class SseLineSplitter:
-    """Bytes in, complete lines out (UTF-8, invalid bytes replaced), without their line break.
+class _Line(Enum):
+    FIELD = auto()  # reading the field name, up to the first colon
+    DATA = auto()  # in a `data` line's value: appended to the event
+    SKIPPED = auto()  # in any other field's value, or a comment: dropped
 
-    Lines are cut from each chunk as it comes, so the caller can bound what it holds chunk by
-    chunk instead of waiting for a whole line (one line may be the whole reply). A line
-    spanning chunks is kept as a list of parts, joined once when it ends: linear, not
-    quadratic, in the line's length.
-    """
+
+class SseEventReader:
+    """Stream bytes in (`feed`), the data of each completed event out, as UTF-8 bytes."""
 
     def __init__(self) -> None:
-        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        self._parts: list[str] = []
+        self._data = bytearray()  # the event's data lines so far, joined with LF
+        self._has_data = False  # a `data` line was seen (its value may be empty)
+        self._line = _Line.FIELD
+        self._field = bytearray()  # the field name read so far (a few bytes: see `_name`)
+        self._line_empty = True  # nothing of the current line seen yet: its end ends the event
+        self._drop_space = False  # a `data:` line whose value has not started: one space to drop
         self._after_cr = False  # the last chunk ended with CR: a leading LF is its CRLF's half
 
-    def feed(self, chunk: bytes) -> list[str]:
-        """The lines `chunk` completes, in order."""
-        return self._split(self._decoder.decode(chunk))
-
-    def finish(self) -> list[str]:
-        """The last line when the stream ends without a line break after it."""
-        lines = self._split(self._decoder.decode(b"", final=True))
-        if self._parts:
-            lines.append("".join(self._parts))
-            self._parts = []
-        return lines
-
-    def _split(self, text: str) -> list[str]:
-        if not text:
+    def feed(self, chunk: bytes) -> list[bytearray]:
+        """The data of the events `chunk` completes, in order."""
+        if not chunk:
             return []
-        if self._after_cr and text.startswith("\n"):
-            text = text[1:]
-        self._after_cr = text.endswith("\r")
-        lines: list[str] = []
+        if self._after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        self._after_cr = chunk.endswith(b"\r")
+        events: list[bytearray] = []
         start = 0
-        for match in _EOL.finditer(text):
-            self._parts.append(text[start : match.start()])
-            lines.append("".join(self._parts))
-            self._parts = []
+        for match in _EOL.finditer(chunk):
+            self._take(chunk, start, match.start())
+            event = self._end_line()
+            if event is not None:
+                events.append(event)
             start = match.end()
-        if start < len(text):
-            self._parts.append(text[start:])
-        return lines
+        self._take(chunk, start, len(chunk))
+        return events
 
+    def finish(self) -> bytearray | None:
+        """The data of an event the end of the stream cut off (no blank line after it)."""
+        if not self._line_empty:
+            self._end_line()
+        return self._end_line()
 
-class SseDataReader:
-    """Feed lines (without their line break); `feed` returns an event's data when it ends."""
+    def _take(self, chunk: bytes, start: int, end: int) -> None:
+        """Bytes `start`..`end` of `chunk`: part of the current line, no line break in them."""
+        if start == end:
+            return
+        self._line_empty = False
+        if self._line is _Line.FIELD:
+            colon = chunk.find(b":", start, end)
+            self._field += chunk[start : end if colon < 0 else colon]
+            if colon < 0:
+                if not _DATA.startswith(self._field):
+                    self._line = _Line.SKIPPED  # can no longer be `data`: the rest is dropped
+                return
+            self._line = self._start_value()
+            start = colon + 1
+        if self._line is _Line.DATA and start < end:
+            if self._drop_space:
+                self._drop_space = False
+                if chunk[start] == ord(" "):
+                    start += 1
+            self._data += memoryview(chunk)[start:end]  # one copy: into the event
 
-    def __init__(self) -> None:
-        self._data: list[str] = []
+    def _start_value(self) -> _Line:
+        """After the colon: a `data` line starts a data line of the event, any other is skipped."""
+        if self._field != _DATA:
+            return _Line.SKIPPED
+        if self._has_data:
+            self._data += b"\n"
+        self._has_data = True
+        self._drop_space = True
+        return _Line.DATA
 
-    def feed(self, line: str) -> str | None:
-        """The completed event's data on a blank line that ends an event with data, else None."""
-        if line == "":
-            if not self._data:
-                return None
-            data = "\n".join(self._data)
-            self._data = []
-            return data
-        if line.startswith(":"):
-            return None  # a comment (keep-alive)
-        name, colon, value = line.partition(":")
-        if name == "data":
-            self._data.append(value[1:] if colon and value.startswith(" ") else value)
-        return None
-
-    def finish(self) -> str | None:
-        """Data of an event cut off by the end of the stream without its blank line."""
-        return self.feed("")
+    def _end_line(self) -> bytearray | None:
+        """End the current line; the event's data when it was the blank line ending an event."""
+        blank = self._line_empty
+        if self._line is _Line.FIELD and not blank:
+            self._start_value()  # `data` alone on its line: a data line with an empty value
+        self._line, self._line_empty, self._drop_space = _Line.FIELD, True, False
+        self._field.clear()
+        if not blank or not self._has_data:
+            return None
+        event, self._data, self._has_data = self._data, bytearray(), False
+        return event

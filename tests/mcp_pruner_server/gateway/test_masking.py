@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
+import tracemalloc
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,10 +13,13 @@ from mcp_pruner_server.gateway.masking import (
     MaskOptions,
     StringMasker,
     mask_response,
+    middle_utf8_bytes,
     render_masked,
     split_long_string,
     transform_long_strings,
 )
+from mcp_pruner_server.gateway.service import RecoverableMasker
+from mcp_pruner_server.recovery import RecoveryStore
 from tests.json_paths import at
 
 OPTIONS = MaskOptions()
@@ -146,3 +150,29 @@ def test_head_middle_and_tail_always_rebuild_the_original(
     assert parts.head + parts.middle + parts.tail == text
     assert (len(parts.head), len(parts.tail)) == (head, tail)
     assert parts.middle  # a masked string always hides something
+
+
+def test_a_middle_is_measured_in_utf8_bytes_without_cutting_it() -> None:
+    for char, width in (("a", 1), ("é", 2), ("€", 3), ("\U0001f600", 4)):
+        text = "h" * OPTIONS.head_chars + char * 10_000 + "t" * OPTIONS.tail_chars
+        assert middle_utf8_bytes(text, OPTIONS) == 10_000 * width
+    emoji = "\U0001f600" * (OPTIONS.head_chars + 1_000_000 + OPTIONS.tail_chars)
+    assert 40_000 < middle_utf8_bytes(emoji, OPTIONS, at_most=40_000) < 4_000_000  # stopped early
+    assert middle_utf8_bytes("short", OPTIONS) == 0
+
+
+def test_an_emoji_middle_too_big_for_the_store_is_never_sliced() -> None:
+    # 1M emoji: 1M characters fit a 2 MiB store by count, its 4 MB of UTF-8 do not. Slicing the
+    # middle only to have the store refuse it was one more copy of the string in memory.
+    text = "\U0001f600" * 1_000_000
+    store = RecoveryStore(60, 100, 2 << 20)
+    masker = RecoverableMasker(store, OPTIONS, max_bytes=2 << 20)
+    tracemalloc.start()
+    try:
+        masked = masker(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "id=unavailable" in masked
+    assert masker.unstored == 1
+    assert peak < 1_000_000  # measuring holds 2 x 256 KiB at most; a sliced middle was ~4 MB
