@@ -13,18 +13,27 @@
    Both servers are real `jeeves-mcp-pruner` processes on 127.0.0.1; the client keeps its
    connections alive, as an agent's does.
 
-Usage: .venv/bin/python benchmarks/bench_gateway.py [--runs N] [--calls N]
+3. With `--memory`: the real server's RSS growth (sampled every 5 ms) while its gateway forwards
+   one big upstream reply, a single string of `--memory-mib` MiB (64 by default), as JSON and
+   as one SSE event, of ASCII and of 4-byte characters (emoji), from a local upstream. Target:
+   ~2x the reply (its text and its parsed value: Python holds an emoji string at 4 bytes per
+   character, as many bytes as its UTF-8, so 2x is the floor there too).
+
+Usage: .venv/bin/python benchmarks/bench_gateway.py [--runs N] [--calls N] [--memory [--memory-mib N]]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import http.server
 import json
 import os
+import socketserver
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -33,6 +42,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 import httpx
+import psutil  # type: ignore[import-untyped]  # no stubs; RSS only
 
 from mcp_pruner_server.gateway.masking import MaskOptions, mask_response
 from mcp_pruner_server.gateway.service import RecoverableMasker
@@ -44,6 +54,9 @@ PAYLOAD_BYTES = 10 * 1024 * 1024
 # Big enough to hold any middle of the payload (the server default is 64 MiB too).
 STORE_BYTES = 64 << 20
 READY_TIMEOUT_S = 15.0
+MEMORY_TARGET_RATIO = 2.0
+RSS_SAMPLE_S = 0.005
+WRITE_BYTES = 1 << 20  # the upstream writes its reply in 1 MiB pieces, as a real one streams
 
 
 def one_file_payload() -> bytes:
@@ -140,6 +153,13 @@ def bench_masking(runs: int) -> None:
 
 @contextmanager
 def server(root: Path, env: dict[str, str]) -> Iterator[str]:
+    with server_process(root, env) as (url, _):
+        yield url
+
+
+@contextmanager
+def server_process(root: Path, env: dict[str, str]) -> Iterator[tuple[str, int]]:
+    """A real server on 127.0.0.1: its URL and its pid."""
     exe = Path(sys.executable).with_name("jeeves-mcp-pruner")
     process = subprocess.Popen(
         [str(exe), "--host", "127.0.0.1", "--port", "0", "--root", str(root)],
@@ -151,7 +171,7 @@ def server(root: Path, env: dict[str, str]) -> Iterator[str]:
     try:
         assert process.stdout is not None
         ready = json.loads(process.stdout.readline())
-        yield f"http://127.0.0.1:{ready['port']}"
+        yield f"http://127.0.0.1:{ready['port']}", process.pid
     finally:
         process.terminate()
         process.wait(timeout=READY_TIMEOUT_S)
@@ -186,11 +206,120 @@ def bench_overhead(calls: int) -> None:
     print(f"  overhead p50 {p50['gateway'] - p50['direct']:6.3f} ms")
 
 
+def big_reply(size: int, chars: str) -> bytes:
+    """A `tools/call` response holding one string of `size` bytes of UTF-8."""
+    text = "x" * size if chars == "ascii" else "\U0001f600" * (size // 4)
+    result = {"content": [{"type": "text", "text": text}]}
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}, ensure_ascii=False).encode()
+
+
+@contextmanager
+def upstream_serving(frame: Callable[[bytes], bytes], big: bytes, content_type: str) -> Iterator[str]:
+    """A local HTTP upstream answering a POST to `/big` with `frame(big)`, any other with a small
+    reply framed alike (the warm-up call); yields its base URL."""
+    small = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": []}}).encode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["content-length"]))
+            body = frame(big if self.path == "/big" else small)
+            self.send_response(200)
+            self.send_header("content-type", content_type)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            for at in range(0, len(body), WRITE_BYTES):
+                self.wfile.write(body[at : at + WRITE_BYTES])
+
+        def log_message(self, format: str, *args: object) -> None:
+            return
+
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler) as upstream:
+        threading.Thread(target=upstream.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{upstream.server_address[1]}"
+        finally:
+            upstream.shutdown()
+
+
+def peak_rss_growth(pid: int, call: Callable[[], httpx.Response]) -> tuple[int, int, httpx.Response]:
+    """(RSS before, peak RSS growth while `call()` runs, its response) of process `pid`."""
+    process = psutil.Process(pid)
+    before = process.memory_info().rss
+    peak = before
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, process.memory_info().rss)
+            time.sleep(RSS_SAMPLE_S)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        response = call()
+    finally:
+        done.set()
+        sampler.join()
+    return before, peak - before, response
+
+
+def _as_json(body: bytes) -> bytes:
+    return body
+
+
+def _as_sse(body: bytes) -> bytes:
+    return b"event: message\ndata: " + body + b"\n\n"
+
+
+def bench_memory(mib: int) -> None:
+    size = mib << 20
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {}}}
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"\ngateway memory: one {mib} MiB string forwarded and masked, server RSS growth over a warm "
+        f"server (target ~{MEMORY_TARGET_RATIO:.0f}x the reply); load {load}"
+    )
+    for chars in ("ascii", "emoji"):
+        reply = big_reply(size, chars)
+        for transport, frame, content_type in (
+            ("json", _as_json, "application/json"),
+            ("sse", _as_sse, "text/event-stream"),
+        ):
+            with TemporaryDirectory() as tmp, upstream_serving(frame, reply, content_type) as url:
+                servers = {"big": f"{url}/big", "small": f"{url}/small"}
+                env = {
+                    "JEEVES_GATEWAY_SERVERS": json.dumps(servers),
+                    "JEEVES_GATEWAY_MAX_REPLY_BYTES": str(4 * size),
+                }
+                gateway = server_process(Path(tmp), env)
+                with gateway as (base, pid), httpx.Client(timeout=300, trust_env=False) as client:
+                    client.post(f"{base}/api/mcp-gateway/small/rpc", json=request).raise_for_status()
+                    route = f"{base}/api/mcp-gateway/big/rpc"
+
+                    def forward(route: str = route, client: httpx.Client = client) -> httpx.Response:
+                        return client.post(route, json=request)
+
+                    before, growth, response = peak_rss_growth(pid, forward)
+            ratio = growth / len(reply)
+            print(
+                f"  {chars:<5} {transport:<4} reply {len(reply) / 2**20:5.1f} MiB: "
+                f"HTTP {response.status_code}, answer {len(response.content) / 1024:5.1f} KiB; "
+                f"RSS {before / 2**20:4.0f} MiB +{growth / 2**20:4.0f} MiB = {ratio:.1f}x the reply "
+                f"({'ok' if ratio <= MEMORY_TARGET_RATIO + 0.25 else 'MISSED'})"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--calls", type=int, default=500)
+    parser.add_argument("--memory", action="store_true", help="only the big-reply memory figures")
+    parser.add_argument("--memory-mib", type=int, default=64)
     args = parser.parse_args()
+    if args.memory:
+        bench_memory(args.memory_mib)
+        return
     bench_masking(args.runs)
     bench_overhead(args.calls)
 
