@@ -42,7 +42,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 import httpx
-import psutil  # type: ignore[import-untyped]  # no stubs; RSS only
+import psutil
 
 from mcp_pruner_server.gateway.masking import MaskOptions, mask_response
 from mcp_pruner_server.gateway.service import RecoverableMasker
