@@ -241,6 +241,20 @@ def upstream_serving(frame: Callable[[bytes], bytes], big: bytes, content_type: 
             upstream.shutdown()
 
 
+def settle_rss(pid: int) -> None:
+    """Wait (up to 10 s) until the server's RSS holds still for 0.5 s: what it still loads after
+    its first calls is not the reply's cost."""
+    process = psutil.Process(pid)
+    deadline = time.monotonic() + 10
+    last = process.memory_info().rss
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = process.memory_info().rss
+        if abs(now - last) < 1 << 20:
+            return
+        last = now
+
+
 def peak_rss_growth(pid: int, call: Callable[[], httpx.Response]) -> tuple[int, int, httpx.Response]:
     """(RSS before, peak RSS growth while `call()` runs, its response) of process `pid`."""
     process = psutil.Process(pid)
@@ -295,6 +309,7 @@ def bench_memory(mib: int) -> None:
                 gateway = server_process(Path(tmp), env)
                 with gateway as (base, pid), httpx.Client(timeout=300, trust_env=False) as client:
                     client.post(f"{base}/api/mcp-gateway/small/rpc", json=request).raise_for_status()
+                    settle_rss(pid)
                     route = f"{base}/api/mcp-gateway/big/rpc"
 
                     def forward(route: str = route, client: httpx.Client = client) -> httpx.Response:
