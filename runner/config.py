@@ -37,7 +37,8 @@ DEFAULT_SHUTDOWN_TIMEOUT_MS = 3_000
 DEFAULT_PROBE_INTERVAL_MS = 2_000
 # A healthy loopback `/healthz` answers in milliseconds; 1 s already means trouble.
 DEFAULT_PROBE_TIMEOUT_MS = 1_000
-# Seed 002's "N consecutive connect failures"; 3 rides out one slow GC pause or two.
+# "N consecutive connect failures" (docs/state-machines.md#run-transitions); 3 rides out one
+# slow GC pause or two.
 DEFAULT_FAILURE_THRESHOLD = 3
 
 CONFIG_FILE_NAME = "jeeves.toml"

@@ -157,7 +157,8 @@ class _Run:
         stderr_tail = stderr_tail or (self.server.stderr_tail() if self.server is not None else ())
         if self.server is not None:
             pid = self.server.pid
-            # Seed 002: a server that failed to start is killed outright, no grace.
+            # A server that failed to start is killed outright, no grace
+            # (docs/state-machines.md#run-transitions).
             await self.server.stop(grace_s=0)
             self.server = None
         if reason == "spawn_error":

@@ -1,4 +1,6 @@
-"""Seed 000 §7.4's minimal "never prune" lines, added to a remote backend's keep-mask.
+"""The minimal "never prune" lines, added to a remote backend's keep-mask.
+
+The rules: docs/tools.md#keep-rules-by-source-type.
 
 A reranker or a remote model judges lines one by one against the goal; these rules keep what
 any reader needs whatever the goal (the heuristic engine applies richer ones of its own):

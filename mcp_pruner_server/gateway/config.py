@@ -36,7 +36,7 @@ from mcp_pruner_server.urls import http_url
 
 SERVERS_ENV: Final = "JEEVES_GATEWAY_SERVERS"
 TOML_TABLE: Final = "gateway"
-# Seed 003's initial mapping, documented (README) and never applied implicitly (module doc).
+# The original design's mapping, documented (README) and never applied implicitly (module doc).
 EXAMPLE_SERVERS: Final[Mapping[str, str]] = MappingProxyType(
     {
         "fast-filesystem": "http://127.0.0.1:8004/rpc",

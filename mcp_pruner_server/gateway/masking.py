@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
-# Seed 003 §"Observation Masking", plus the recovery id the agent passes to `recover_text`.
+# Observation masking (docs/http.md#gateway), plus the recovery id the agent passes to `recover_text`.
 MARKER_TEMPLATE: Final = (
     "\n... [KIMI_PROXY_OBSERVATION_MASKED original_chars={original} head={head} tail={tail}"
     " id={prune_id}] ...\n"
@@ -56,8 +56,9 @@ class MaskOptions:
     is never longer than `max_chars` plus one marker.
     """
 
-    # Seed 003's defaults: ~1000 tokens of head and of tail keep a file's imports and its end
-    # (or a log's start and its final error) while a 10k-line observation shrinks to ~4 KB.
+    # The defaults (docs/configuration.md#gateway-settings): ~1000 tokens of head and of tail
+    # keep a file's imports and its end (or a log's start and its final error) while a 10k-line
+    # observation shrinks to ~4 KB.
     max_chars: int = 4000
     head_chars: int = 2000
     tail_chars: int = 2000
