@@ -8,7 +8,7 @@ stay close to the best of them. Where the blocks are is `structure/code_blocks.p
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
@@ -133,21 +133,10 @@ def code_units(
         bags.append(lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         names.append(lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner]))
-    chunk: list[int] = []
-
-    def flush() -> None:
-        if chunk:
-            spans.append((tuple(chunk), ()))
-            bags.append(lh.doc(chunk))
-            names.append(Doc({}, 0))
-            chunk.clear()
-
-    for i, line in deadline.paced(enumerate(lines)):
-        if owned[i] or i in in_import or not line.strip() or len(chunk) >= CHUNK_LINES:
-            flush()
-        if not owned[i] and i not in in_import and line.strip():
-            chunk.append(i)
-    flush()
+    for chunk in _chunks(lines, owned, in_import, deadline):
+        spans.append((chunk, ()))
+        bags.append(lh.doc(chunk))
+        names.append(Doc({}, 0))
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
     name_scores = bm25(query, names, b=UNIT_B, deadline=deadline)
     scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
@@ -162,21 +151,61 @@ def code_units(
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
+    words = _LineWords(lines)
     if parsed:
-        _with_fields(lines, blocks, sig_end, units)
+        _with_fields(lines, blocks, sig_end, units, words)
     if not imports:
         return units
     # only the units that can make the focus pay for finding the imports they use
     import_names = [(_bound_names(lines, s, e), range(s, e)) for s, e in imports]
     for k in sorted(range(len(units)), key=lambda k: -units[k].score)[:IMPORTING_UNITS]:
         unit = units[k]
-        used = {w for i in unit.lines for w in _WORDS.findall(lines[i])}
+        used = words.of(unit.lines)
         uses = [i for bound, rng in import_names if bound & used for i in rng]
         units[k] = replace(unit, uses=tuple(uses))
     return units
 
 
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class _LineWords:
+    """The identifiers of the lines, each line's found once (a member's fields and the imports
+    its unit uses both look at its lines)."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self._lines = lines
+        self._found: dict[int, list[str]] = {}
+
+    def of(self, indexes: Iterable[int]) -> set[str]:
+        out: set[str] = set()
+        for i in indexes:
+            found = self._found.get(i)
+            if found is None:
+                found = self._found[i] = _WORDS.findall(self._lines[i])
+            out.update(found)
+        return out
+
+
+def _chunks(
+    lines: Sequence[str], owned: Sequence[bool], in_import: set[int], deadline: Deadline
+) -> Iterator[tuple[int, ...]]:
+    """Runs of at most `CHUNK_LINES` consecutive non-blank lines outside every unit and import."""
+    chunk: list[int] = []
+    for i, line in deadline.paced(enumerate(lines)):
+        if owned[i] or i in in_import or not line.strip():
+            if chunk:
+                yield tuple(chunk)
+                chunk = []
+            continue
+        if len(chunk) >= CHUNK_LINES:
+            yield tuple(chunk)
+            chunk = []
+        chunk.append(i)
+    if chunk:
+        yield tuple(chunk)
+
+
 # A field declared in a class body: `private int size;`, `readonly cache: Map<K, V> = …`,
 # `std::vector<int> items_;` — the declared name is the last word before `;`, `=`, `:`.
 _FIELD = re.compile(
@@ -188,7 +217,11 @@ MAX_MEMBER_FIELDS = 2
 
 
 def _with_fields(
-    lines: Sequence[str], blocks: Sequence[Block], sig_end: Sequence[int], units: list[Unit]
+    lines: Sequence[str],
+    blocks: Sequence[Block],
+    sig_end: Sequence[int],
+    units: list[Unit],
+    words: _LineWords,
 ) -> None:
     """A parsed member's context gains the fields of its class that its body uses."""
     members: dict[int, list[int]] = {}
@@ -206,7 +239,7 @@ def _with_fields(
         if not fields:
             continue
         for k in ks:
-            used = {w for i in units[k].lines for w in _WORDS.findall(lines[i])} & fields.keys()
+            used = words.of(units[k].lines) & fields.keys()
             if used:
                 extra = sorted(fields[w] for w in used)[:MAX_MEMBER_FIELDS]
                 units[k] = replace(units[k], context=(*units[k].context, *extra))

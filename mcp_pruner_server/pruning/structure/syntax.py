@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
@@ -214,21 +215,34 @@ def _last_row(node: Any) -> int:
     return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
 
 
-def _leading(node: Any) -> int:
-    """First row of the comments and attributes directly above `node` (no blank line between)."""
-    row = int(node.start_point[0])
-    prev = node.prev_named_sibling
-    parent = node.parent
+def _leading(node: Any, siblings: Sequence[Any], index: int) -> int:
+    """First row of the comments and attributes directly above `node` (no blank line between).
+
+    `node` is `siblings[index]`: the siblings above it are read from that list rather than
+    asked of the tree one by one (each ask builds a new Python node).
+    """
+    top = row = int(node.start_point[0])
+    if index > 0:
+        while index > 0:
+            index -= 1
+            prev = siblings[index]
+            if not row - 1 <= _last_row(prev) < top or not _annotates(prev):
+                break
+            row = int(prev.start_point[0])
+        return row
+    prev, parent = None, node.parent
     while prev is None and parent is not None and parent.type in _STARTS_AT_FIRST_CHILD:
         if parent.start_point[0] != row:
             break
         prev, parent = parent.prev_named_sibling, parent.parent
-    while prev is not None and row - 1 <= _last_row(prev) < node.start_point[0]:
-        if "comment" not in prev.type and prev.type not in _ATTRIBUTES:
-            break
+    while prev is not None and row - 1 <= _last_row(prev) < top and _annotates(prev):
         row = int(prev.start_point[0])
         prev = prev.prev_named_sibling
     return row
+
+
+def _annotates(node: Any) -> bool:
+    return "comment" in node.type or node.type in _ATTRIBUTES
 
 
 def _name(node: Any) -> str | None:
@@ -280,7 +294,10 @@ def _sig_end(node: Any, header: int) -> int:
 def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: int) -> None:
     if depth > MAX_DEPTH:
         return
-    for child in scope.named_children:
+    siblings = scope.named_children
+    for index, child in enumerate(siblings):
+        if "comment" in child.type:
+            continue  # defines nothing (C#'s `///` docs are one node per line: most children)
         node = _unwrap(child)
         found = _kind(node, lang)
         if found is None:
@@ -294,7 +311,7 @@ def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: in
         container = kind == "container"
         sig = _container_sig(inner, header) if container else _sig_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
-        start = header if container else _leading(child)
+        start = header if container else _leading(child, siblings, index)
         name = _name(definition)
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
@@ -333,22 +350,42 @@ def _blank(m: re.Match[str]) -> str:
     return " " * len(m.group())
 
 
+# The blocks of the last few texts parsed, by text and language: an agent reads the same file
+# again with another question, and the engine's process serves many requests. Only texts up
+# to `MAX_CACHED_CHARS` are kept: the cache holds at most ~2 MB of text.
+PARSE_CACHE_SIZE = 8
+MAX_CACHED_CHARS = 256_000
+
+
 def syntax_blocks(text: str, line_count: int, lang: str | None) -> list[Block] | None:
     """Every definition block of `text` in `lang`, outer before inner; None to use the heuristics."""
     if lang is None or len(text) > MAX_PARSE_CHARS:
         return None
     if lang == "php" and "<?" not in text:
         lang = "php_only"  # else the whole fragment would be HTML text, with no units and no error
-    language = _language(lang)
-    if language is None:
+    if _language(lang) is None:
         return None
+    found = (
+        _cached_blocks(text, line_count, lang)
+        if len(text) <= MAX_CACHED_CHARS
+        else _blocks(text, line_count, lang)
+    )
+    return None if found is None else list(found)
+
+
+@functools.lru_cache(maxsize=PARSE_CACHE_SIZE)
+def _cached_blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
+    return _blocks(text, line_count, lang)
+
+
+def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
     import tree_sitter
 
     if lang in ("c", "cpp"):
         text = _MACRO_LINE.sub(_blank, text)
-    tree = tree_sitter.Parser(language).parse(text.encode("utf-8", "surrogatepass"))
+    tree = tree_sitter.Parser(_language(lang)).parse(text.encode("utf-8", "surrogatepass"))
     if _error_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
         return None
     out: list[Block] = []
     _walk(tree.root_node, lang, None, out, 0)
-    return out
+    return tuple(out)

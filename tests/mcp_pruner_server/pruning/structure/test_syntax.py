@@ -149,6 +149,29 @@ def test_a_missing_grammar_wheel_means_the_heuristics(
         syntax._language.cache_clear()
 
 
+def test_the_same_text_is_parsed_once_and_each_caller_gets_its_own_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parses: list[str] = []
+    parse = syntax._blocks
+
+    def counting(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
+        parses.append(lang)
+        return parse(text, line_count, lang)
+
+    monkeypatch.setattr(syntax, "_blocks", counting)
+    syntax._cached_blocks.cache_clear()
+    text = "func f() {\n}\n\nfunc g() {\n}\n"
+    first = blocks_of(text, "go")
+    first.clear()  # a caller's list is its own
+    assert blocks_of(text, "go") == blocks_of(text, "go") != []
+    assert parses == ["go"]
+    blocks_of(text + "// another text\n", "go")
+    monkeypatch.setattr(syntax, "MAX_CACHED_CHARS", 10)  # a large text is parsed each time
+    blocks_of(text, "go")
+    assert parses == ["go", "go", "go"]
+
+
 def _kept(text: str, goal: str, path: str | None) -> list[str]:
     options = PruneOptions(max_prune_ratio=0.8, min_keep_lines=0, include_markers=False, path=path)
     return prune(text, goal, "code", options, "t").pruned_text.split("\n")
