@@ -145,8 +145,9 @@ def _prune(
     deadline.check()
     must: list[int] = []
     if source_type == "code":
-        blocks = syntax_blocks(text, n, language_of(options.path, lines))
-        units = code_units(lines, lh, query, line_scores, blocks=blocks, deadline=deadline)
+        lang = language_of(options.path, lines)
+        blocks = syntax_blocks(text, n, lang)
+        units = code_units(lines, lh, query, line_scores, blocks=blocks, lang=lang, deadline=deadline)
     elif source_type == "logs":
         units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:

@@ -72,6 +72,7 @@ def code_units(
     line_scores: Sequence[float] | None = None,
     *,
     blocks: Sequence[Block] | None = None,
+    lang: str | None = None,
     deadline: Deadline = NO_DEADLINE,
 ) -> list[Unit]:
     """Each definition (and each chunk of top-level code) as a scored unit with its context.
@@ -80,7 +81,8 @@ def code_units(
     its `class` line); the best units also bring the imports their body uses. With the
     relevance of every line (`line_scores`), a definition called from a relevant line also
     gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
-    (`syntax.py`); without them they are found by indentation and braces.
+    (`syntax.py`); without them they are found by indentation and braces. `lang` (a key of
+    `syntax.GRAMMARS`, None if unknown) says whether calls may omit their parentheses.
 
     Raises:
         EngineTimeout: `deadline` passed.
@@ -146,7 +148,8 @@ def code_units(
     else:
         defined = unit_names(lines, bodies)
     if line_scores is not None:
-        credit = called_credit(lines, bodies, line_scores, names=defined, deadline=deadline)
+        calls = BARE_CALL_WORDS.get(lang or "")
+        credit = called_credit(lines, bodies, line_scores, names=defined, bare_calls=calls, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
@@ -253,6 +256,16 @@ CALLED_WEIGHT = 0.6
 # Names shorter than this are too ambiguous to follow (`f`, `go`, `io`).
 MIN_CALLED_NAME = 3
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+# Languages whose calls may go without parentheses (Ruby's `textif arg`, a Bash command
+# `log_info "x"`): there each word of a line is a possible call, as `name(` is elsewhere.
+# Ruby: not an `@ivar` or `$global`, a `:symbol` is (`before_action :check`, `send(:x)`);
+# `valid?` and `save!` are names. Bash: names may hold `-`; `$name` is a variable.
+# Only the code of a line is read so: a comment's prose (`# dump the object`) names no call
+# (dev sets: the `dump` of Psych won over `safe_dump`), though a comment's `name(` still does.
+BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
+    "ruby": re.compile(r"(?<![\w@$])[A-Za-z_]\w*(?:[?!](?!=))?"),
+    "bash": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),
+}
 _DEF_NAME = re.compile(r"\b(?:def|function\*?|func|fn|class|struct|trait|interface)\s+([A-Za-z_]\w*)")
 # How far into a unit its header is looked for (decorators and comments come first).
 HEADER_SEARCH_LINES = 8
@@ -327,15 +340,28 @@ def twins_together(names: Sequence[str | None], scores: Sequence[float]) -> list
     return out
 
 
+_TRAILING_COMMENT = re.compile(r"\s#\s.*")
+
+
+def _code_part(line: str) -> str:
+    """A Ruby or Bash line without its comment (`# …` after a blank), empty for a comment line."""
+    stripped = line.lstrip()
+    if stripped.startswith("#"):
+        return ""
+    return _TRAILING_COMMENT.sub("", stripped)
+
+
 def called_credit(
     lines: Sequence[str],
     bodies: Sequence[Sequence[int]],
     line_scores: Sequence[float],
     *,
     names: Sequence[str | None] | None = None,
+    bare_calls: re.Pattern[str] | None = None,
     deadline: Deadline = NO_DEADLINE,
 ) -> list[float]:
-    """Per unit: the best score of a line, outside it, that calls its name (`name(`).
+    """Per unit: the best score of a line, outside it, that calls its name (`name(`, or with
+    `bare_calls`, the words of a language whose calls may omit parentheses, its name alone).
 
     A name defined by several units (`register` in four classes) shares the credit among
     them; dunder names (`__init__`) and a definition's own header line are not calls.
@@ -353,9 +379,15 @@ def called_credit(
         return credit
     for i, score in deadline.paced(enumerate(line_scores)):
         line = lines[i]
-        if score <= 0.0 or "(" not in line:
+        if score <= 0.0:
             continue
-        called = units_of.keys() & _CALL.findall(line)
+        code = _code_part(line) if bare_calls is not None else ""
+        if code:
+            called = units_of.keys() & bare_calls.findall(code)  # type: ignore[union-attr]
+        elif "(" in line:
+            called = units_of.keys() & _CALL.findall(line)
+        else:
+            continue
         if called:  # a header is no call of its own name (found only then: it is the costly part)
             called.discard(_defined_name(line))
         for name in called:

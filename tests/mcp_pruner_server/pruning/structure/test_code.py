@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import (
+    BARE_CALL_WORDS,
     NAMESAKE_SHARE,
     called_credit,
     code_units,
     find_blocks,
     namesakes_together,
 )
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
 CLOSURE = [
     "class Store:",
@@ -95,6 +97,78 @@ def test_the_helper_a_relevant_function_calls_outranks_an_unrelated_one() -> Non
     compute = next(u for u in units if lines[u.lines[0]].startswith("def _compute"))
     unrelated = next(u for u in units if lines[u.lines[0]].startswith("def _unrelated"))
     assert compute.score > unrelated.score == 0.0
+
+
+RUBY_CALLS = [
+    "def install_template(name)",
+    "  textif name, @textif",  # a call without parentheses; `@textif` is a variable
+    "  # textif is described in the README",  # prose names no call
+    "end",
+    "",
+    "def textif(name, value)",
+    "  File.write(name, value)",
+    "end",
+]
+BASH_CALLS = [
+    "install_all() {",
+    '    log_step "installing"; copy-files "$dst" "$log_step"',
+    "}",
+    "",
+    "log_step() {",
+    '    echo "$1"',
+    "}",
+    "",
+    "copy-files() {",
+    '    cp -r "$1" .',
+    "}",
+]
+
+
+def _credit(lines: list[str], relevant: int, lang: str, *, bare: bool = True) -> list[float]:
+    """Per function the parser finds in `lines` (`lang`): its credit when line `relevant` scores 2."""
+    blocks = syntax_blocks("\n".join(lines), len(lines), lang)
+    assert blocks is not None
+    scores = [0.0] * len(lines)
+    scores[relevant] = 2.0
+    bodies = [range(b.start, b.end) for b in blocks]
+    calls = BARE_CALL_WORDS[lang] if bare else None
+    return called_credit(lines, bodies, scores, names=[b.name for b in blocks], bare_calls=calls)
+
+
+def test_a_ruby_or_bash_call_without_parentheses_gets_the_lines_score() -> None:
+    assert _credit(RUBY_CALLS, 1, "ruby") == [0.0, 2.0]  # textif
+    assert _credit(BASH_CALLS, 1, "bash") == [0.0, 2.0, 2.0]  # log_step, copy-files
+    assert _credit(RUBY_CALLS, 1, "ruby", bare=False) == [0.0, 0.0]  # elsewhere a call has its `(`
+
+
+def test_a_comment_or_a_variable_named_like_a_function_is_no_call() -> None:
+    assert _credit(RUBY_CALLS, 2, "ruby") == [0.0, 0.0]
+    assert _credit(["@textif = 1", "$textif", *RUBY_CALLS], 0, "ruby")[1] == 0.0
+    assert _credit(["@textif = 1", "$textif", *RUBY_CALLS], 1, "ruby")[1] == 0.0
+    assert _credit(['echo "$log_step ${copy}"', *BASH_CALLS], 0, "bash") == [0.0, 0.0, 0.0]
+    assert _credit(["# see textif(x)", *RUBY_CALLS], 0, "ruby")[1] == 2.0  # as `name(` in any comment
+
+
+def test_the_engine_passes_the_language_that_lets_calls_omit_parentheses() -> None:
+    lines = [
+        "def render_page_header(page)",
+        "  draw_banner page.title",
+        "end",
+        "",
+        "def draw_banner(text)",
+        "  puts text.center(80)",
+        "end",
+        "",
+        "def unrelated_thing(x)",
+        "  puts x",
+        "end",
+    ]
+    query = query_weights("how is the page header rendered?")
+    lh = line_hits(line_terms(lines), query)
+    for lang, credited in (("ruby", True), (None, False)):
+        units = code_units(lines, lh, query, window_scores(query, lh), lang=lang)
+        banner = next(u for u in units if lines[u.lines[0]].startswith("def draw_banner"))
+        assert (banner.score > 0.0) is credited
 
 
 def test_namesakes_score_close_to_the_best_of_them_and_dunders_do_not() -> None:
