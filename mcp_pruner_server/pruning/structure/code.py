@@ -154,16 +154,15 @@ def code_units(
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
-    words = _LineWords(lines)
     if parsed:
-        _with_fields(lines, blocks, sig_end, units, words)
+        _with_fields(lines, blocks, sig_end, units)
     if not imports:
         return units
     # only the units that can make the focus pay for finding the imports they use
     import_names = [(_bound_names(lines, s, e), range(s, e)) for s, e in imports]
     for k in sorted(range(len(units)), key=lambda k: -units[k].score)[:IMPORTING_UNITS]:
         unit = units[k]
-        used = words.of(unit.lines)
+        used = _words(lines, unit.lines)
         uses = [i for bound, rng in import_names if bound & used for i in rng]
         units[k] = replace(unit, uses=tuple(uses))
     return units
@@ -172,22 +171,9 @@ def code_units(
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-class _LineWords:
-    """The identifiers of the lines, each line's found once (a member's fields and the imports
-    its unit uses both look at its lines)."""
-
-    def __init__(self, lines: Sequence[str]) -> None:
-        self._lines = lines
-        self._found: dict[int, list[str]] = {}
-
-    def of(self, indexes: Iterable[int]) -> set[str]:
-        out: set[str] = set()
-        for i in indexes:
-            found = self._found.get(i)
-            if found is None:
-                found = self._found[i] = _WORDS.findall(self._lines[i])
-            out.update(found)
-        return out
+def _words(lines: Sequence[str], indexes: Iterable[int]) -> set[str]:
+    """The identifiers of the lines at `indexes`: one regex pass over them joined, not one per line."""
+    return set(_WORDS.findall("\n".join([lines[i] for i in indexes])))
 
 
 def _chunks(
@@ -224,7 +210,6 @@ def _with_fields(
     blocks: Sequence[Block],
     sig_end: Sequence[int],
     units: list[Unit],
-    words: _LineWords,
 ) -> None:
     """A parsed member's context gains the fields of its class that its body uses."""
     members: dict[int, list[int]] = {}
@@ -242,7 +227,7 @@ def _with_fields(
         if not fields:
             continue
         for k in ks:
-            used = words.of(units[k].lines) & fields.keys()
+            used = _words(lines, units[k].lines) & fields.keys()
             if used:
                 extra = sorted(fields[w] for w in used)[:MAX_MEMBER_FIELDS]
                 units[k] = replace(units[k], context=(*units[k].context, *extra))
