@@ -240,7 +240,9 @@ def _with_fields(
 CALLED_WEIGHT = 0.6
 # Names shorter than this are too ambiguous to follow (`f`, `go`, `io`).
 MIN_CALLED_NAME = 3
-_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+# Not from inside a word: a match there needs one from the word's own start, found first, so
+# the lookbehind only spares trying (and backtracking over) every suffix of every identifier.
+_CALL = re.compile(r"(?<![A-Za-z_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 # Languages whose calls may go without parentheses (Ruby's `textif arg`, a Bash command
 # `log_info "x"`): there each word of a line is a possible call, as `name(` is elsewhere.
 # Ruby: not an `@ivar` or `$global`, a `:symbol` is (`before_action :check`, `send(:x)`);
