@@ -369,8 +369,8 @@ def called_credit(
         if score <= 0.0:
             continue
         code = _code_part(line) if bare_calls is not None else ""
-        if code:
-            called = units_of.keys() & bare_calls.findall(code)  # type: ignore[union-attr]
+        if bare_calls is not None and code:
+            called = units_of.keys() & bare_calls.findall(code)
         elif "(" in line:
             called = units_of.keys() & _CALL.findall(line)
         else:

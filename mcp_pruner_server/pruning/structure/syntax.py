@@ -352,7 +352,7 @@ def _blank(m: re.Match[str]) -> str:
 
 # The blocks of the last few texts parsed, by text and language: an agent reads the same file
 # again with another question, and the engine's process serves many requests. Only texts up
-# to `MAX_CACHED_CHARS` are kept: the cache holds at most ~2 MB of text.
+# to `MAX_CACHED_CHARS` are kept: the cache holds at most ~2 million characters of text.
 PARSE_CACHE_SIZE = 8
 MAX_CACHED_CHARS = 256_000
 
