@@ -58,7 +58,7 @@ def query_weights(goal_hint: str) -> dict[str, float]:
 class Doc:
     """A unit as BM25 sees it: how often each question term occurs in it, and its length."""
 
-    hits: dict[str, int]
+    hits: Mapping[str, float]
     length: int
 
 
@@ -136,6 +136,16 @@ MIN_SUBTERM = 3
 MIN_REST = 2
 
 
+# A definition's doc comment counts this much of a line of its code. Neighbours' docs are
+# written alike ("Returns the maximum BigInteger between …" above `max`, "… minimum …" above
+# `min`), so a question worded like one doc also matches its siblings' docs, or a neighbour's
+# when the one meant is undocumented; the name and code say which definition it is. Its length
+# still counts in full (a long doc does not make a short function look denser). Dev sets: Rust
+# 0.85 -> 0.88, TS and Go 0.93 -> 0.95, C++ 0.80 / 0.75 -> 0.82 / 0.78, the rest unchanged
+# (the shared Python and logs sets too; 0.25 cost C# 2 points).
+LEAD_WEIGHT = 0.5
+
+
 @dataclass(frozen=True)
 class LineHits:
     """Per line: the question terms it contains (run-together identifiers split) and its length."""
@@ -168,6 +178,17 @@ class LineHits:
                 _merge(hits, self.hits[i])
             length += self.lengths[i]
         return Doc(hits, length)
+
+    def led(self, start: int, header: int, end: int) -> Doc:
+        """The bag of lines `start`..`end - 1` in which the lines before `header` (a definition's
+        doc comment and attributes) count `LEAD_WEIGHT` each, the rest fully."""
+        if header <= start:
+            return self.span(start, end)
+        lead, rest = self.span(start, header), self.span(header, end)
+        hits = dict(rest.hits)
+        for term, tf in lead.hits.items():
+            hits[term] = hits.get(term, 0.0) + LEAD_WEIGHT * tf
+        return Doc(hits, lead.length + rest.length)
 
     def doc(self, indexes: Sequence[int], *, repeat: Iterable[int] = ()) -> Doc:
         """The bag of `indexes`, which must be consecutive (plus `repeat` lines counted once more)."""

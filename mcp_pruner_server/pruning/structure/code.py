@@ -132,7 +132,8 @@ def code_units(
             context.extend(range(blocks[parent].start, sig_end[parent]))
             parent = blocks[parent].parent
         spans.append((body, tuple(context)))
-        bags.append(lh.doc(body))
+        # what comes before the header (doc comment, attributes) counts `LEAD_WEIGHT` a line
+        bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         names.append(lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner]))
     for chunk in _chunks(lines, owned, in_import, deadline):
@@ -153,6 +154,9 @@ def code_units(
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
+    if parsed:  # a container with members (`impl X {`) is their context, never a unit of its own:
+        # its header alone, one short line named like its members, outscored them (Rust dev)
+        scores = [0.0 if k in first_child and blocks[k].container else s for k, s in enumerate(scores)]
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
     if parsed:
         _with_fields(lines, blocks, sig_end, units)

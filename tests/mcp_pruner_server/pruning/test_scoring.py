@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.scoring import (
+    LEAD_WEIGHT,
     line_hits,
     line_terms,
     query_weights,
@@ -63,3 +64,14 @@ def test_sparse_line_hits_finds_every_line_the_full_tokeniser_does(lines: list[s
     sparse = sparse_line_hits(lines, LineIndex("\n".join(lines), lines), query)
     assert sparse.hits == full.hits
     assert sparse.lengths == [len(line) for line in lines]  # characters stand for terms
+
+
+def test_a_definitions_lead_lines_count_less_than_its_code_but_their_length_in_full() -> None:
+    lines = ["/// Returns the maximum value.", "fn max_value() {", "    maximum()", "}"]
+    query = query_weights("the maximum value")
+    lh = line_hits(line_terms(lines), query)
+    whole, led = lh.span(0, 4), lh.led(0, 1, 4)
+    assert led.length == whole.length
+    assert led.hits["maximum"] == 1 + LEAD_WEIGHT  # the call in the body counts in full
+    assert led.hits["max"] == whole.hits["max"] == 1  # the header's name in full
+    assert lh.led(1, 1, 4) == lh.span(1, 4)  # nothing before the header: the plain bag

@@ -1,0 +1,73 @@
+"""Ranking parsed definitions: doc comments against code, containers against their members."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
+from mcp_pruner_server.pruning.select import Unit
+from mcp_pruner_server.pruning.structure.code import code_units
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+
+
+def _units(lines: Sequence[str], question: str, lang: str) -> list[Unit]:
+    blocks = syntax_blocks("\n".join(lines), len(lines), lang)
+    assert blocks is not None  # the grammar is installed: the parser made the blocks
+    query = query_weights(question)
+    lh = line_hits(line_terms(lines), query)
+    return code_units(lines, lh, query, window_scores(query, lh), blocks=blocks)
+
+
+def _best_header(lines: Sequence[str], units: Sequence[Unit]) -> str:
+    best = max(units, key=lambda u: u.score)
+    return next(lines[i].strip() for i in best.lines if not lines[i].lstrip().startswith(("/", "*", "#")))
+
+
+# `min`'s doc comment is missing (as when nobody wrote one); its sibling's says nearly what the
+# question says, one word apart.
+SIBLINGS = [
+    "impl Num {",
+    "    /// Return the maximum number between an arbitrary count of numbers,",
+    "    /// comparing each of the numbers in turn with the largest number so far.",
+    "    pub fn max(nums: &[Num]) -> Num {",
+    "        nums.iter().fold(nums[0], |a, b| if b > a { b } else { a })",
+    "    }",
+    "",
+    "    pub fn min(nums: &[Num]) -> Num {",
+    "        nums.iter().fold(nums[0], |a, b| if b < a { b } else { a })",
+    "    }",
+    "}",
+]
+
+
+def test_a_siblings_doc_worded_like_the_question_loses_to_the_definition_it_names() -> None:
+    question = "Return the minimum number between an arbitrary count of numbers, comparing each in turn."
+    assert _best_header(SIBLINGS, _units(SIBLINGS, question, "rust")) == "pub fn min(nums: &[Num]) -> Num {"
+
+
+def test_a_documented_definition_still_wins_when_its_doc_is_what_is_asked() -> None:
+    question = "comparing each of the numbers in turn with the largest so far"
+    assert _best_header(SIBLINGS, _units(SIBLINGS, question, "rust")).startswith("pub fn max(")
+
+
+SPLITTER = [
+    "struct LengthSplitter {",
+    "    min: usize,",
+    "}",
+    "",
+    "impl LengthSplitter {",
+    "    fn new(min: usize, max: usize, len: usize) -> LengthSplitter {",
+    "        let splits = len / max;",
+    "        LengthSplitter { min: min.max(splits) }",
+    "    }",
+    "}",
+]
+
+
+def test_an_impl_header_is_its_members_context_not_a_unit_of_its_own() -> None:
+    units = _units(SPLITTER, "Creates a new splitter based on lengths.", "rust")
+    header = SPLITTER.index("impl LengthSplitter {")
+    assert all(u.score == 0.0 for u in units if u.lines == (header,))
+    best = max(units, key=lambda u: u.score)
+    assert SPLITTER[best.lines[0]].strip().startswith("fn new(")
+    assert header in best.context  # the header comes with the member
