@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
+from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, name_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
 from mcp_pruner_server.pruning.structure.code_blocks import (
     Block,
@@ -142,12 +142,13 @@ def code_units(
         names.append(Doc({}, 0))
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
     name_scores = bm25(query, names, b=UNIT_B, deadline=deadline)
-    scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
     bodies = [body for body, _ in spans]
     if parsed:  # the parser knows every definition's name (a C or Java one has no keyword)
         defined = [b.name for b in blocks] + [None] * (len(bodies) - len(blocks))
     else:
         defined = unit_names(lines, bodies)
+    name_scores = [s * name_said(d, query) if d else s for s, d in zip(name_scores, defined, strict=True)]
+    scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
     if line_scores is not None:
         calls = BARE_CALL_WORDS.get(lang or "")
         credit = called_credit(lines, bodies, line_scores, names=defined, bare_calls=calls, deadline=deadline)

@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.scoring import (
     LEAD_WEIGHT,
+    UNSAID_NAME_FLOOR,
     line_hits,
     line_terms,
+    name_said,
     query_weights,
     score_lines,
     sparse_line_hits,
@@ -75,3 +77,14 @@ def test_a_definitions_lead_lines_count_less_than_its_code_but_their_length_in_f
     assert led.hits["maximum"] == 1 + LEAD_WEIGHT  # the call in the body counts in full
     assert led.hits["max"] == whole.hits["max"] == 1  # the header's name in full
     assert lh.led(1, 1, 4) == lh.span(1, 4)  # nothing before the header: the plain bag
+
+
+def test_a_name_the_question_says_in_part_counts_less_than_one_it_says_wholly_or_not_at_all() -> None:
+    query = query_weights("Creates a fork-join scope for the tasks")
+    assert name_said("scope", query) == 1.0
+    assert name_said("create_scope", query) == 1.0
+    assert UNSAID_NAME_FLOOR < name_said("in_place_scope", query) < 1.0  # `place` unsaid
+    assert name_said("in_place_scope", query) == name_said("placeScope", query)  # the same parts
+    assert name_said("spawn_broadcast", query) == 1.0  # not said at all: a paraphrase, nothing to tell
+    assert name_said("__init__", query) == 1.0
+    assert name_said("scopeRuntime", query_weights("the scope to run in")) == 1.0  # `runtime` holds "run"

@@ -71,3 +71,29 @@ def test_an_impl_header_is_its_members_context_not_a_unit_of_its_own() -> None:
     best = max(units, key=lambda u: u.score)
     assert SPLITTER[best.lines[0]].strip().startswith("fn new(")
     assert header in best.context  # the header comes with the member
+
+
+# Neither has its doc comment; the question says `read` wholly and `read_exact` in part.
+READERS = [
+    "impl Reader {",
+    "    pub fn read_exact(&mut self, mut buf: &mut [u8]) -> io::Result<()> {",
+    "        // read until every byte of the buffer is filled",
+    "        while !buf.is_empty() {",
+    "            let n = self.read(buf)?;",
+    "            buf = &mut buf[n..];",
+    "        }",
+    "        Ok(())",
+    "    }",
+    "",
+    "    pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {",
+    "        Ok(self.inner.fill(buf))",
+    "    }",
+    "}",
+]
+
+
+def test_the_definition_a_question_names_wholly_beats_one_it_names_in_part() -> None:
+    question = (
+        "Read some bytes from this source into the specified buffer, returning how many bytes were read."
+    )
+    assert _best_header(READERS, _units(READERS, question, "rust")).startswith("pub fn read(")
