@@ -187,7 +187,7 @@ class LineHits:
     def led(self, start: int, header: int, end: int) -> Doc:
         """The bag of lines `start`..`end - 1` in which the lines before `header` (a definition's
         doc comment and attributes) count `LEAD_WEIGHT` each, the rest fully."""
-        if header <= start:
+        if header <= start or not self.has_hits(start, header):
             return self.span(start, end)
         lead, rest = self.span(start, header), self.span(header, end)
         hits = dict(rest.hits)
@@ -225,7 +225,11 @@ def line_hits(
                 continue  # a whole compound (its parts are terms already), or too short to hold one
             hits = found.get(term)
             if hits is None:
-                hits = tuple(q for q in wanted if _holds(term, q))
+                hits = tuple(
+                    q
+                    for q in wanted
+                    if len(term) >= len(q) + MIN_REST and (term.startswith(q) or term.endswith(q))
+                )
                 found[term] = hits
             for q in hits:
                 bag[q] = bag.get(q, 0) + 1
@@ -339,26 +343,31 @@ def score_lines(lines: Sequence[str], goal_hint: str, source_type: SourceType) -
 UNSAID_NAME_FLOOR = 0.5
 
 
-def name_said(name: str, query: Mapping[str, float]) -> float:
-    """The factor of a definition's name field: 1 when the question says every part of `name`
-    (or none), down to `UNSAID_NAME_FLOOR` as fewer of its parts are said.
+def names_said(names: Sequence[str | None], query: Mapping[str, float]) -> list[float]:
+    """The factor of each definition's name field (1 for None): 1 when the question says every
+    part of the name (or none), down to `UNSAID_NAME_FLOOR` as fewer of its parts are said.
 
     A part is said when it is a question term (a synonym's weight counts as that much of it) or
     holds one (`runtime` holds "run"); stop words (`get`, `with`) are no parts. Dunder names
     (`__init__`) are named by no question: they keep their field.
     """
-    if name.startswith("__"):
-        return 1.0
-    parts = [t for t in terms(name) if "_" not in t]  # the compound itself is no part
-    if not parts:
-        return 1.0
     wanted = [q for q in query if len(q) >= MIN_SUBTERM and "_" not in q]
-    said = 0.0
-    for part in parts:
-        if part in query:
-            said += min(1.0, query[part])
-        elif any(_holds(part, q) for q in wanted):
-            said += 1.0
-    if not said:
-        return 1.0
-    return UNSAID_NAME_FLOOR + (1.0 - UNSAID_NAME_FLOOR) * said / len(parts)
+    part_said: dict[str, float] = {}  # names share parts (`get_x`, `set_x`): each looked up once
+    out: list[float] = []
+    for name in names:
+        if name is None or name.startswith("__"):
+            out.append(1.0)
+            continue
+        parts = [t for t in terms(name) if "_" not in t]  # the compound itself is no part
+        said = 0.0
+        for part in parts:
+            value = part_said.get(part)
+            if value is None:
+                if part in query:
+                    value = min(1.0, query[part])
+                else:
+                    value = 1.0 if any(_holds(part, q) for q in wanted) else 0.0
+                part_said[part] = value
+            said += value
+        out.append(UNSAID_NAME_FLOOR + (1.0 - UNSAID_NAME_FLOOR) * said / len(parts) if said else 1.0)
+    return out

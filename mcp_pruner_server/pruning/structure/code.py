@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, name_said
+from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
 from mcp_pruner_server.pruning.structure.code_blocks import (
     Block,
@@ -147,7 +147,8 @@ def code_units(
         defined = [b.name for b in blocks] + [None] * (len(bodies) - len(blocks))
     else:
         defined = unit_names(lines, bodies)
-    name_scores = [s * name_said(d, query) if d else s for s, d in zip(name_scores, defined, strict=True)]
+    said = names_said([d if s else None for s, d in zip(name_scores, defined, strict=True)], query)
+    name_scores = [s * f for s, f in zip(name_scores, said, strict=True)]
     scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
     if line_scores is not None:
         calls = BARE_CALL_WORDS.get(lang or "")

@@ -11,7 +11,7 @@ from mcp_pruner_server.pruning.scoring import (
     UNSAID_NAME_FLOOR,
     line_hits,
     line_terms,
-    name_said,
+    names_said,
     query_weights,
     score_lines,
     sparse_line_hits,
@@ -81,10 +81,14 @@ def test_a_definitions_lead_lines_count_less_than_its_code_but_their_length_in_f
 
 def test_a_name_the_question_says_in_part_counts_less_than_one_it_says_wholly_or_not_at_all() -> None:
     query = query_weights("Creates a fork-join scope for the tasks")
-    assert name_said("scope", query) == 1.0
-    assert name_said("create_scope", query) == 1.0
-    assert UNSAID_NAME_FLOOR < name_said("in_place_scope", query) < 1.0  # `place` unsaid
-    assert name_said("in_place_scope", query) == name_said("placeScope", query)  # the same parts
-    assert name_said("spawn_broadcast", query) == 1.0  # not said at all: a paraphrase, nothing to tell
-    assert name_said("__init__", query) == 1.0
-    assert name_said("scopeRuntime", query_weights("the scope to run in")) == 1.0  # `runtime` holds "run"
+    whole, created, in_part, same_parts, unsaid, dunder, chunk = names_said(
+        ["scope", "create_scope", "in_place_scope", "placeScope", "spawn_broadcast", "__init__", None], query
+    )
+    assert whole == created == 1.0
+    assert UNSAID_NAME_FLOOR < in_part < 1.0  # `place` unsaid
+    assert in_part == same_parts
+    assert unsaid == 1.0  # not said at all: a paraphrase, nothing to tell
+    assert dunder == chunk == 1.0
+    assert names_said(["scopeRuntime"], query_weights("the scope to run in")) == [
+        1.0
+    ]  # `runtime` holds "run"
