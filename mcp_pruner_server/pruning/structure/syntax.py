@@ -378,6 +378,11 @@ def _cached_blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] |
     return _blocks(text, line_count, lang)
 
 
+def clear_parse_cache() -> None:
+    """Forget every cached parse: a benchmark of the parser must not time the cache."""
+    _cached_blocks.cache_clear()
+
+
 def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
     import tree_sitter
 
