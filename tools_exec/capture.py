@@ -1,10 +1,11 @@
 """Capture all, return little: a stream's head and tail, and the marker for what lies between.
 
-`HeadTailCapture` is the sink the pipe readers (and `read`) feed. It keeps the first `head_bytes`
-(in memory, then in an unlinked temporary file past `spool_after`, so a 64 MiB output costs
-64 MiB of disk, not of memory) and the last `tail_bytes` in memory, and counts the bytes and
-lines that fell between. `text(budget)` then gives at most `budget` bytes of it: everything if it
-fits, else a head and a tail cut on line boundaries with one marker line between them.
+`HeadTailCapture` is the sink the pipe readers (and `read`) feed. It keeps the first
+`head_bytes` (in memory, then in an unlinked temporary file past `spool_after`, so a 64 MiB
+output costs 64 MiB of disk, not of memory; written by the spool I/O thread, never by the event
+loop) and the last `tail_bytes` in memory, and counts the bytes and lines that fell between.
+`text(budget)` then gives at most `budget` bytes of it: everything if it fits, else a head and a
+tail cut on line boundaries with one marker line between them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import tempfile
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from tools_exec.bulk import close_in_background
+from tools_exec.bulk import close_in_background, spool_io
 from tools_exec.limits import SPOOL_AFTER_BYTES
 from tools_exec.text import decode_lossy, drop_split_tail
 
@@ -97,7 +98,9 @@ class HeadTailCapture:
         self._tail = bytearray()
         self._dropped_newlines = 0  # newlines that left the tail window for good
         self._lines_unknown = False  # some bytes were skipped unread (`skip`)
-        self._closing: Future[None] | None = None  # the spool's close, handed to the closer thread
+        self._closing: Future[None] | None = None  # the spool's close, handed to the I/O thread
+        self._writing: Future[None] | None = None  # the last write handed to the I/O thread
+        self._write_error: OSError | None = None  # the first write that failed there
         self.total_bytes = 0
 
     def feed(self, chunk: bytes) -> bool:
@@ -105,7 +108,10 @@ class HeadTailCapture:
         self.total_bytes += len(chunk)
         room = self._head_limit - self._head_size
         if room > 0:
-            self._head.write(chunk[:room])
+            if self.spooled_to_disk():  # the disk may make a write wait: not the caller's to wait
+                self._writing = spool_io(self._write_behind, chunk[:room])
+            else:
+                self._head.write(chunk[:room])
             self._head_size += min(room, len(chunk))
             chunk = chunk[room:]
         if chunk:
@@ -115,6 +121,22 @@ class HeadTailCapture:
                 self._dropped_newlines += self._tail.count(b"\n", 0, excess)
                 del self._tail[:excess]
         return True
+
+    def _write_behind(self, data: bytes) -> None:
+        """One spool write, in the I/O thread; the first failure is kept for the reader."""
+        if self._write_error is None:
+            try:
+                self._head.write(data)
+            except OSError as error:
+                self._write_error = error
+
+    def _written(self) -> None:
+        """Wait for the spool writes handed off so far; raise the first that failed."""
+        if self._writing is not None:
+            self._writing.result()
+            self._writing = None
+        if self._write_error is not None:
+            raise self._write_error
 
     @property
     def head_room(self) -> int:
@@ -144,6 +166,7 @@ class HeadTailCapture:
     def source(self) -> CapturedSource:
         """What was kept, as a value another process can read: the spool by its `/proc` path when
         it is on disk (Linux), else the head's bytes. Valid until `close()`."""
+        self._written()
         on_disk = self.spooled_to_disk() and os.path.isdir(_PROC_FDS)
         if on_disk:
             self._head.flush()
@@ -158,6 +181,7 @@ class HeadTailCapture:
         """At most `budget` bytes of the stream (plus the marker line): all of it if it fits, else
         `head_share` of the budget from its head and the rest from its tail, cut on line ends.
         Reads at most `budget` bytes of the spool back (and counts its line ends): blocking."""
+        self._written()
         tail = bytes(self._tail)
         if not self.truncated:
             # head and tail are one contiguous stream here: cut it as one

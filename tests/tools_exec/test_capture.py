@@ -76,17 +76,17 @@ def test_a_large_head_is_spooled_to_an_unlinked_file_and_released_on_close() -> 
     capture.close()
     assert capture.closed
     capture.close()  # idempotent
-    capture.wait_released(timeout=5)  # closed by the closer thread, off the caller's path
+    capture.wait_released(timeout=5)  # closed by the spool I/O thread, off the caller's path
     assert not os.path.exists(f"/proc/self/fd/{fd}") or os.readlink(f"/proc/self/fd/{fd}") != spool
 
 
-def test_a_spool_on_disk_is_closed_by_the_closer_thread_not_by_the_caller() -> None:
+def test_a_spool_on_disk_is_closed_by_the_spool_io_thread_not_by_the_caller() -> None:
     capture = HeadTailCapture(64 << 20, 1024, spool_after=64 * 1024)
     _feed(capture, _lines(1, 20_000), chunk=65536)
     spool = capture._head
     closed_in: list[str] = []
 
-    def close() -> None:  # what the closer thread runs: the spool's own close, recorded
+    def close() -> None:  # what the spool I/O thread runs: the spool's own close, recorded
         closed_in.append(threading.current_thread().name)
         type(spool).close(spool)
 
@@ -94,8 +94,44 @@ def test_a_spool_on_disk_is_closed_by_the_closer_thread_not_by_the_caller() -> N
         patch.setattr(spool, "close", close)
         capture.close()
         capture.wait_released(timeout=5)
-    assert [name.split("_")[0] for name in closed_in] == ["jeeves-spool-close"]
+    assert [name.split("_")[0] for name in closed_in] == ["jeeves-spool-io"]
     assert spool.closed
+
+
+def test_writes_to_a_spool_on_disk_run_in_the_spool_io_thread_in_order() -> None:
+    capture = HeadTailCapture(64 << 20, 1024, spool_after=64 * 1024)
+    _feed(capture, _lines(1, 20_000), chunk=65536)  # past spool_after: on disk
+    assert capture.spooled_to_disk()
+    spool = capture._head
+    written_in: list[str] = []
+
+    def write(data: bytes) -> int:  # the spool's own write, recorded
+        written_in.append(threading.current_thread().name)
+        return type(spool).write(spool, data)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spool, "write", write)
+        _feed(capture, _lines(20_001, 40_000), chunk=4096)
+        assert capture.full().text == _lines(1, 40_000).decode()  # every write landed, in order
+    assert written_in
+    assert {name.split("_")[0] for name in written_in} == {"jeeves-spool-io"}
+    capture.close()
+
+
+def test_a_spool_write_that_fails_is_raised_to_the_reader() -> None:
+    capture = HeadTailCapture(64 << 20, 1024, spool_after=64 * 1024)
+    _feed(capture, _lines(1, 20_000), chunk=65536)
+    spool = capture._head
+
+    def write(data: bytes) -> int:  # a full disk, which a test cannot make for real
+        raise OSError(28, "No space left on device")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spool, "write", write)
+        _feed(capture, _lines(20_001, 21_000))  # feeding never fails: the writer never waits
+        with pytest.raises(OSError, match="No space left"):
+            capture.text(1 << 20)
+    capture.close()
 
 
 def test_an_in_memory_capture_is_closed_at_once() -> None:
