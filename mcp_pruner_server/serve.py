@@ -26,7 +26,12 @@ import threading
 
 import uvicorn
 
-from mcp_pruner_server.connections import accept_backlog, bounded_protocol, connection_cap, raise_fd_limit
+from mcp_pruner_server.http.connections import (
+    accept_backlog,
+    bounded_protocol,
+    connection_cap,
+    raise_fd_limit,
+)
 from mcp_pruner_server.logs import configure_logging, log_event
 from mcp_pruner_server.settings import (
     PARENT_POLL_INTERVAL_S,
@@ -164,7 +169,9 @@ def run_server(settings: ServerSettings) -> int:
         return 2
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     fd_limit = raise_fd_limit()
-    from mcp_pruner_server.app import build_app, build_parts  # after logging: it logs config errors
+    # Imported once logging is configured: building the parts logs config errors.
+    from mcp_pruner_server.http.app import build_app
+    from mcp_pruner_server.server_parts import build_parts
 
     sock = bind_socket(settings.host, settings.port)
     app = build_app(build_parts(settings))

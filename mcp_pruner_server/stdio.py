@@ -42,8 +42,8 @@ async def serve_stdio(settings: ServerSettings, *, text_view: bool = False) -> N
     """
     from mcp.server.stdio import stdio_server
 
-    from mcp_pruner_server.app import build_parts
-    from mcp_pruner_server.mcp_transport import build_sdk_server, text_block_setting
+    from mcp_pruner_server.http.mcp_transport import build_sdk_server, text_block_setting
+    from mcp_pruner_server.server_parts import build_parts
 
     parts = build_parts(settings)
     server = build_sdk_server(parts.dispatcher, text_block_setting(os.environ), text_view=text_view)

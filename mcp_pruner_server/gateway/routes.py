@@ -28,7 +28,7 @@ from mcp_pruner_server.gateway.service import GatewayService
 from mcp_pruner_server.logs import log_event
 
 if TYPE_CHECKING:
-    from mcp_pruner_server.app import ServerParts
+    from mcp_pruner_server.server_parts import ServerParts
 
 GATEWAY_PATH: Final = "/api/mcp-gateway/{server_name}/rpc"
 

@@ -46,6 +46,7 @@ from mcp_pruner_server.gateway.masking import (
     split_long_string,
 )
 from mcp_pruner_server.gateway.replies import GatewayRequest, RequestParseError, decode_reply, parse_request
+from mcp_pruner_server.http.rpc import INTERNAL_ERROR, PARSE_ERROR
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.offload import run_off_loop_if_large
@@ -53,7 +54,6 @@ from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneOptions
 from mcp_pruner_server.recovery import RecoveryStore, new_prune_id
-from mcp_pruner_server.rpc import INTERNAL_ERROR, PARSE_ERROR
 
 # Same threshold as the dispatcher's off-loop serialization: below it a thread hop costs more
 # than the JSON work it would move.

@@ -14,8 +14,9 @@ from typing import IO, Any
 
 import httpx
 
-from mcp_pruner_server.app import build_app, build_parts
+from mcp_pruner_server.http.app import build_app
 from mcp_pruner_server.pipeline.dispatcher import TraceObserver
+from mcp_pruner_server.server_parts import build_parts
 from mcp_pruner_server.settings import ServerSettings
 
 BASE_URL = "http://127.0.0.1:8000"

@@ -18,7 +18,7 @@ import anyio.abc
 import httpx
 import pytest
 
-from mcp_pruner_server.connections import HEADER_READ_TIMEOUT_S
+from mcp_pruner_server.http.connections import HEADER_READ_TIMEOUT_S
 from tests.mcp_pruner_server.server_fixtures import (
     READY_TIMEOUT_S,
     ChildServer,

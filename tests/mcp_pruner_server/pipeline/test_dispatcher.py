@@ -462,8 +462,9 @@ async def test_healthz_answers_while_a_big_recover_is_still_running(
     import anyio
     import httpx
 
-    from mcp_pruner_server.app import build_app, build_parts
+    from mcp_pruner_server.http.app import build_app
     from mcp_pruner_server.offload import OFF_LOOP_BYTES
+    from mcp_pruner_server.server_parts import build_parts
     from mcp_pruner_server.settings import ServerSettings
 
     hold_s = 15.0  # only reached when the recover blocks the loop (the failure this test catches)

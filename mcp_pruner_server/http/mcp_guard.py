@@ -18,9 +18,9 @@ import functools
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from mcp_pruner_server.http.request_guard import replay_message, send_rpc_refusal
 from mcp_pruner_server.jsonsafe import strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
-from mcp_pruner_server.security import replay_message, send_rpc_refusal
 
 # JSON-RPC's code for a request that is JSON but not a valid request object.
 RPC_INVALID_REQUEST = -32600

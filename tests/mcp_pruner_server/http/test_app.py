@@ -190,7 +190,7 @@ async def test_a_wrong_method_or_an_unknown_path_is_a_json_rpc_error(
 
 
 async def test_the_rest_routes_answer_their_own_json_shape_for_a_wrong_method(tmp_path: Path) -> None:
-    from mcp_pruner_server.app import http_refusal_response
+    from mcp_pruner_server.http.app import http_refusal_response
 
     async with in_process(tmp_path) as client:
         tools = await client.post("/tools")
@@ -215,8 +215,9 @@ async def test_a_request_cancelled_at_shutdown_gets_503_with_its_id_and_its_trac
     import anyio
     from starlette.types import Message, Scope
 
-    from mcp_pruner_server.app import build_app, build_parts
+    from mcp_pruner_server.http.app import build_app
     from mcp_pruner_server.logs import configure_logging
+    from mcp_pruner_server.server_parts import build_parts
     from mcp_pruner_server.settings import ServerSettings
 
     configure_logging("json")
@@ -288,8 +289,9 @@ def test_the_server_reads_its_toml_once_so_each_config_warning_is_logged_once(
 ) -> None:
     import json
 
-    from mcp_pruner_server.app import build_app, build_parts
+    from mcp_pruner_server.http.app import build_app
     from mcp_pruner_server.logs import configure_logging
+    from mcp_pruner_server.server_parts import build_parts
     from mcp_pruner_server.settings import ServerSettings
 
     configure_logging("json")

@@ -5,11 +5,11 @@
 | `POST /mcp` | MCP Streamable HTTP via the SDK (stateless, JSON) — `mcp_transport.py` |
 | `POST /rpc` | plain JSON-RPC 2.0 on the same dispatcher — `rpc.py` |
 | `GET /healthz` | liveness for the runner: `{ok, status, server, time}` (no token) |
-| `GET /health` | seed 000 §4.3 health (no token) |
+| `GET /health` | the health object (docs/http.md#health-routes, no token) |
 | `POST /prune` | SWE-Pruner-compatible pruning — `swe_pruner_compat.py` |
 | `GET /stats` | run totals for the runner's end-of-run summary |
-| `GET /tools` | the tools as OpenAI `function` specs (seed 004) — `execute_route.py` |
-| `POST /execute` | `{tool, params}` through the same pipeline as `tools/call` — `execute_route.py` |
+| `GET /tools` | the tools as OpenAI `function` specs — `execute.py` |
+| `POST /execute` | `{tool, params}` through the same pipeline as `tools/call` — `execute.py` |
 | `POST /api/mcp-gateway/{server_name}/rpc` | gateway to other MCP servers, masking — `gateway/` |
 
 Every body is strict JSON (`jsonsafe.py`): the routes here answer with `SafeJSONResponse`.
@@ -18,12 +18,9 @@ Every body is strict JSON (`jsonsafe.py`): the routes here answer with `SafeJSON
 from __future__ import annotations
 
 import asyncio
-import os
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 
 import anyio
 from starlette.applications import Starlette
@@ -34,21 +31,15 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.errors import ConfigError
-from mcp_pruner_server.execute_route import ExecuteEndpoint, error_body
 from mcp_pruner_server.gateway import install_gateway
+from mcp_pruner_server.http.execute import ExecuteEndpoint, error_body
+from mcp_pruner_server.http.mcp_guard import McpGuard
+from mcp_pruner_server.http.mcp_transport import McpEndpoint
+from mcp_pruner_server.http.request_guard import EXECUTE_PATH, REST_PATHS, TOOLS_PATH, SecurityMiddleware
+from mcp_pruner_server.http.rpc import RpcEndpoint, rpc_request_id
 from mcp_pruner_server.jsonsafe import SafeJSONResponse, rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
-from mcp_pruner_server.mcp_guard import McpGuard
-from mcp_pruner_server.mcp_transport import McpEndpoint
-from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
-from mcp_pruner_server.pipeline.stats import ServerStats
-from mcp_pruner_server.pruner_service import PrunerService
-from mcp_pruner_server.pruning_config import PruningConfig, load_pruning_config
-from mcp_pruner_server.recovery import RecoveryStore
-from mcp_pruner_server.rpc import RpcEndpoint, rpc_request_id
-from mcp_pruner_server.security import EXECUTE_PATH, REST_PATHS, TOOLS_PATH, SecurityMiddleware
-from mcp_pruner_server.settings import ServerSettings, read_toml_document
+from mcp_pruner_server.server_parts import ServerParts
 from mcp_pruner_server.swe_pruner_compat import handle_prune_request
 
 _SHUTDOWN_MESSAGE = "Server shutting down: the request outlived the shutdown grace period"
@@ -91,79 +82,6 @@ def http_refusal_response(path: str, status: int, allow: str | None) -> Response
         return SafeJSONResponse(error_body(code, message), status_code=status, headers=headers)
     answer = {"jsonrpc": "2.0", "id": None, "error": {"code": rpc_code, "message": message}}
     return SafeJSONResponse(answer, status_code=status, headers=headers)
-
-
-@dataclass(frozen=True)
-class ServerParts:
-    """Everything one server instance is made of (tests reach in through `app.state.parts`)."""
-
-    settings: ServerSettings
-    config: PruningConfig
-    service: PrunerService
-    dispatcher: ToolDispatcher
-    stats: ServerStats
-    started_at: datetime
-    started_monotonic: float
-    # The merged TOML config, read once for the pruning config and the gateway (each of the
-    # file's warnings logged once); None when a file is unreadable (logged once, too).
-    toml: Mapping[str, object] | None
-
-
-def _config_invalid(exc: ConfigError) -> None:
-    log_event("mcp_pruner.config_invalid", level="error", variable=exc.variable, expected=exc.expected)
-
-
-def read_config_document(settings: ServerSettings, env: Mapping[str, str]) -> Mapping[str, object] | None:
-    """The user and workspace TOML merged (`settings.read_toml_document`), or None, logged as
-    `mcp_pruner.config_invalid`, when a file is not valid TOML."""
-    try:
-        return read_toml_document(settings.root, env)
-    except ConfigError as exc:
-        _config_invalid(exc)
-        return None
-
-
-def load_config(toml: Mapping[str, object] | None, env: Mapping[str, str]) -> tuple[PruningConfig, bool]:
-    """The pruning config, and whether tool-output pruning is enabled.
-
-    An invalid value does not stop the server: it logs `mcp_pruner.config_invalid` and serves
-    the tools unpruned (`reason=disabled_or_unconfigured`), `prune_text` on the defaults. An
-    unreadable file (`toml` None) was logged when read.
-    """
-    if toml is None:
-        return PruningConfig(), False
-    try:
-        return load_pruning_config(env, toml), True
-    except ConfigError as exc:
-        _config_invalid(exc)
-        return PruningConfig(), False
-
-
-def build_parts(
-    settings: ServerSettings,
-    *,
-    env: Mapping[str, str] | None = None,
-    config: PruningConfig | None = None,
-    service: PrunerService | None = None,
-    engine_processes: bool = True,
-) -> ServerParts:
-    """Wire config, recovery store, pruning service, stats and dispatcher together.
-
-    `engine_processes=False` runs the heuristic engine in threads instead of worker
-    processes (`backends/engine_process.py`): same results, no process spawn (tests).
-    """
-    enabled = True
-    env = os.environ if env is None else env
-    toml = read_config_document(settings, env)
-    if config is None:
-        config, enabled = load_config(toml, env)
-    if service is None:
-        store = RecoveryStore(config.prune_id_ttl_s, config.store_max_entries, config.store_max_bytes)
-        service = PrunerService(config, store, engine_processes=engine_processes)
-    stats = ServerStats()
-    dispatcher = ToolDispatcher(settings.root, service, stats, tool_pruning=enabled)
-    started = datetime.now(UTC)
-    return ServerParts(settings, config, service, dispatcher, stats, started, time.monotonic(), toml)
 
 
 def build_app(parts: ServerParts) -> Starlette:

@@ -6,7 +6,7 @@ from typing import Any
 import httpx
 import pytest
 
-from mcp_pruner_server.openai_tools import openai_function_specs
+from mcp_pruner_server.http.openai_tools import openai_function_specs
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.settings import MAX_REQUEST_BODY_BYTES
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
@@ -199,7 +199,7 @@ async def test_a_tool_bug_is_a_500_with_the_request_id(
 async def test_a_bug_outside_the_dispatcher_is_still_a_500_in_the_execute_error_shape(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mcp_pruner_server.execute_route import ExecuteEndpoint
+    from mcp_pruner_server.http.execute import ExecuteEndpoint
 
     async def broken(_self: ExecuteEndpoint, _body: bytes) -> None:
         raise RuntimeError("boom")

@@ -36,11 +36,11 @@ from anyio.abc import TaskStatus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_pruner_server import SERVER_NAME, __version__
+from mcp_pruner_server.http.request_guard import replay_message, send_rpc_refusal
+from mcp_pruner_server.http.rpc import JEEVES_SCHEMA_VERSION, rpc_request_id
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, sanitize_object, strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
-from mcp_pruner_server.rpc import JEEVES_SCHEMA_VERSION, rpc_request_id
-from mcp_pruner_server.security import replay_message, send_rpc_refusal
 from mcp_pruner_server.tools.model_text import model_text
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from openai.types.chat import (
 from openai.types.shared import FunctionDefinition
 from pydantic import TypeAdapter
 
-from mcp_pruner_server.openai_tools import (
+from mcp_pruner_server.http.openai_tools import (
     FUNCTION_NAME_PATTERN,
     openai_function_spec,
     openai_function_specs,

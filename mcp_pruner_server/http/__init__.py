@@ -1,0 +1,17 @@
+"""The HTTP layer: the Starlette app, its routes, the guard in front of them, and the wire formats.
+
+| module | holds |
+|---|---|
+| `app.py` | `build_app`: the routes, the guard and the lifespan |
+| `request_guard.py` | Host/Origin, bearer token, content type and body size, before any route |
+| `rpc.py` | `POST /rpc`: plain JSON-RPC 2.0 |
+| `mcp_transport.py` | `POST /mcp`: MCP Streamable HTTP through the SDK (stdio shares its server) |
+| `mcp_guard.py` | the id checks in front of the SDK on `/mcp` |
+| `execute.py` | `GET /tools` and `POST /execute` |
+| `openai_tools.py` | the tools as OpenAI `function` specs (`GET /tools`) |
+| `connections.py` | uvicorn's connections bounded: header timeout, connection cap, fd limit |
+| `urls.py` | the http(s) URL check of the config loaders |
+
+The routes and their errors are documented in docs/http.md. Nothing is imported here, so
+the config loaders can use `urls.py` without pulling in Starlette.
+"""
