@@ -3,19 +3,21 @@
     PrunerServerError
     ├── ConfigError                  a configuration value is missing, malformed or out of range
     ├── DomainRpcError               a request the server answers with a dedicated JSON-RPC error
-    │   ├── PruneIdNotFoundError     -32004 `prune_id_not_found` (seed 000 §8.2)
-    │   ├── InvalidRangeError        -32005 `invalid_range` (seed 000 §8.2)
+    │   ├── PruneIdNotFoundError     -32004 `prune_id_not_found`
+    │   ├── InvalidRangeError        -32005 `invalid_range`
     │   ├── InvalidParamsError       -32602 tool arguments break the contract (`field_errors`)
     │   ├── MethodNotFoundError      -32601 unknown JSON-RPC method or tool
     │   └── InvalidRequestError      -32600 malformed JSON-RPC envelope
-    └── BackendError                 a pruning backend failed; the service falls back (seed 000 §9)
+    └── BackendError                 a pruning backend failed; the service falls back
         ├── BackendTimeoutError      the call did not finish within its timeout
         ├── BackendHttpError         transport failure or a non-2xx status
         ├── BackendResponseError     the answer is not the JSON shape the backend expects
         └── BackendConfigError       the backend cannot be called as configured (e.g. no API key)
 
-`DomainRpcError` subclasses carry `rpc_code`, `message` and `data` so the server maps them
-to a JSON-RPC `error` object mechanically. `BackendError` subclasses carry the
+`DomainRpcError` subclasses carry `rpc_code` (a constant of `http/jsonrpc.py`, documented in
+docs/http.md#json-rpc-error-codes), `message` and `data`, so the server maps them to a JSON-RPC
+`error` object mechanically (`jsonrpc.domain_rpc_error`). A failing backend is never an error
+reply: the service falls back (docs/tools.md#fail-open). `BackendError` subclasses carry the
 `PruningMetadata.error.code` (`timeout | http_error | invalid_response`), the warning codes
 to add to the fallback result, and backend stats (e.g. `deepinfra_http_status`).
 """
@@ -24,6 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Literal
+
+from mcp_pruner_server.http.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_RANGE,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PRUNE_ID_NOT_FOUND,
+)
 
 BackendErrorCode = Literal["timeout", "http_error", "invalid_response"]
 StatValue = int | float | str | bool
@@ -50,7 +61,7 @@ class ConfigError(PrunerServerError):
 class DomainRpcError(PrunerServerError):
     """Raised when a request must be answered with a dedicated JSON-RPC error object."""
 
-    rpc_code: int = -32603
+    rpc_code: int = INTERNAL_ERROR
     code: str = "internal_error"
 
     def __init__(self, message: str, data: Mapping[str, object]) -> None:
@@ -59,7 +70,7 @@ class DomainRpcError(PrunerServerError):
 
     @property
     def message(self) -> str:
-        """The JSON-RPC `error.message`: the domain code itself, as seed 000 §8.2 shows."""
+        """The JSON-RPC `error.message`: the domain code itself (docs/http.md#json-rpc-error-codes)."""
         return self.code
 
     def to_rpc_error(self) -> dict[str, object]:
@@ -70,7 +81,7 @@ class DomainRpcError(PrunerServerError):
 class PruneIdNotFoundError(DomainRpcError):
     """Raised when a `prune_id` is unknown, expired or evicted from the recovery store."""
 
-    rpc_code = -32004
+    rpc_code = PRUNE_ID_NOT_FOUND
     code = "prune_id_not_found"
 
     def __init__(self, prune_id: str) -> None:
@@ -81,7 +92,7 @@ class PruneIdNotFoundError(DomainRpcError):
 class InvalidRangeError(DomainRpcError):
     """Raised when a recovery range is malformed (start < 1, start > end) or past the text."""
 
-    rpc_code = -32005
+    rpc_code = INVALID_RANGE
     code = "invalid_range"
 
     def __init__(self, prune_id: str, reason: str, **details: object) -> None:
@@ -95,7 +106,7 @@ class BackendError(PrunerServerError):
 
     Attributes:
         error_code: the `PruningMetadata.error.code` this failure maps to.
-        warnings: warning codes to add to the fallback result (seed 000 §13, §15).
+        warnings: warning codes to add to the fallback result (docs/tools.md#pruning-backends).
         stats: backend-specific stats to merge into the fallback result's `stats`.
     """
 
@@ -146,10 +157,10 @@ class BackendConfigError(BackendError):
 class InvalidParamsError(DomainRpcError):
     """Raised when tool arguments break the contract: JSON-RPC -32602 with `field_errors`.
 
-    `data.field_errors` is `[{field, message}]`, every violation at once (TOOLS_CONTRACT.md).
+    `data.field_errors` is `[{field, message}]`, every violation at once (docs/tools.md#argument-rules).
     """
 
-    rpc_code = -32602
+    rpc_code = INVALID_PARAMS
     code = "invalid_params"
 
     def __init__(self, field_errors: list[tuple[str, str]]) -> None:
@@ -166,7 +177,7 @@ class InvalidParamsError(DomainRpcError):
 class MethodNotFoundError(DomainRpcError):
     """Raised when a JSON-RPC method or a tool name is unknown: -32601."""
 
-    rpc_code = -32601
+    rpc_code = METHOD_NOT_FOUND
     code = "method_not_found"
 
     def __init__(self, method: str, *, kind: str = "method") -> None:
@@ -182,7 +193,7 @@ class MethodNotFoundError(DomainRpcError):
 class InvalidRequestError(DomainRpcError):
     """Raised when a JSON-RPC envelope is malformed (no `method`, bad `id`, ...): -32600."""
 
-    rpc_code = -32600
+    rpc_code = INVALID_REQUEST
     code = "invalid_request"
 
     def __init__(self, reason: str) -> None:

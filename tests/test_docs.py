@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from mcp_pruner_server.errors import DomainRpcError
+from mcp_pruner_server.gateway import errors as gateway_errors
+from mcp_pruner_server.http import jsonrpc
 from mcp_pruner_server.pipeline import states as pipeline
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
 from runner import states
@@ -208,16 +211,54 @@ def _negative_int_constants(path: Path) -> Iterator[int]:
             yield -node.operand.value
 
 
-def test_every_json_rpc_error_code_of_the_server_is_in_the_http_reference_and_back() -> None:
-    """Any literal in JSON-RPC's reserved range (-32768..-32000) in the server is a code it sends."""
-    code = {
-        value
-        for path in (ROOT / "mcp_pruner_server").rglob("*.py")
-        for value in _negative_int_constants(path)
-        if -32768 <= value <= -32000
-    }
+def _is_json_rpc_code(value: object) -> bool:
+    """In JSON-RPC's reserved range (-32768..-32000), where every code the server sends lies."""
+    return type(value) is int and -32768 <= value <= -32000
+
+
+def _rpc_code_rows() -> dict[int, list[str]]:
     rows = _table(_section(DOCS / "http.md", "JSON-RPC error codes"), "code")
-    assert {int(r[0]) for r in rows} == code
+    return {int(r[0]): r for r in rows}
+
+
+def test_the_json_rpc_error_code_table_is_the_constants_of_the_jsonrpc_module() -> None:
+    constants = {name: value for name, value in vars(jsonrpc).items() if _is_json_rpc_code(value)}
+    rows = _table(_section(DOCS / "http.md", "JSON-RPC error codes"), "code")
+    assert sorted(int(r[0]) for r in rows) == sorted(constants.values())
+
+
+def test_no_module_but_the_jsonrpc_module_writes_a_json_rpc_error_code_as_a_number() -> None:
+    home = ROOT / "mcp_pruner_server" / "http" / "jsonrpc.py"
+    bare = {
+        f"{path.relative_to(ROOT)}: {value}"
+        for path in (ROOT / "mcp_pruner_server").rglob("*.py")
+        if path != home
+        for value in _negative_int_constants(path)
+        if _is_json_rpc_code(value)
+    }
+    assert bare == set(), "use the named constants of mcp_pruner_server/http/jsonrpc.py"
+
+
+def _leaf_subclasses(cls: type[DomainRpcError]) -> Iterator[type[DomainRpcError]]:
+    for sub in cls.__subclasses__():
+        if sub.__subclasses__():
+            yield from _leaf_subclasses(sub)
+        else:
+            yield sub
+
+
+def test_every_domain_error_is_named_in_the_row_of_its_json_rpc_code() -> None:
+    rows = _rpc_code_rows()
+    errors = list(_leaf_subclasses(DomainRpcError))
+    assert gateway_errors.UnknownServerError in errors  # the gateway's are among them
+    for error in errors:
+        assert error.code in _CELL_CODE.findall(rows[error.rpc_code][1]), error.__name__
+
+
+def test_the_refusal_table_is_the_refusals_of_the_jsonrpc_module() -> None:
+    rows = _table(_section(DOCS / "http.md", "Request guard"), "status")
+    documented = {int(r[0].split()[0]): (int(r[1]), _code(r[2])) for r in rows}
+    assert documented == dict(jsonrpc.REFUSALS)
 
 
 def _subclasses(cls: type[ToolExecError]) -> Iterator[type[ToolExecError]]:

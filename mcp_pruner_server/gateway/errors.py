@@ -12,14 +12,24 @@
         └── UpstreamReplyTooLargeError    -32017 the reply is larger than the gateway reads
 
 Each class has its own code (`-32010..-32017`, the implementation-defined server-error range,
-next to the server's -32001..-32005), a machine-readable `data.code`, and `data.server` /
-`data.url`; `error.message` is a sentence saying which server, which URL, what happened and
-what to check. The gateway never answers a failure with an HTTP 500.
+next to the server's -32001..-32007; constants of `http/jsonrpc.py`), a machine-readable
+`data.code`, and `data.server` / `data.url`; `error.message` is a sentence saying which
+server, which URL, what happened and what to check. The gateway never answers a failure with an HTTP 500.
 """
 
 from __future__ import annotations
 
 from mcp_pruner_server.errors import DomainRpcError
+from mcp_pruner_server.http.jsonrpc import (
+    GATEWAY_UNKNOWN_SERVER,
+    GATEWAY_UPSTREAM_DISCONNECTED,
+    GATEWAY_UPSTREAM_HTTP_STATUS,
+    GATEWAY_UPSTREAM_NOT_JSON,
+    GATEWAY_UPSTREAM_NOT_JSONRPC,
+    GATEWAY_UPSTREAM_REPLY_TOO_LARGE,
+    GATEWAY_UPSTREAM_TIMEOUT,
+    GATEWAY_UPSTREAM_UNREACHABLE,
+)
 
 # The setting a user changes to make an unknown name known (named in the message).
 _SERVERS_HINT = (
@@ -31,7 +41,7 @@ _SERVERS_HINT = (
 class GatewayError(DomainRpcError):
     """Raised when a forwarded call cannot produce a usable upstream reply (see module doc)."""
 
-    rpc_code = -32010
+    rpc_code = GATEWAY_UNKNOWN_SERVER
     code = "gateway_error"
 
     def __init__(self, server: str, url: str | None, sentence: str, **details: object) -> None:
@@ -49,7 +59,7 @@ class GatewayError(DomainRpcError):
 class UnknownServerError(GatewayError):
     """Raised when the `{server_name}` of the route is not in the upstream map."""
 
-    rpc_code = -32010
+    rpc_code = GATEWAY_UNKNOWN_SERVER
     code = "gateway_unknown_server"
 
     def __init__(self, server: str, known: list[str]) -> None:
@@ -65,7 +75,7 @@ class UnknownServerError(GatewayError):
 class UpstreamUnreachableError(GatewayError):
     """Raised when no connection to the upstream can be made (refused, no route, bad URL)."""
 
-    rpc_code = -32011
+    rpc_code = GATEWAY_UPSTREAM_UNREACHABLE
     code = "gateway_upstream_unreachable"
 
     def __init__(self, server: str, url: str, reason: str) -> None:
@@ -80,7 +90,7 @@ class UpstreamUnreachableError(GatewayError):
 class UpstreamTimeoutError(GatewayError):
     """Raised when the connection or the whole call outlives its configured timeout."""
 
-    rpc_code = -32012
+    rpc_code = GATEWAY_UPSTREAM_TIMEOUT
     code = "gateway_upstream_timeout"
 
     def __init__(self, server: str, url: str, phase: str, timeout_ms: int, setting: str) -> None:
@@ -97,7 +107,7 @@ class UpstreamTimeoutError(GatewayError):
 class UpstreamDisconnectedError(GatewayError):
     """Raised when the upstream closes or breaks the connection before its reply is complete."""
 
-    rpc_code = -32013
+    rpc_code = GATEWAY_UPSTREAM_DISCONNECTED
     code = "gateway_upstream_disconnected"
 
     def __init__(self, server: str, url: str, reason: str) -> None:
@@ -113,7 +123,7 @@ class UpstreamDisconnectedError(GatewayError):
 class UpstreamHttpStatusError(GatewayError):
     """Raised when the upstream answers a non-2xx status whose body is not a JSON-RPC response."""
 
-    rpc_code = -32014
+    rpc_code = GATEWAY_UPSTREAM_HTTP_STATUS
     code = "gateway_upstream_http_status"
 
     def __init__(self, server: str, url: str, status: int, excerpt: str) -> None:
@@ -130,7 +140,7 @@ class UpstreamHttpStatusError(GatewayError):
 class UpstreamNotJsonError(GatewayError):
     """Raised when the reply body (or an SSE event's data) is not JSON, or is empty."""
 
-    rpc_code = -32015
+    rpc_code = GATEWAY_UPSTREAM_NOT_JSON
     code = "gateway_upstream_not_json"
 
     def __init__(self, server: str, url: str, reason: str, excerpt: str) -> None:
@@ -147,7 +157,7 @@ class UpstreamNotJsonError(GatewayError):
 class UpstreamNotJsonRpcError(GatewayError):
     """Raised when the reply is JSON but not a JSON-RPC 2.0 response object or batch."""
 
-    rpc_code = -32016
+    rpc_code = GATEWAY_UPSTREAM_NOT_JSONRPC
     code = "gateway_upstream_not_jsonrpc"
 
     def __init__(self, server: str, url: str, reason: str) -> None:
@@ -163,7 +173,7 @@ class UpstreamNotJsonRpcError(GatewayError):
 class UpstreamReplyTooLargeError(GatewayError):
     """Raised when the reply exceeds the byte cap the gateway reads before masking."""
 
-    rpc_code = -32017
+    rpc_code = GATEWAY_UPSTREAM_REPLY_TOO_LARGE
     code = "gateway_upstream_reply_too_large"
 
     def __init__(self, server: str, url: str, limit: int, *, json_values: int | None = None) -> None:

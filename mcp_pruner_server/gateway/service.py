@@ -1,7 +1,8 @@
-"""`GatewayService.handle`: forward, check, mask, answer — never raises (seed 003 `MCPGatewayService`).
+"""`GatewayService.handle`: forward, check, mask, answer — never raises (docs/http.md#gateway).
 
 1. Parse the caller's body (-32700 / -32600 on failure, like `/rpc`), forward it unchanged.
 2. `decode_reply`: the upstream's JSON-RPC response, or a `GatewayError` (-32010..-32017).
+   Every error reply is built by `http/jsonrpc.py`.
 3. Mask `result` / `error.data`: every string over `max_chars` becomes head + marker + tail;
    the middle goes to the server's recovery store under a fresh `prn_` id written in the
    marker, so `recover_text {prune_id, ranges: [{start_line: 1, end_line: <big>}]}` returns
@@ -46,7 +47,7 @@ from mcp_pruner_server.gateway.masking import (
     split_long_string,
 )
 from mcp_pruner_server.gateway.replies import GatewayRequest, RequestParseError, decode_reply, parse_request
-from mcp_pruner_server.http.rpc import INTERNAL_ERROR, PARSE_ERROR
+from mcp_pruner_server.http.jsonrpc import INTERNAL_ERROR, PARSE_ERROR, domain_rpc_error, rpc_error
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.offload import run_off_loop_if_large
@@ -160,9 +161,9 @@ class GatewayService:
         try:
             request = await run_off_loop_if_large(functools.partial(parse_request, body), len(body))
         except RequestParseError as exc:
-            return _json_answer(_error_object(None, {"code": PARSE_ERROR, "message": str(exc)}))
+            return _json_answer(rpc_error(None, PARSE_ERROR, str(exc)))
         except DomainRpcError as exc:
-            return _json_answer(_error_object(None, exc.to_rpc_error()))
+            return _json_answer(domain_rpc_error(None, exc))
         try:
             reply = await self._upstream.forward(server, body, headers, request.ids)
             answer, masked = await self._answer(reply, request)
@@ -170,11 +171,11 @@ class GatewayService:
             log_event(
                 "gateway.forward_failed", level="warning", server=server, url=exc.url, error_code=exc.code
             )
-            return _json_answer(_errors_for(request, exc.to_rpc_error()))
+            return _json_answer(_errors_for(request, exc.rpc_code, exc.message, exc.data))
         except Exception:  # the top-level boundary: a bug becomes -32603, never a 500
             log_exception("gateway.internal_error", server=server)
-            error = {"code": INTERNAL_ERROR, "message": f"Gateway: internal error forwarding to {server!r}"}
-            return _json_answer(_errors_for(request, error))
+            message = f"Gateway: internal error forwarding to {server!r}"
+            return _json_answer(_errors_for(request, INTERNAL_ERROR, message))
         log_event(
             "gateway.forward_ok",
             server=server,
@@ -277,12 +278,10 @@ def _json_answer(payload: object) -> GatewayAnswer:
     return GatewayAnswer(200, _dumps(payload))
 
 
-def _error_object(request_id: object, error: Mapping[str, object]) -> dict[str, object]:
-    return {"jsonrpc": "2.0", "id": request_id, "error": dict(error)}
-
-
-def _errors_for(request: GatewayRequest, error: Mapping[str, object]) -> object:
+def _errors_for(
+    request: GatewayRequest, code: int, message: str, data: Mapping[str, object] | None = None
+) -> object:
     """One error per waiting request of a batch, else one error object."""
     if request.is_batch and request.reply_ids:
-        return [_error_object(request_id, error) for request_id in request.reply_ids]
-    return _error_object(request.single_id, error)
+        return [rpc_error(request_id, code, message, data) for request_id in request.reply_ids]
+    return rpc_error(request.single_id, code, message, data)

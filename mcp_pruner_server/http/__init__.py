@@ -3,7 +3,9 @@
 | module | holds |
 |---|---|
 | `app.py` | `build_app`: the routes, the guard and the lifespan |
+| `jsonrpc.py` | the JSON-RPC error codes, `rpc_error`, `rest_error`, the refusal for a route |
 | `request_guard.py` | Host/Origin, bearer token, content type and body size, before any route |
+| `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one |
 | `rpc.py` | `POST /rpc`: plain JSON-RPC 2.0 |
 | `mcp_transport.py` | `POST /mcp`: MCP Streamable HTTP through the SDK (stdio shares its server) |
 | `mcp_guard.py` | the id checks in front of the SDK on `/mcp` |
@@ -12,6 +14,7 @@
 | `connections.py` | uvicorn's connections bounded: header timeout, connection cap, fd limit |
 | `urls.py` | the http(s) URL check of the config loaders |
 
-The routes and their errors are documented in docs/http.md. Nothing is imported here, so
-the config loaders can use `urls.py` without pulling in Starlette.
+The routes and their errors are documented in docs/http.md. Nothing is imported here:
+`errors.py` takes its codes from `jsonrpc.py`, and the config loaders use `urls.py`, without
+pulling in Starlette.
 """

@@ -32,10 +32,18 @@ from starlette.routing import Route
 
 from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.gateway import install_gateway
-from mcp_pruner_server.http.execute import ExecuteEndpoint, error_body
+from mcp_pruner_server.http.execute import ExecuteEndpoint
+from mcp_pruner_server.http.jsonrpc import (
+    EXECUTE_PATH,
+    INTERNAL_ERROR,
+    TOOLS_PATH,
+    refusal,
+    rest_error,
+    rpc_error,
+)
 from mcp_pruner_server.http.mcp_guard import McpGuard
 from mcp_pruner_server.http.mcp_transport import McpEndpoint
-from mcp_pruner_server.http.request_guard import EXECUTE_PATH, REST_PATHS, TOOLS_PATH, SecurityMiddleware
+from mcp_pruner_server.http.request_guard import SecurityMiddleware
 from mcp_pruner_server.http.rpc import RpcEndpoint, rpc_request_id
 from mcp_pruner_server.jsonsafe import SafeJSONResponse, rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
@@ -50,38 +58,23 @@ def shutdown_error(body: bytes) -> bytes:
 
     Only at shutdown: the body is parsed again rather than threading its id through every call.
     """
-    request_id = rpc_request_id(body)
-    answer = {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": _SHUTDOWN_MESSAGE}}
-    return rpc_dumps_bytes(answer)
+    return rpc_dumps_bytes(rpc_error(rpc_request_id(body), INTERNAL_ERROR, _SHUTDOWN_MESSAGE))
 
 
-# A wrong HTTP method on a JSON-RPC route is an invalid request; an unknown path has no method.
-RPC_INVALID_REQUEST = -32600
-RPC_METHOD_NOT_FOUND = -32601
 _ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 
 def _method_not_allowed(allowed: str) -> Response:
-    body = error_body("method_not_allowed", f"use {allowed}")
+    body = rest_error("method_not_allowed", f"use {allowed}")
     return SafeJSONResponse(body, status_code=405, headers={"allow": allowed})
 
 
 def http_refusal_response(path: str, status: int, allow: str | None) -> Response:
-    """A 404/405 in JSON: `{ok: false, error}` on the REST routes, a JSON-RPC error elsewhere.
-
-    The same split as `security.send_refusal`: the health and stats routes, the gateway and
-    unknown paths answer JSON-RPC, like every other refusal there.
-    """
-    if status == 405:
-        code, rpc_code = "method_not_allowed", RPC_INVALID_REQUEST
-        message = f"Method Not Allowed: use {allow}"
-    else:
-        code, rpc_code, message = "not_found", RPC_METHOD_NOT_FOUND, f"Not Found: no route {path!r}"
+    """A 404/405 in JSON: `{ok: false, error}` on the REST routes, a JSON-RPC error elsewhere
+    (`jsonrpc.refusal`, as the request guard's refusals)."""
+    message = f"Method Not Allowed: use {allow}" if status == 405 else f"Not Found: no route {path!r}"
     headers = {"allow": allow} if status == 405 and allow else None
-    if path in REST_PATHS:
-        return SafeJSONResponse(error_body(code, message), status_code=status, headers=headers)
-    answer = {"jsonrpc": "2.0", "id": None, "error": {"code": rpc_code, "message": message}}
-    return SafeJSONResponse(answer, status_code=status, headers=headers)
+    return SafeJSONResponse(refusal(path, status, message), status_code=status, headers=headers)
 
 
 def build_app(parts: ServerParts) -> Starlette:
@@ -131,7 +124,7 @@ def build_app(parts: ServerParts) -> Starlette:
             answer = await execute.execute(await request.body())
         except asyncio.CancelledError:
             log_event("execute.cancelled_by_shutdown", level="warning")
-            body = error_body("shutting_down", "the request outlived the shutdown grace period")
+            body = rest_error("shutting_down", "the request outlived the shutdown grace period")
             return SafeJSONResponse(body, status_code=503)
         return Response(answer.body, status_code=answer.status, media_type="application/json")
 
@@ -167,10 +160,7 @@ def build_app(parts: ServerParts) -> Starlette:
         # only fires on a bug. It still answers in the path's shape (JSON-RPC, or `{ok:
         # false, error}` on /tools and /execute), and the server keeps serving.
         log_exception("http.internal_error")
-        if request.url.path in REST_PATHS:
-            return SafeJSONResponse(error_body("internal_error", "Internal error"), status_code=500)
-        body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32603, "message": "Internal error"}}
-        return SafeJSONResponse(body, status_code=500)
+        return SafeJSONResponse(refusal(request.url.path, 500, "Internal error"), status_code=500)
 
     app = Starlette(
         exception_handlers={404: http_refusal, 405: http_refusal, Exception: internal_error},

@@ -27,10 +27,9 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 from uvicorn.server import ServerState
 
+from mcp_pruner_server.http.jsonrpc import INVALID_REQUEST, rpc_error
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes
 
-# JSON-RPC's "invalid request", for what h11 cannot parse.
-RPC_INVALID_REQUEST = -32600
 # A client on loopback sends a request head in microseconds; 5 s is uvicorn's keep-alive idle
 # bound too, so a slow or stalled head lives no longer than an idle keep-alive connection.
 HEADER_READ_TIMEOUT_S = 5.0
@@ -107,13 +106,7 @@ def bounded_protocol(
         def send_400_response(self, msg: str) -> None:
             """A request h11 cannot parse (a bad `Content-Length`, a broken request line) is
             answered before any app runs: in JSON-RPC, like every other refusal, not text/plain."""
-            body = rpc_dumps_bytes(
-                {
-                    "jsonrpc": "2.0",
-                    "id": None,
-                    "error": {"code": RPC_INVALID_REQUEST, "message": f"Bad Request: {msg}"},
-                }
-            )
+            body = rpc_dumps_bytes(rpc_error(None, INVALID_REQUEST, f"Bad Request: {msg}"))
             headers = [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),

@@ -1,4 +1,5 @@
-"""`GET /tools` and `POST /execute`: the same tools for function-calling agents (seed 004).
+"""`GET /tools` and `POST /execute`: the same tools for function-calling agents
+(docs/http.md#get-tools-and-post-execute).
 
 `GET /tools` → `{"tools": [{"type": "function", "function": {name, description,
 parameters}}, ...]}`, generated from `TOOL_SPECS` (`openai_tools.py`), in `tools/list` order.
@@ -17,12 +18,12 @@ metadata, fail-open) — and answers with the same structured result:
 | recovery: unknown `prune_id` / bad range | 404 / 400 | `prune_id_not_found` / `invalid_range` |
 | a server bug | 500 | `internal_error`, with `data.request_id` |
 
-Every error body is `{ok: false, error: {code, message, field_errors?, data?}}`.
+Every error body is `{ok: false, error: {code, message, field_errors?, data?}}` (`jsonrpc.rest_error`).
 
 A tool error that still ran is a result, not an HTTP error: `is_error` is MCP's `isError`
 and `result.error` says what failed, exactly as `tools/call` answers it — an agent asking
 "why does this test fail?" needs the output of the failing command. Only a timeout is a
-504, as seed 004 maps its executor timeouts; its partial output comes along. The token,
+504, an executor timeout as a gateway's; its partial output comes along. The token,
 Host/Origin and body-size refusals (401, 421/403, 413) come from `SecurityMiddleware` in
 the same `{ok: false, error}` shape.
 """
@@ -30,7 +31,6 @@ the same `{ok: false, error}` shape.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mcp_pruner_server.errors import (
@@ -39,11 +39,11 @@ from mcp_pruner_server.errors import (
     InvalidRangeError,
     PruneIdNotFoundError,
 )
+from mcp_pruner_server.http.jsonrpc import rest_error
 from mcp_pruner_server.http.openai_tools import openai_function_specs
 from mcp_pruner_server.jsonsafe import dumps, dumps_bytes, strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, ToolReply
-from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.tools.schemas import TOOLS_BY_NAME
 
 # The tool error code that maps to 504 rather than to a 200 result.
@@ -59,23 +59,8 @@ class ExecuteAnswer:
     body: bytes
 
 
-def error_body(
-    code: str,
-    message: str,
-    field_errors: object | None = None,
-    data: Mapping[str, object] | None = None,
-) -> JsonObject:
-    """`{ok: false, error: {code, message, field_errors?, data?}}`."""
-    error: JsonObject = {"code": code, "message": message}
-    if field_errors is not None:
-        error["field_errors"] = field_errors
-    if data:
-        error["data"] = dict(data)
-    return {"ok": False, "error": error}
-
-
 def _error(status: int, code: str, message: str, field_errors: object | None = None) -> ExecuteAnswer:
-    return ExecuteAnswer(status, dumps_bytes(error_body(code, message, field_errors)))
+    return ExecuteAnswer(status, dumps_bytes(rest_error(code, message, field_errors)))
 
 
 def _parse_envelope(body: bytes) -> tuple[str, object] | ExecuteAnswer:
@@ -112,8 +97,8 @@ def _domain_error(tool: str, exc: DomainRpcError) -> ExecuteAnswer:
         return _error(400, "invalid_params", exc.message, field_errors)
     if isinstance(exc, PruneIdNotFoundError | InvalidRangeError):
         status = 404 if isinstance(exc, PruneIdNotFoundError) else 400
-        return ExecuteAnswer(status, dumps_bytes(error_body(exc.code, str(exc), data=data)))
-    return ExecuteAnswer(500, dumps_bytes(error_body("internal_error", "internal error", data=data)))
+        return ExecuteAnswer(status, dumps_bytes(rest_error(exc.code, str(exc), data=data)))
+    return ExecuteAnswer(500, dumps_bytes(rest_error("internal_error", "internal error", data=data)))
 
 
 def _assemble(reply: ToolReply) -> ExecuteAnswer:

@@ -18,12 +18,11 @@ import functools
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mcp_pruner_server.http.request_guard import replay_message, send_rpc_refusal
+from mcp_pruner_server.http.asgi import replay_message, send_json
+from mcp_pruner_server.http.jsonrpc import INVALID_REQUEST, rpc_error
 from mcp_pruner_server.jsonsafe import strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 
-# JSON-RPC's code for a request that is JSON but not a valid request object.
-RPC_INVALID_REQUEST = -32600
 # The SDK's status for an invalid JSON-RPC message on the Streamable HTTP transport.
 INVALID_REQUEST_STATUS = 400
 INVALID_ID_MESSAGE = "Invalid Request: an MCP request 'id' must be a string or an integer"
@@ -57,7 +56,9 @@ class McpGuard:
         body = message.get("body", b"") if message["type"] == "http.request" else b""
         replay = replay_message(message, receive)
         if b'"id"' in body and await _has_invalid_id(body):
-            await send_rpc_refusal(send, INVALID_REQUEST_STATUS, RPC_INVALID_REQUEST, INVALID_ID_MESSAGE)
+            await send_json(
+                send, INVALID_REQUEST_STATUS, rpc_error(None, INVALID_REQUEST, INVALID_ID_MESSAGE)
+            )
             return
         await self.app(scope, replay, send)
 

@@ -36,7 +36,14 @@ from anyio.abc import TaskStatus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.http.request_guard import replay_message, send_rpc_refusal
+from mcp_pruner_server.http.asgi import replay_message, send_json
+from mcp_pruner_server.http.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    rpc_error,
+)
 from mcp_pruner_server.http.rpc import JEEVES_SCHEMA_VERSION, rpc_request_id
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, sanitize_object, strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
@@ -139,12 +146,12 @@ def build_sdk_server(
     async def read_resource(
         _ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
-        raise MCPError(types.INVALID_PARAMS, f"Resource not found: {params.uri}", {"uri": str(params.uri)})
+        raise MCPError(INVALID_PARAMS, f"Resource not found: {params.uri}", {"uri": str(params.uri)})
 
     async def get_prompt(
         _ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
     ) -> types.GetPromptResult:
-        raise MCPError(types.INVALID_PARAMS, f"Unknown prompt: {params.name}", {"name": params.name})
+        raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}", {"name": params.name})
 
     server: Server[Any] = Server(
         SERVER_NAME,
@@ -228,14 +235,15 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope.get("method") != "POST":
             # Stateless JSON mode has no standalone SSE stream (GET) and no session (DELETE).
-            await send_rpc_refusal(
-                send, 405, -32600, "Method Not Allowed: POST JSON-RPC to /mcp", [(b"allow", b"POST")]
-            )
+            refused = rpc_error(None, INVALID_REQUEST, "Method Not Allowed: POST JSON-RPC to /mcp")
+            await send_json(send, 405, refused, [(b"allow", b"POST")])
             return
         with anyio.move_on_after(SDK_READY_TIMEOUT_S):
             await self._ready.wait()
         if self._app is None:
-            await send_rpc_refusal(send, 503, -32603, "MCP transport unavailable; /rpc still serves")
+            await send_json(
+                send, 503, rpc_error(None, INTERNAL_ERROR, "MCP transport unavailable; /rpc still serves")
+            )
             return
         # SecurityMiddleware buffered the body into one message; read it, then hand it on.
         message = await receive()
@@ -243,7 +251,7 @@ class McpEndpoint:
         replay = replay_message(message, receive)
         if (b"NaN" in body or b"Infinity" in body) and (problem := await _not_strict_json(body)):
             # The SDK's parser takes NaN/Infinity; /rpc and /execute refuse them, so does /mcp.
-            await send_rpc_refusal(send, 400, -32700, f"Parse error: {problem}")
+            await send_json(send, 400, rpc_error(None, PARSE_ERROR, f"Parse error: {problem}"))
             return
         if b'"initialize"' in body and _is_initialize(body):
             send = _with_jeeves_schema(send)
@@ -259,13 +267,8 @@ class McpEndpoint:
         except asyncio.CancelledError:
             # The SIGTERM grace ran out (uvicorn cancels what still runs): answer in JSON-RPC.
             if not started:
-                await send_rpc_refusal(
-                    send,
-                    503,
-                    -32603,
-                    "Server shutting down: the request outlived the grace",
-                    request_id=rpc_request_id(body),
-                )
+                why = "Server shutting down: the request outlived the grace"
+                await send_json(send, 503, rpc_error(rpc_request_id(body), INTERNAL_ERROR, why))
 
 
 async def _not_strict_json(body: bytes) -> str | None:

@@ -2,8 +2,8 @@
 
 A pure ASGI middleware, so it runs before Starlette routing and before the MCP SDK, and every
 refusal is a well-formed JSON-RPC error object with the right HTTP status — or, on the
-function-calling routes (`/tools`, `/execute`, seed 004), their `{ok: false, error: {code,
-message}}` body with the same status:
+function-calling routes (`/tools`, `/execute`), their `{ok: false, error: {code, message}}`
+body with the same status (`jsonrpc.refusal`; codes in docs/http.md#request-guard):
 
 - Host not loopback (when bound to loopback) → 421; Origin not a loopback origin → 403,
   whatever the bind address: with `--allow-remote` too, a browser page elsewhere must not
@@ -34,33 +34,16 @@ import hmac
 import re
 from collections.abc import Iterable
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mcp_pruner_server.jsonsafe import dumps_bytes, rpc_dumps_bytes
+from mcp_pruner_server.http.asgi import replay_body, send_json
+from mcp_pruner_server.http.jsonrpc import EXECUTE_PATH, refusal
 from mcp_pruner_server.settings import is_loopback
 
-# Routes a supervisor probes without credentials (SPEC §3): they reveal no workspace data.
+# Routes a supervisor probes without credentials (docs/http.md#request-guard): they reveal no
+# workspace data.
 PUBLIC_PATHS: frozenset[str] = frozenset({"/healthz", "/health"})
-# The function-calling routes (seed 004): same rules, refusals in their own error shape.
-TOOLS_PATH = "/tools"
-EXECUTE_PATH = "/execute"
-REST_PATHS: frozenset[str] = frozenset({TOOLS_PATH, EXECUTE_PATH})
 _PORT_SUFFIX = re.compile(r"^(?P<name>\[[^\]]*\]|[^:]+)(?::\d{1,5})?$")
-# JSON-RPC has no code for transport refusals; these sit in the implementation-defined range.
-RPC_UNAUTHORIZED = -32001
-RPC_FORBIDDEN = -32002
-RPC_TOO_LARGE = -32003
-RPC_UNSUPPORTED_MEDIA_TYPE = -32006
-RPC_BUSY = -32007
-# The `error.code` of a refusal on REST_PATHS, by HTTP status.
-REST_REFUSAL_CODES = {
-    401: "unauthorized",
-    403: "forbidden",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
-    421: "misdirected",
-    503: "busy",
-}
 # The routes whose POST carries a body (every other route and method is answered unread).
 BODY_PATHS: frozenset[str] = frozenset({"/mcp", "/rpc", "/prune", EXECUTE_PATH})
 GATEWAY_PREFIX = "/api/mcp-gateway/"
@@ -108,47 +91,11 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def send_rpc_refusal(
-    send: Send,
-    status: int,
-    code: int,
-    message: str,
-    extra_headers: Iterable[tuple[bytes, bytes]] = (),
-    *,
-    request_id: str | int | None = None,
-) -> None:
-    """Answer with a JSON-RPC error object (id null unless known) and an HTTP status."""
-    answer = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
-    await send_json_body(send, status, rpc_dumps_bytes(answer), extra_headers)
-
-
-async def send_json_body(
-    send: Send, status: int, body: bytes, extra_headers: Iterable[tuple[bytes, bytes]] = ()
-) -> None:
-    """Send a complete `application/json` response."""
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        *extra_headers,
-    ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
 async def send_refusal(
-    scope: Scope,
-    send: Send,
-    status: int,
-    rpc_code: int,
-    message: str,
-    extra_headers: Iterable[tuple[bytes, bytes]] = (),
+    scope: Scope, send: Send, status: int, message: str, extra_headers: Iterable[tuple[bytes, bytes]] = ()
 ) -> None:
-    """A refusal in the shape the route speaks: JSON-RPC, or `{ok: false, error}` on REST_PATHS."""
-    if scope.get("path") in REST_PATHS:
-        error = {"code": REST_REFUSAL_CODES.get(status, "refused"), "message": message}
-        await send_json_body(send, status, dumps_bytes({"ok": False, "error": error}), extra_headers)
-        return
-    await send_rpc_refusal(send, status, rpc_code, message, extra_headers)
+    """A refusal in the shape the route speaks: JSON-RPC, or `{ok: false, error}` on `/tools`, `/execute`."""
+    await send_json(send, status, refusal(scope.get("path", ""), status, message), extra_headers)
 
 
 class SecurityMiddleware:
@@ -176,21 +123,18 @@ class SecurityMiddleware:
             return
         host = _header(scope, b"host")
         if self._check_host and (host is None or not is_loopback_host_header(host)):
-            await send_refusal(
-                scope, send, 421, RPC_FORBIDDEN, f"Misdirected request: Host {host!r} is not loopback"
-            )
+            await send_refusal(scope, send, 421, f"Misdirected request: Host {host!r} is not loopback")
             return
         origin = _header(scope, b"origin")
         if origin is not None and (self._token is None or not is_loopback_origin(origin)):
             why = "no browser request is served without a token" if self._token is None else "not loopback"
-            await send_refusal(scope, send, 403, RPC_FORBIDDEN, f"Forbidden: Origin {origin!r}: {why}")
+            await send_refusal(scope, send, 403, f"Forbidden: Origin {origin!r}: {why}")
             return
         if self._token is not None and scope.get("path") not in PUBLIC_PATHS and not self._authorized(scope):
             await send_refusal(
                 scope,
                 send,
                 401,
-                RPC_UNAUTHORIZED,
                 "Unauthorized: send 'Authorization: Bearer <JEEVES_MCP_PRUNER_TOKEN>'",
                 [(b"www-authenticate", b'Bearer realm="jeeves-mcp-pruner"')],
             )
@@ -204,7 +148,6 @@ class SecurityMiddleware:
                 scope,
                 send,
                 415,
-                RPC_UNSUPPORTED_MEDIA_TYPE,
                 f"Unsupported Media Type: send 'Content-Type: application/json', not {content_type!r}",
             )
             return
@@ -213,17 +156,11 @@ class SecurityMiddleware:
             body, held = await self._read_body(scope, receive)
             if body is _TOO_LARGE:
                 await send_refusal(
-                    scope,
-                    send,
-                    413,
-                    RPC_TOO_LARGE,
-                    f"Request body too large: the limit is {self._max_body} bytes",
+                    scope, send, 413, f"Request body too large: the limit is {self._max_body} bytes"
                 )
                 return
             if body is _BUSY:
-                await send_refusal(
-                    scope, send, 503, RPC_BUSY, "Server busy: too many request bytes in flight, retry"
-                )
+                await send_refusal(scope, send, 503, "Server busy: too many request bytes in flight, retry")
                 return
             await self.app(scope, replay_body(body, receive), send)
         finally:
@@ -265,22 +202,3 @@ class SecurityMiddleware:
 # Sentinels of `_read_body` (compared by identity).
 _TOO_LARGE = b"<too large>"
 _BUSY = b"<busy>"
-
-
-def replay_message(message: Message, receive: Receive) -> Receive:
-    """A `receive` that yields `message` (already received) once, then defers to the real one."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return message
-        return await receive()
-
-    return replay
-
-
-def replay_body(body: bytes, receive: Receive) -> Receive:
-    """A `receive` that yields `body` as one complete request message, then defers to the real one."""
-    return replay_message({"type": "http.request", "body": body, "more_body": False}, receive)

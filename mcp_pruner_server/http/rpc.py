@@ -1,11 +1,11 @@
-"""`POST /rpc`: plain JSON-RPC 2.0 over the same dispatcher as `/mcp` (seed 000 §3, §10).
+"""`POST /rpc`: plain JSON-RPC 2.0 over the same dispatcher as `/mcp` (docs/http.md#post-rpc).
 
-For the seeds' `curl` examples and simple clients: `initialize`, `notifications/*` (202, no
+For `curl` and simple clients: `initialize`, `notifications/*` (202, no
 body), `ping`, `tools/list`, `tools/call`, empty `resources/list`,
 `resources/templates/list`, `prompts/list`, and the legacy `health` method. Batches are
-answered in order (notifications left out). Every failure is a JSON-RPC error object:
--32700 parse, -32600 invalid request, -32601 method, -32602 params (`field_errors`),
--32004/-32005 recovery, -32603 internal. Answers are strict JSON (`jsonsafe.py`): a
+answered in order (notifications left out). Every failure is a JSON-RPC error object
+(`jsonrpc.py`): parse error, invalid request, unknown method, invalid params (`field_errors`),
+the recovery errors, internal error. Answers are strict JSON (`jsonsafe.py`): a
 NaN echoed in an error, a lone surrogate, an integer beyond 2^53 come back safe (an integer
 request `id` is echoed exactly: clients match answers by it).
 """
@@ -23,6 +23,13 @@ from mcp_pruner_server.errors import (
     InvalidRequestError,
     MethodNotFoundError,
 )
+from mcp_pruner_server.http.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    domain_rpc_error,
+    rpc_error,
+)
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, strict_loads
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.offload import run_off_loop_if_large
@@ -38,8 +45,6 @@ KNOWN_PROTOCOL_VERSIONS = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "
 JEEVES_SCHEMA_VERSION = 1
 # A batch is a convenience, not a way to run a thousand tool calls in one request.
 MAX_BATCH_LENGTH = 100
-PARSE_ERROR = -32700
-INTERNAL_ERROR = -32603
 
 
 @dataclass(frozen=True)
@@ -48,15 +53,6 @@ class RpcAnswer:
 
     status: int
     body: bytes | None
-
-
-def _error(
-    request_id: object, code: int, message: str, data: Mapping[str, object] | None = None
-) -> JsonObject:
-    error: JsonObject = {"code": code, "message": message}
-    if data is not None:
-        error["data"] = dict(data)
-    return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
 def initialize_result(params: Mapping[str, object]) -> JsonObject:
@@ -89,7 +85,7 @@ def _parse_failed(exc: Exception) -> RpcAnswer:
     """The -32700 answer; the request's trace ends in `req:invalid_request` (`tool.request_parse_failed`)."""
     trace = RequestTrace(new_request_id(), "-")  # no tool: the body never got that far
     trace.advance(Trigger.PARSE_FAILED, error=str(exc))
-    return _encode(200, _error(None, PARSE_ERROR, f"Parse error: {exc}"))
+    return _encode(200, rpc_error(None, PARSE_ERROR, f"Parse error: {exc}"))
 
 
 def rpc_request_id(body: bytes) -> str | int | None:
@@ -134,7 +130,7 @@ class RpcEndpoint:
         if isinstance(message, list):
             if not message or len(message) > MAX_BATCH_LENGTH:
                 invalid = InvalidRequestError(f"a batch holds 1 to {MAX_BATCH_LENGTH} requests")
-                return _encode(200, {"jsonrpc": "2.0", "id": None, "error": invalid.to_rpc_error()})
+                return _encode(200, domain_rpc_error(None, invalid))
             answers = [a for a in [await self._one(m) for m in message] if a is not None]
             return await self._encode(answers) if answers else RpcAnswer(202, None)
         answer = await self._one(message)
@@ -147,15 +143,17 @@ class RpcEndpoint:
 
     async def _one(self, message: object) -> JsonObject | None:
         if not isinstance(message, Mapping):
-            return _error(None, -32600, "Invalid Request: expected a JSON object")
+            return rpc_error(None, INVALID_REQUEST, "Invalid Request: expected a JSON object")
         has_id = "id" in message
         request_id = message.get("id")
         method = message.get("method")
         if message.get("jsonrpc") != "2.0" or not isinstance(method, str):
             reason = "'jsonrpc' must be \"2.0\" and 'method' a string"
-            return _error(request_id if has_id else None, -32600, f"Invalid Request: {reason}")
+            return rpc_error(request_id if has_id else None, INVALID_REQUEST, f"Invalid Request: {reason}")
         if has_id and (isinstance(request_id, bool) or not isinstance(request_id, str | int | None)):
-            return _error(None, -32600, "Invalid Request: 'id' must be a string, a number or null")
+            return rpc_error(
+                None, INVALID_REQUEST, "Invalid Request: 'id' must be a string, a number or null"
+            )
         if not has_id:
             if method.startswith("notifications/"):
                 log_event("rpc.notification", method=method)
@@ -171,11 +169,10 @@ class RpcEndpoint:
                 raise MethodNotFoundError(method)
             result = await handler(params)
         except DomainRpcError as exc:
-            error = exc.to_rpc_error()
-            return {"jsonrpc": "2.0", "id": request_id, "error": error}
+            return domain_rpc_error(request_id, exc)
         except Exception:  # the top-level boundary: a bug becomes -32603, the server keeps serving
             log_exception("rpc.internal_error", method=method)
-            return _error(request_id, INTERNAL_ERROR, "Internal error")
+            return rpc_error(request_id, INTERNAL_ERROR, "Internal error")
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:

@@ -13,11 +13,11 @@ import pytest
 from starlette.types import Message, Receive, Scope, Send
 
 from mcp_pruner_server.http.app import build_app
+from mcp_pruner_server.http.asgi import send_json_body
 from mcp_pruner_server.http.request_guard import (
     SecurityMiddleware,
     is_loopback_host_header,
     is_loopback_origin,
-    send_json_body,
 )
 from mcp_pruner_server.server_parts import build_parts
 from mcp_pruner_server.settings import MAX_REQUEST_BODY_BYTES, ServerSettings
