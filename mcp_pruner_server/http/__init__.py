@@ -2,7 +2,8 @@
 
 | module | holds |
 |---|---|
-| `app.py` | `build_app`: the routes, the guard and the lifespan |
+| `app.py` | `build_app`: the routes, the request guard, the lifespan and `app.state` wired |
+| `routes.py` | the route handlers, reading what they serve from `request.app.state` |
 | `jsonrpc.py` | the JSON-RPC error codes, `rpc_error`, `rest_error`, the refusal for a route |
 | `request_guard.py` | Host/Origin, bearer token, content type and body size, before any route |
 | `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one |

@@ -190,7 +190,7 @@ async def test_a_wrong_method_or_an_unknown_path_is_a_json_rpc_error(
 
 
 async def test_the_rest_routes_answer_their_own_json_shape_for_a_wrong_method(tmp_path: Path) -> None:
-    from mcp_pruner_server.http.app import http_refusal_response
+    from mcp_pruner_server.http.routes import http_refusal_response
 
     async with in_process(tmp_path) as client:
         tools = await client.post("/tools")
