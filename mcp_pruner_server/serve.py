@@ -3,7 +3,7 @@
 - The socket is bound here (port 0 → the kernel picks), so the port is known from the socket
   itself, and it is listening before the ready line is printed: a client that connects at
   once waits in the backlog instead of being refused.
-- The ready line is the only thing ever written to stdout (SPEC §2).
+- The ready line is the only thing ever written to stdout (docs/http.md#ready-line).
 - `--exit-with-parent`: the server stops when its stdin pipe reaches EOF (the runner holds the
   other end; however the runner dies, the kernel closes it) or when its parent process
   changes (re-parented to init or a subreaper).

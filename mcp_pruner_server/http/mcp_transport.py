@@ -1,8 +1,8 @@
 """`POST /mcp`: MCP Streamable HTTP through the official SDK's low-level `Server`, stateless, JSON.
 
 Importing the SDK stack costs ~0.6 s of CPU, more than the rest of the server together, and
-the runner's readiness budget is spent on it (seed 000 §14: a 2.6 s start failed a 2 s
-probe). So the SDK is imported in a worker thread after the socket is already listening:
+the runner's readiness budget is spent on it (docs/http.md#ready-line; a 2.6 s start
+failed a 2 s probe). So the SDK is imported in a worker thread after the socket is already listening:
 `/healthz` answers at once, and a `/mcp` request that arrives before the SDK is ready waits
 for it (bounded by `SDK_READY_TIMEOUT_S`). The session manager's `run()` is entered by the
 app's lifespan, through `McpEndpoint.run()`.
@@ -289,7 +289,7 @@ def _is_initialize(body: bytes) -> bool:
 
 
 def _with_jeeves_schema(send: Send) -> Send:
-    """Add `jeeves: {schemaVersion}` to an `initialize` result (TOOLS_CONTRACT.md), as `/rpc` does.
+    """Add `jeeves: {schemaVersion}` to an `initialize` result (docs/http.md#post-mcp), as `/rpc` does.
 
     The SDK builds that result itself; clients ignore unknown fields (pydantic, zod, serde).
     Only a complete JSON answer is rewritten; anything else passes through untouched.

@@ -2,7 +2,8 @@
 
 One source of truth: the name, description and input schema of every spec come from
 `tools/schemas.py`, the same objects `tools/list` serves; nothing here is written by hand.
-The conversion only makes seed 004's conventions hold whatever a schema forgets:
+The conversion only makes these conventions (docs/http.md#get-tools-and-post-execute) hold
+whatever a schema forgets:
 
 - `parameters` is always an object schema (`{"type": "object", "properties": {...}}`);
 - every object schema with `properties` says `additionalProperties` (false unless it says
@@ -34,7 +35,7 @@ _SCHEMA_VALUES = ("items", "additionalProperties", "not", "propertyNames", "cont
 
 
 def portable_parameters(schema: JsonSchema) -> JsonSchema:
-    """A copy of an input schema that follows seed 004's conventions (see the module doc)."""
+    """A copy of an input schema that follows the conventions of the module doc."""
     out = _portable(copy.deepcopy(schema))
     if out.get("type") != "object":
         out = {"type": "object", "properties": {}, "additionalProperties": False}

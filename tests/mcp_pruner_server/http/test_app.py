@@ -21,7 +21,7 @@ async def test_healthz_has_the_runner_shape(tmp_path: Path) -> None:
     assert body["time"]["uptime_ms"] >= 0
 
 
-async def test_health_has_the_seed_000_shape(tmp_path: Path) -> None:
+async def test_health_has_the_documented_shape(tmp_path: Path) -> None:
     async with in_process(tmp_path) as client:
         body = (await client.get("/health")).json()
     assert body["status"] == "healthy"

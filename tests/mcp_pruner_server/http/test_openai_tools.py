@@ -48,7 +48,7 @@ def test_every_spec_validates_unchanged_with_openais_tool_types(spec: dict[str, 
 
 
 @pytest.mark.parametrize("spec", openai_function_specs(), ids=lambda s: s["function"]["name"])
-def test_every_parameters_schema_follows_seed_004s_conventions(spec: dict[str, Any]) -> None:
+def test_every_parameters_schema_follows_the_portable_conventions(spec: dict[str, Any]) -> None:
     parameters = spec["function"]["parameters"]
     Draft202012Validator.check_schema(parameters)
     assert parameters["type"] == "object"
