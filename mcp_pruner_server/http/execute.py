@@ -106,8 +106,12 @@ def _assemble(reply: ToolReply) -> ExecuteAnswer:
     # rather than encoded a second time.
     error = reply.structured.get("error")
     if reply.is_error and isinstance(error, dict) and error.get("code") == TIMEOUT_CODE:
-        timeout = dumps({"code": TIMEOUT_CODE, "message": error.get("message", "the tool timed out")})
-        return ExecuteAnswer(504, f'{{"ok": false, "error": {timeout}, "result": {reply.text}}}'.encode())
+        message = error.get("message")
+        timeout = dumps(
+            rest_error(TIMEOUT_CODE, message if isinstance(message, str) else "the tool timed out")
+        )
+        # `{ok: false, error}` with the partial output as `result`, before its closing brace.
+        return ExecuteAnswer(504, f'{timeout[:-1]}, "result": {reply.text}}}'.encode())
     flag = "true" if reply.is_error else "false"
     return ExecuteAnswer(200, f'{{"ok": true, "is_error": {flag}, "result": {reply.text}}}'.encode())
 
