@@ -1,6 +1,6 @@
 """`POST /api/mcp-gateway/{server_name}/rpc`, mounted on the server's Starlette app.
 
-`install_gateway(app, parts)` (one line in `app.build_app`) adds the route behind the same
+`install_gateway(app, parts)` (one line in `http/app.build_app`) adds the route behind the same
 `SecurityMiddleware` as `/rpc` (bearer token, Host/Origin, body limit), shares the server's
 recovery store and pruning service, and closes the gateway's pooled HTTP client when the
 app's lifespan ends. The gateway's configuration is loaded here from the environment and
@@ -56,16 +56,7 @@ def install_gateway(
     if config is None:
         config = gateway_config(parts, os.environ if env is None else env)
     gateway = GatewayService(config, parts.service, UpstreamClient(config))
-
-    async def gateway_route(request: Request) -> Response:
-        server = request.path_params["server_name"]
-        answer = await gateway.handle(server, await request.body(), request.headers)
-        headers = dict(answer.headers)
-        if answer.body is None:
-            return Response(status_code=answer.status, headers=headers)
-        return Response(answer.body, answer.status, headers, media_type="application/json")
-
-    app.router.routes.append(Route(GATEWAY_PATH, gateway_route, methods=["POST"]))
+    app.router.routes.append(Route(GATEWAY_PATH, post_gateway, methods=["POST"]))
     inner = app.router.lifespan_context
 
     @asynccontextmanager
@@ -80,3 +71,14 @@ def install_gateway(
     app.router.lifespan_context = lifespan
     app.state.gateway = gateway
     return gateway
+
+
+async def post_gateway(request: Request) -> Response:
+    """`POST /api/mcp-gateway/{server_name}/rpc`: the `GatewayService` in `app.state.gateway`."""
+    gateway: GatewayService = request.app.state.gateway
+    server = request.path_params["server_name"]
+    answer = await gateway.handle(server, await request.body(), request.headers)
+    headers = dict(answer.headers)
+    if answer.body is None:
+        return Response(status_code=answer.status, headers=headers)
+    return Response(answer.body, answer.status, headers, media_type="application/json")
