@@ -73,10 +73,6 @@ class DomainRpcError(PrunerServerError):
         """The JSON-RPC `error.message`: the domain code itself (docs/http.md#json-rpc-error-codes)."""
         return self.code
 
-    def to_rpc_error(self) -> dict[str, object]:
-        """The JSON-RPC `error` member: `{code, message, data}`."""
-        return {"code": self.rpc_code, "message": self.message, "data": dict(self.data)}
-
 
 class PruneIdNotFoundError(DomainRpcError):
     """Raised when a `prune_id` is unknown, expired or evicted from the recovery store."""

@@ -25,7 +25,7 @@ from mcp_pruner_server.settings import ServerSettings, read_toml_document
 
 @dataclass(frozen=True)
 class ServerParts:
-    """Everything one server instance is made of (tests reach in through `app.state.parts`)."""
+    """Everything one server instance is made of (the route handlers read it from `app.state.parts`)."""
 
     settings: ServerSettings
     config: PruningConfig

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from mcp_pruner_server import recovery
 from mcp_pruner_server.errors import InvalidRangeError, PruneIdNotFoundError
+from mcp_pruner_server.http.jsonrpc import domain_rpc_error
 from mcp_pruner_server.pruning.text import split_lines
 from mcp_pruner_server.pruning.types import LINE_PREFIX_TEMPLATE
 from mcp_pruner_server.recovery import (
@@ -14,6 +15,7 @@ from mcp_pruner_server.recovery import (
     RecoveryStore,
     new_prune_id,
 )
+from tests.json_paths import at
 
 
 class FakeClock:
@@ -95,7 +97,7 @@ def test_invalid_ranges_raise_invalid_range_with_rpc_code_and_data(
     store.put("prn_a", TEXT)
     with pytest.raises(InvalidRangeError) as caught:
         store.recover("prn_a", ranges, include_line_numbers=False)
-    err = caught.value.to_rpc_error()
+    err = at(domain_rpc_error(None, caught.value), "error", kind=dict)
     assert err["code"] == -32005
     assert err["message"] == "invalid_range"
     data = caught.value.data
@@ -108,7 +110,7 @@ def test_unknown_id_raises_prune_id_not_found_shaped_like_the_seed() -> None:
     store = make_store()
     with pytest.raises(PruneIdNotFoundError) as caught:
         store.recover("prn_nope", [(1, 1)], include_line_numbers=False)
-    assert caught.value.to_rpc_error() == {
+    assert domain_rpc_error(None, caught.value)["error"] == {
         "code": -32004,
         "message": "prune_id_not_found",
         "data": {"code": "prune_id_not_found", "prune_id": "prn_nope"},

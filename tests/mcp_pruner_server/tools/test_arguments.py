@@ -1,6 +1,7 @@
 import pytest
 
 from mcp_pruner_server.errors import InvalidParamsError, InvalidRangeError
+from mcp_pruner_server.http.jsonrpc import domain_rpc_error
 from mcp_pruner_server.pruning.types import PruneOptions
 from mcp_pruner_server.recovery import MAX_RECOVER_RANGES
 from mcp_pruner_server.tools.bash_tool import parse_bash
@@ -11,7 +12,7 @@ from tests.json_paths import at
 
 
 def field_errors(exc: pytest.ExceptionInfo[InvalidParamsError]) -> dict[str, str]:
-    data = exc.value.to_rpc_error()
+    data = at(domain_rpc_error(None, exc.value), "error", kind=dict)
     assert data["code"] == -32602
     return {e["field"]: e["message"] for e in at(data, "data", "field_errors", kind=list)}
 
@@ -166,7 +167,7 @@ def test_recover_refuses_too_many_ranges_before_checking_any_of_them() -> None:
     too_many: list[object] = ["not a range"] * (MAX_RECOVER_RANGES + 1)
     with pytest.raises(InvalidRangeError) as exc:
         parse_recover({"prune_id": "prn_x", "ranges": too_many, "include_line_numbers": False})
-    assert exc.value.to_rpc_error()["code"] == -32005
+    assert at(domain_rpc_error(None, exc.value), "error", "code") == -32005
     assert f"at most {MAX_RECOVER_RANGES} ranges" in exc.value.reason
 
 
