@@ -1,4 +1,4 @@
-"""Every error reply of the server, in one place: the JSON-RPC codes and the two error shapes.
+"""The server's error replies, in one place: the JSON-RPC codes and the two error shapes.
 
 A route answers its errors in one of two shapes, and the path decides which:
 
@@ -13,6 +13,7 @@ JSON-RPC code and the REST `error.code` of `REFUSALS` for its HTTP status.
 
 The codes are documented in docs/http.md#json-rpc-error-codes, and `tests/test_docs.py`
 checks that table against the constants here; no other module writes a code as a number.
+(`/prune` alone answers in SWE-Pruner's own error shape, `swe_pruner_compat.py`.)
 Only the standard library is imported: `errors.py` takes its codes from here, and the runner
 imports `errors.py` on its start-up path.
 """
