@@ -3,7 +3,7 @@
 | route | handler |
 |---|---|
 | `POST /mcp` | `mcp_transport.McpEndpoint` (the SDK) behind `mcp_guard.McpGuard` |
-| `POST /rpc` | `routes.post_rpc` → `rpc.RpcEndpoint` |
+| `POST /rpc` | `rpc.post_rpc` → `rpc.RpcEndpoint` |
 | `GET /healthz`, `GET /health` | `routes.get_healthz`, `routes.get_health` (no token) |
 | `POST /prune` | `routes.post_prune` → `swe_pruner_compat.py` |
 | `GET /stats` | `routes.get_stats` |
@@ -40,9 +40,8 @@ from mcp_pruner_server.http.routes import (
     internal_error,
     post_execute,
     post_prune,
-    post_rpc,
 )
-from mcp_pruner_server.http.rpc import RpcEndpoint
+from mcp_pruner_server.http.rpc import RpcEndpoint, post_rpc
 from mcp_pruner_server.server_parts import ServerParts
 
 # Every method reaches `/tools` and `/execute`, so a wrong one gets their JSON error shape.

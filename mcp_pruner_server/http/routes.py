@@ -2,7 +2,8 @@
 
 `app.build_app` puts there the server's parts (`state.parts`) and one endpoint per protocol
 (`state.rpc`, `state.execute`, `state.mcp`); the handlers below only turn an HTTP request
-into a call on them and the answer into a response. Every body is strict JSON
+into a call on them and the answer into a response. `POST /rpc`'s handler lives with its
+endpoint in `rpc.py`, so a tool call's walk starts there. Every body is strict JSON
 (`jsonsafe.py`), and every error reply is built by `jsonrpc.py`.
 """
 
@@ -17,15 +18,11 @@ from starlette.responses import Response
 
 from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.http.execute import ExecuteEndpoint
-from mcp_pruner_server.http.jsonrpc import INTERNAL_ERROR, refusal, rest_error, rpc_error
-from mcp_pruner_server.http.rpc import RpcEndpoint, rpc_request_id
-from mcp_pruner_server.jsonsafe import SafeJSONResponse, rpc_dumps_bytes
+from mcp_pruner_server.http.jsonrpc import refusal, rest_error
+from mcp_pruner_server.jsonsafe import SafeJSONResponse
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.server_parts import ServerParts
 from mcp_pruner_server.swe_pruner_compat import handle_prune_request
-
-_SHUTDOWN_MESSAGE = "Server shutting down: the request outlived the shutdown grace period"
-
 
 # -- what the app state holds (Starlette's `State` is untyped: typed once, here) ------------
 
@@ -34,11 +31,6 @@ def server_parts(request: Request) -> ServerParts:
     """The parts of the server answering `request`."""
     parts: ServerParts = request.app.state.parts
     return parts
-
-
-def _rpc_endpoint(request: Request) -> RpcEndpoint:
-    endpoint: RpcEndpoint = request.app.state.rpc
-    return endpoint
 
 
 def _execute_endpoint(request: Request) -> ExecuteEndpoint:
@@ -83,21 +75,6 @@ async def get_stats(request: Request) -> Response:
     return SafeJSONResponse(snapshot)
 
 
-async def post_rpc(request: Request) -> Response:
-    """`POST /rpc`: plain JSON-RPC 2.0 (`rpc.py`)."""
-    body = await request.body()
-    try:
-        answer = await _rpc_endpoint(request).handle(body)
-    except asyncio.CancelledError:
-        # uvicorn cancels what is still running when the SIGTERM grace runs out; the
-        # tool's processes are already killed, and the caller still gets a JSON-RPC answer.
-        log_event("rpc.cancelled_by_shutdown", level="warning")
-        return Response(shutdown_error(body), status_code=503, media_type="application/json")
-    if answer.body is None:
-        return Response(status_code=answer.status)
-    return Response(answer.body, status_code=answer.status, media_type="application/json")
-
-
 async def get_tools(request: Request) -> Response:
     """`GET /tools`: the tools as OpenAI `function` specs (`execute.py`); any method routes here."""
     if request.method not in ("GET", "HEAD"):
@@ -125,14 +102,6 @@ async def post_prune(request: Request) -> Response:
 
 
 # -- refusals and last resorts --------------------------------------------------------------
-
-
-def shutdown_error(body: bytes) -> bytes:
-    """The 503 JSON-RPC answer to a request cancelled at shutdown, with its `id` when it had one.
-
-    Only at shutdown: the body is parsed again rather than threading its id through every call.
-    """
-    return rpc_dumps_bytes(rpc_error(rpc_request_id(body), INTERNAL_ERROR, _SHUTDOWN_MESSAGE))
 
 
 def _method_not_allowed(allowed: str) -> Response:

@@ -12,9 +12,13 @@ request `id` is echoed exactly: clients match answers by it).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import Response
 
 from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.errors import (
@@ -207,3 +211,36 @@ class RpcEndpoint:
             return {key: []}
 
         return empty_list
+
+
+# -- the route ------------------------------------------------------------------------------
+
+_SHUTDOWN_MESSAGE = "Server shutting down: the request outlived the shutdown grace period"
+
+
+def _rpc_endpoint(request: Request) -> RpcEndpoint:
+    endpoint: RpcEndpoint = request.app.state.rpc
+    return endpoint
+
+
+async def post_rpc(request: Request) -> Response:
+    """`POST /rpc`: plain JSON-RPC 2.0 (`rpc.py`)."""
+    body = await request.body()
+    try:
+        answer = await _rpc_endpoint(request).handle(body)
+    except asyncio.CancelledError:
+        # uvicorn cancels what is still running when the SIGTERM grace runs out; the
+        # tool's processes are already killed, and the caller still gets a JSON-RPC answer.
+        log_event("rpc.cancelled_by_shutdown", level="warning")
+        return Response(shutdown_error(body), status_code=503, media_type="application/json")
+    if answer.body is None:
+        return Response(status_code=answer.status)
+    return Response(answer.body, status_code=answer.status, media_type="application/json")
+
+
+def shutdown_error(body: bytes) -> bytes:
+    """The 503 JSON-RPC answer to a request cancelled at shutdown, with its `id` when it had one.
+
+    Only at shutdown: the body is parsed again rather than threading its id through every call.
+    """
+    return rpc_dumps_bytes(rpc_error(rpc_request_id(body), INTERNAL_ERROR, _SHUTDOWN_MESSAGE))
