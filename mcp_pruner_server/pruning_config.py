@@ -7,7 +7,7 @@ document (the whole document; this module reads its `[mcp_pruner]` table and ign
 does not own, which the runner shares). Every invalid value raises `ConfigError` naming the
 variable and the accepted range; the runner and the server report it as `config_invalid`.
 
-Decisions where the seeds are silent or loose:
+Decisions where the original contract was silent or loose:
 
 - Backend names: `heuristic`, `http`, `deepinfra` (alias `cloud`), case-insensitive. An unknown
   name is an error, not a silent `heuristic` (the original contract says "any other value => heuristic";

@@ -61,7 +61,7 @@ MCP_PRUNER_EVENTS = frozenset(
     }
 )
 
-# The runner's own events around the seed's lifecycle.
+# The runner's own events around the lifecycle.
 STATE_CHANGED = "run.state_changed"
 PROVIDER_STARTED = "provider.started"
 PROVIDER_SPAWN_ERROR = "provider.spawn_error"

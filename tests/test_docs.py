@@ -24,7 +24,8 @@ from tools_exec.errors import ToolExecError
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PACKAGES = ("runner", "mcp_pruner_server", "tools_exec")
-# The prefixes of the variables the code reads or sets (ours, and the seeds' compatibility names).
+# The prefixes of the variables the code reads or sets (ours, and the original contract's
+# compatibility names).
 ENV_VAR = re.compile(r"\b(?:JEEVES|KIMI|MCP_PRUNER|DEEPINFRA)_[A-Z0-9_]*[A-Z0-9]\b")
 # String constants of that shape that are not environment variables (none today).
 NOT_ENV_VARS: frozenset[str] = frozenset()
