@@ -1,13 +1,12 @@
 """One `jeeves run`: decide, start, prove, advertise, watch and stop the pruner around a provider.
 
 The `run:*` state machine (`runner.states`) is moved only here; the machine logs each move
-(`run.state_changed`) and the call site logs the lifecycle's event (docs/state-
-machines.md#event-log). The pruner is never fatal: any failure leaves the provider running
-without it. Whatever happens — provider exit, provider missing, a signal, a bug — the provider
-is killed if still running and the server stopped, in shielded `finally` blocks, before `run`
-returns. With `adopt_orphans` (a runner
-that is a child subreaper: `jeeves run`), whatever the run left under it (a `bash` tool child
-orphaned by a server crash) is killed last.
+(`run.state_changed`) and the call site logs the lifecycle's event
+(docs/state-machines.md#event-log). The pruner is never fatal: any failure leaves the provider
+running without it. Whatever happens — provider exit, provider missing, a signal, a bug — the
+provider is killed if still running and the server stopped, in shielded `finally` blocks,
+before `run` returns. With `adopt_orphans` (a runner that is a child subreaper: `jeeves run`),
+whatever the run left under it (a `bash` tool child orphaned by a server crash) is killed last.
 """
 
 from __future__ import annotations
