@@ -46,10 +46,13 @@ MIN_GREP_LINES = 3
 # (`code.NAME_WEIGHT`): "where is store scratch defined" is `type StoreScratch struct`, not
 # `func (a StoreScratch) String()`; "how does bpf test use it" is `bpf_test.go`.
 FIELD_WEIGHT = 3.0
+# The name a hit defines: after a keyword (a Go receiver `(h *H)` and a Ruby `self.` skipped), or a
+# shell function's `name() {`, which has none.
 _DEFINES = re.compile(
     r"\b(?:func|function|def|fn|class|struct|interface|type|typedef|enum|trait|impl|record|"
-    r"module|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?\*?([A-Za-z_]\w*)"
+    r"module|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?\*?(?:self\.)?([A-Za-z_]\w*)"
 )
+_SHELL_FUNCTION = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*\(\)\s*(?:\{|$)")
 # A question term found in at least this fraction of the hit lines is the searched pattern's.
 PATTERN_FRACTION = 0.5
 # A question's own words (and the abbreviations of them) weigh this much in the query; synonyms
@@ -239,7 +242,7 @@ def grep_units(
         files.setdefault(path, []).append(i)
         texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
         file_hits.setdefault(path, []).append(len(spans))
-        m = _DEFINES.search(text)
+        m = _DEFINES.search(text) or _SHELL_FUNCTION.match(text)
         names.append(_field(m.group(1), query) if m else Doc({}, 0))
         base = _base_name(path)
         stems.append(_field(base, query, joined=True))

@@ -59,6 +59,17 @@ def test_the_definition_the_question_spells_out_is_kept_with_its_heading() -> No
     assert "./codec/encode.go" in kept
 
 
+def test_a_ruby_singleton_method_and_a_shell_function_are_definitions() -> None:
+    calls = [f"./lib/cmd{k}.rb:{k + 3}:    opts = parse_options(argv, {k})" for k in range(60)]
+    definition = "./lib/cli.rb:12:  def self.parse_options(argv, defaults)"
+    kept = _kept([*calls[:30], definition, *calls[30:]], "where is parse options defined?")
+    assert definition in kept
+    calls = [f'./scripts/step{k}.sh:{k + 3}:  log_step "stage {k}"' for k in range(60)]
+    definition = "./scripts/common.sh:8:log_step() {"
+    kept = _kept([*calls[:30], definition, *calls[30:]], "where is log step defined?")
+    assert definition in kept
+
+
 def test_an_error_word_in_a_hit_is_not_a_failure_to_keep() -> None:
     lines = [f'./pkg/m{k}.go:{k}:	return fmt.Errorf("bad input {k}")' for k in range(60)]
     lines.append("./pkg/parser_test.go:88:	if err := parseHeader(); err != nil {")
