@@ -14,8 +14,6 @@ when the identifier's SHA-1 is odd.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import random
 import re
 import shutil
@@ -23,6 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from lang_sets import held_out, write_split
 
 _DEF = re.compile(
     r"\b(?:func(?:\s*\([^)]*\))?|function|def|fn|class|struct|interface|type|enum)\s+([A-Za-z_][A-Za-z0-9_]{5,})\b"
@@ -132,12 +132,8 @@ def main() -> int:
     for root in args.src:
         tasks += tasks_for(root, random.Random(f"{args.seed}:{root.name}"))
     args.out.mkdir(parents=True, exist_ok=True)
-    for split, odd in (("dev", False), ("held", True)):
-        chosen = [t for t in tasks if (hashlib.sha1(t["name"].encode()).digest()[-1] % 2 == 1) == odd]
-        with open(args.out / f"grep_{split}.jsonl", "w", encoding="utf-8") as f:
-            for t in chosen:
-                f.write(json.dumps(t) + "\n")
-        print(f"grep {split}: {len(chosen)} tasks")
+    for split, pick in (("dev", False), ("held", True)):
+        write_split(args.out, "grep", split, [t for t in tasks if held_out(t["name"]) == pick])
     return 0
 
 

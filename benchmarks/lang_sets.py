@@ -245,8 +245,17 @@ def _harness() -> ModuleType:
     return mod
 
 
-def held_out(rel: str) -> bool:
-    return hashlib.sha1(rel.encode()).digest()[-1] % 2 == 1
+def held_out(key: str) -> bool:
+    """Whether the task keyed `key` (a file's path, a grep task's name) is in the held-out half."""
+    return hashlib.sha1(key.encode()).digest()[-1] % 2 == 1
+
+
+def write_split(out: Path, name: str, split: str, tasks: list[dict[str, Any]]) -> None:
+    """`tasks` as `<out>/<name>_<split>.jsonl`, one JSON task a line, and their count said."""
+    with open(out / f"{name}_{split}.jsonl", "w", encoding="utf-8") as f:
+        for t in tasks:
+            f.write(json.dumps(t) + "\n")
+    print(f"{name} {split}: {len(tasks)} tasks")
 
 
 def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
@@ -295,11 +304,7 @@ def main() -> int:
     tasks = build(args.lang, args.src, args.n, args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     for split, pick in (("dev", False), ("held", True)):
-        chosen = [t for t in tasks if held_out(t["path"]) == pick][: args.n]
-        with open(args.out / f"{args.lang}_{split}.jsonl", "w", encoding="utf-8") as f:
-            for t in chosen:
-                f.write(json.dumps(t) + "\n")
-        print(f"{args.lang} {split}: {len(chosen)} tasks")
+        write_split(args.out, args.lang, split, [t for t in tasks if held_out(t["path"]) == pick][: args.n])
     return 0
 
 
