@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
+from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.terms import stem, terms
 
@@ -46,8 +47,8 @@ MIN_GREP_LINES = 3
 # (`code.NAME_WEIGHT`): "where is store scratch defined" is `type StoreScratch struct`, not
 # `func (a StoreScratch) String()`; "how does bpf test use it" is `bpf_test.go`.
 FIELD_WEIGHT = 3.0
-# The name a hit defines: after a keyword (a Go receiver `(h *H)` and a Ruby `self.` skipped), or a
-# shell function's `name() {`, which has none.
+# The name a hit defines: after a keyword (a Go receiver `(h *H)` and a Ruby `self.` skipped), or,
+# in a shell script only, a function's `name() {`, which has none (elsewhere `name()` is a call).
 _DEFINES = re.compile(
     r"\b(?:func|function|def|fn|class|struct|interface|type|typedef|enum|trait|impl|record|"
     r"module|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?\*?(?:self\.)?([A-Za-z_]\w*)"
@@ -96,6 +97,11 @@ def grep_headings(lines: Sequence[str]) -> list[int | None] | None:
         elif line.strip() and line != _SEPARATOR:
             return None  # a line that is neither: not a heading listing after all
     return out
+
+
+def _shell_function(text: str, path: str) -> re.Match[str] | None:
+    m = _SHELL_FUNCTION.match(text)
+    return m if m is not None and language_of(path) == "bash" else None
 
 
 def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
@@ -242,7 +248,7 @@ def grep_units(
         files.setdefault(path, []).append(i)
         texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
         file_hits.setdefault(path, []).append(len(spans))
-        m = _DEFINES.search(text) or _SHELL_FUNCTION.match(text)
+        m = _DEFINES.search(text) or _shell_function(text, path)
         names.append(_field(m.group(1), query) if m else Doc({}, 0))
         base = _base_name(path)
         stems.append(_field(base, query, joined=True))

@@ -70,6 +70,13 @@ def test_a_ruby_singleton_method_and_a_shell_function_are_definitions() -> None:
     assert definition in kept
 
 
+def test_a_bare_call_outside_a_shell_script_is_no_definition() -> None:
+    calls = [f"./tests/test_m{k}.py:{k + 3}:    configure()" for k in range(60)]
+    definition = "./pkg/settings.py:40:def configure(options=None):"
+    kept = _kept([*calls[:30], definition, *calls[30:]], "where is configure defined?")
+    assert definition in kept
+
+
 def test_an_error_word_in_a_hit_is_not_a_failure_to_keep() -> None:
     lines = [f'./pkg/m{k}.go:{k}:	return fmt.Errorf("bad input {k}")' for k in range(60)]
     lines.append("./pkg/parser_test.go:88:	if err := parseHeader(); err != nil {")
