@@ -106,7 +106,7 @@ def test_invalid_ranges_raise_invalid_range_with_rpc_code_and_data(
     assert reason in str(data["reason"])
 
 
-def test_unknown_id_raises_prune_id_not_found_shaped_like_the_seed() -> None:
+def test_unknown_id_raises_prune_id_not_found_with_the_documented_error_shape() -> None:
     store = make_store()
     with pytest.raises(PruneIdNotFoundError) as caught:
         store.recover("prn_nope", [(1, 1)], include_line_numbers=False)
