@@ -115,6 +115,12 @@ def _last_row(node: Any) -> int:
     return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
 
 
+def _after_code(comment: Any) -> bool:
+    """The comment ends a line of code (its previous sibling ends on the row it starts on)."""
+    before = comment.prev_sibling
+    return before is not None and before.end_point[0] == comment.start_point[0]
+
+
 def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
     """The comment nodes directly above `outer` (no blank line between) and attribute nodes."""
     comments: list[Any] = []
@@ -125,6 +131,8 @@ def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
         if "comment" in prev.type:
             if prev.text is not None and prev.text.startswith(b"#!"):
                 break  # a shebang documents the script, not its first function
+            if _after_code(prev):
+                break  # `#[attr] // why` explains the line it ends, not the function
             comments.insert(0, prev)
         elif prev.type in ATTRIBUTES:
             if comments:
