@@ -34,6 +34,7 @@ HARNESS = Path("/work/shared/eval/prune_eval.py")
 # The harness's bounds: files long enough for pruning to matter, short enough to be one read.
 MIN_FILE_LINES, MAX_FILE_LINES = 300, 4000
 MIN_QUERY_WORDS = 6
+_WORD = re.compile(r"[^\W\d_]{2}")  # a word has two letters: `- - - -` rulers are not questions
 MIN_GOLD, MAX_GOLD = 3, 80
 PER_FILE = 3
 
@@ -203,7 +204,7 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         name = name_node.text.decode() if name_node is not None else ""
         c0, c1 = comments[0].start_point[0], _last_row(comments[-1])
         query = _query(lines, c0, c1, name)
-        if len(query.split()) < MIN_QUERY_WORDS:
+        if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
             continue
         ctx = list(lines)
         for i in range(c0, c1 + 1):
