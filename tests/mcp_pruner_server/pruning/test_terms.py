@@ -74,6 +74,11 @@ def test_an_abbreviation_and_the_word_it_shortens_find_each_other() -> None:
     assert weights[stem("cfg")] == weights[stem("dict")] == 1.0
 
 
+def test_the_short_forms_code_writes_for_arithmetic_iteration_and_time_are_found() -> None:
+    weights = query_weights("Subtract b from a, return an iterator over the nanoseconds")
+    assert weights[stem("sub")] == weights[stem("iter")] == weights[stem("nanos")] == 1.0
+
+
 def test_a_very_long_line_is_tokenised_the_same_but_not_kept_in_the_cache() -> None:
     long_line = "loadUser(user_id) " * (MAX_CACHED_LINE_CHARS // 10)
     before = _cached_line_terms.cache_info().currsize

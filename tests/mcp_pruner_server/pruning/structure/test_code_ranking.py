@@ -97,3 +97,21 @@ def test_the_definition_a_question_names_wholly_beats_one_it_names_in_part() -> 
         "Read some bytes from this source into the specified buffer, returning how many bytes were read."
     )
     assert _best_header(READERS, _units(READERS, question, "rust")).startswith("pub fn read(")
+
+
+# The question spells out what the code abbreviates (`sub` for "subtract").
+ARITHMETIC = [
+    "fn add(a: *const u8, b: *const u8) -> *const u8 {",
+    "    a.wrapping_add(b as usize)",
+    "}",
+    "",
+    "fn sub(a: *const u8, b: *const u8) -> usize {",
+    "    debug_assert!(a >= b);",
+    "    (a as usize) - (b as usize)",
+    "}",
+]
+
+
+def test_a_definition_named_by_the_short_form_of_the_questions_word_wins() -> None:
+    question = "Subtract `b` from `a` and return the difference."
+    assert _best_header(ARITHMETIC, _units(ARITHMETIC, question, "rust")).startswith("fn sub(")
