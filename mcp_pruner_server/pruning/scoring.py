@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.phrases import phrase_terms
-from mcp_pruner_server.pruning.terms import ABBREVIATIONS, STOPWORDS, SYNONYMS, terms
+from mcp_pruner_server.pruning.terms import ABBREVIATIONS, STOPWORDS, SYNONYMS, phrase_synonyms, terms
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.types import SourceType
 
@@ -51,6 +51,8 @@ def query_weights(goal_hint: str) -> dict[str, float]:
     for term in list(weights):
         for other in SYNONYMS.get(term, ()):
             weights.setdefault(other, SYNONYM_WEIGHT)
+    for word in phrase_synonyms(goal_hint):  # "removes all" -> `clear`
+        weights.setdefault(word, SYNONYM_WEIGHT)
     return weights
 
 

@@ -10,9 +10,18 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from mcp_pruner_server.pruning.wordlists import ABBREVIATION_PAIRS, STOPWORDS, SYNONYM_GROUPS
+from mcp_pruner_server.pruning.wordlists import ABBREVIATION_PAIRS, PHRASE_SYNONYMS, STOPWORDS, SYNONYM_GROUPS
 
-__all__ = ["ABBREVIATIONS", "STOPWORDS", "SYNONYMS", "identifiers", "line_terms", "stem", "terms"]
+__all__ = [
+    "ABBREVIATIONS",
+    "STOPWORDS",
+    "SYNONYMS",
+    "identifiers",
+    "line_terms",
+    "phrase_synonyms",
+    "stem",
+    "terms",
+]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 # An acronym's plural (`CPUs`, `PIDs`, `URLs`) is the acronym, not `CP` + `Us`.
@@ -138,3 +147,21 @@ def _abbreviation_table() -> dict[str, tuple[str, ...]]:
 
 
 ABBREVIATIONS = _abbreviation_table()
+
+
+def _phrase_table() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
+    out = []
+    for phrase, words in PHRASE_SYNONYMS:
+        first, *rest = phrase.split()
+        # the first word inflected too: "removes all", "erased all"
+        pattern = re.compile(rf"\b{first}\w*\s+" + r"\s+".join(rest) + r"\b", re.IGNORECASE)
+        out.append((pattern, tuple(stem(w) for w in words.split())))
+    return out
+
+
+_PHRASES = _phrase_table()
+
+
+def phrase_synonyms(text: str) -> list[str]:
+    """The terms code names the word lists' phrases in `text` by ("removes all" -> `clear`)."""
+    return [word for pattern, words in _PHRASES if pattern.search(text) for word in words]

@@ -47,6 +47,16 @@ SYNONYM_GROUPS = (
     "name label title identifier identification",
 )
 
+# What a question says in several words that code names in one: "removes all the items" is
+# `clear`, "the number of entries" is a `len`, `count` or `size`.
+PHRASE_SYNONYMS = (
+    ("remove all", "clear"),
+    ("delete all", "clear"),
+    ("erase all", "clear"),
+    ("number of", "count len size"),
+    ("how many", "count len size"),
+)
+
 
 # The short forms code writes for common words (`cfg`, `addr`, `dict`): a question spells
 # them out, the code does not. General programming vocabulary, not tied to any code base

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.scoring import query_weights
+from mcp_pruner_server.pruning.scoring import SYNONYM_WEIGHT, query_weights
 from mcp_pruner_server.pruning.terms import (
     ABBREVIATIONS,
     MAX_CACHED_LINE_CHARS,
@@ -77,6 +77,12 @@ def test_an_abbreviation_and_the_word_it_shortens_find_each_other() -> None:
 def test_the_short_forms_code_writes_for_arithmetic_iteration_and_time_are_found() -> None:
     weights = query_weights("Subtract b from a, return an iterator over the nanoseconds")
     assert weights[stem("sub")] == weights[stem("iter")] == weights[stem("nanos")] == 1.0
+
+
+def test_a_phrase_brings_the_one_word_code_names_it_by() -> None:
+    weights = query_weights("Removes all the entries, then returns the number of slots")
+    assert weights[stem("clear")] == weights[stem("len")] == weights[stem("count")] == SYNONYM_WEIGHT
+    assert stem("clear") not in query_weights("Removes the entry from all the slots")
 
 
 def test_a_very_long_line_is_tokenised_the_same_but_not_kept_in_the_cache() -> None:

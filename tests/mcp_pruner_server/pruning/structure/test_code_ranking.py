@@ -115,3 +115,30 @@ ARITHMETIC = [
 def test_a_definition_named_by_the_short_form_of_the_questions_word_wins() -> None:
     question = "Subtract `b` from `a` and return the difference."
     assert _best_header(ARITHMETIC, _units(ARITHMETIC, question, "rust")).startswith("fn sub(")
+
+
+# "Remove all" is what `clear` does; `remove` takes one.
+FD_SET = [
+    "impl FdSet {",
+    "    pub fn insert(&mut self, fd: RawFd) {",
+    "        unsafe { libc::FD_SET(fd, &mut self.0) };",
+    "    }",
+    "",
+    "    pub fn remove(&mut self, fd: RawFd) {",
+    "        unsafe { libc::FD_CLR(fd, &mut self.0) };",
+    "    }",
+    "",
+    "    pub fn clear(&mut self) {",
+    "        unsafe { libc::FD_ZERO(&mut self.0) };",
+    "    }",
+    "}",
+]
+
+
+def test_removing_all_of_something_ranks_clear_next_to_remove() -> None:
+    units = _units(FD_SET, "Remove all file descriptors from this `FdSet`.", "rust")
+    ranked = sorted(units, key=lambda u: -u.score)
+    assert [FD_SET[u.lines[0]].strip() for u in ranked[:2]] == [
+        "pub fn remove(&mut self, fd: RawFd) {",
+        "pub fn clear(&mut self) {",
+    ]
