@@ -9,6 +9,7 @@ by rank, and then single lines by score, until the floor is met.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,11 @@ MAX_FOCUS_UNITS = 3
 # While filling up to the floor, a unit larger than this multiple of the lines still
 # missing is skipped for a smaller one (a 200-line function would overshoot the cap).
 FILL_OVERSHOOT = 1.0
+# The fill ranks a unit by its score over its size to this power: between two units scoring
+# alike, the floor's lines buy more candidates in small ones than in one long one (a 40-line
+# runner-up no longer outranks three 5-line ones scoring 3 % less). All dev code sets: 21 tasks
+# more, 6 fewer of ~1500 (Rust 0.83 -> 0.90 on one split); 0.15 and 0.25 lost more elsewhere.
+FILL_SIZE_EXPONENT = 0.1
 
 
 @dataclass(frozen=True)
@@ -115,7 +121,7 @@ def choose(
         add(unit.context)
         add(unit.uses)
     # (a runner-up left out above is larger than the lines still missing: the fill skips it too)
-    for unit in ranked[len(focus) :]:
+    for unit in sorted(ranked[len(focus) :], key=_fill_rank):
         missing = floor - count
         if missing <= free.count:
             break
@@ -132,6 +138,11 @@ def choose(
             keep[i] = True
             count += 1
     return keep
+
+
+def _fill_rank(unit: Unit) -> float:
+    """The fill's order: by score, a smaller unit first among near-equals (`FILL_SIZE_EXPONENT`)."""
+    return -unit.score / math.pow(max(1, len(unit.lines)), FILL_SIZE_EXPONENT)
 
 
 def _by_rank(keep: Sequence[bool], line_scores: Sequence[float]) -> Iterator[int]:

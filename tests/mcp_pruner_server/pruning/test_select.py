@@ -45,3 +45,13 @@ def test_a_runner_up_beyond_the_slack_stays_out_of_the_focus() -> None:
     keep = choose(100, units, [], 20, [0.0] * 100, [False] * 100)
     assert not any(keep[i] for i in range(50, 62))
     assert sum(keep) == 20
+
+
+def test_the_fill_takes_small_units_before_a_long_one_scoring_about_the_same() -> None:
+    # after the focus (10 lines) the floor misses 40: one 40-line unit would take them all,
+    # three 5-line ones scoring 2 % less are three candidates for a third of the lines
+    small = [tuple(range(start, start + 5)) for start in (200, 220, 240)]
+    units = [Unit(tuple(range(10)), 10.0), Unit(tuple(range(100, 140)), 5.0), *(Unit(s, 4.9) for s in small)]
+    keep = choose(400, units, [], 50, [0.0] * 400, [False] * 400)
+    assert all(keep[i] for s in small for i in s)
+    assert not all(keep[i] for i in range(100, 140))
