@@ -44,7 +44,7 @@ SYNONYM_GROUPS = (
     "wait sleep poll await",
     "none null nil absent missing",
     "free release dealloc deallocate",
-    "name label title identifier identification",
+    "name label title identifier identification id",
 )
 
 # What a question says in several words that code names in one: "removes all the items" is

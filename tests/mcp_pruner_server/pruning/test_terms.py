@@ -85,6 +85,10 @@ def test_a_phrase_brings_the_one_word_code_names_it_by() -> None:
     assert stem("clear") not in query_weights("Removes the entry from all the slots")
 
 
+def test_an_id_is_a_name() -> None:
+    assert query_weights("Get the name of the group")["id"] == SYNONYM_WEIGHT
+
+
 def test_a_very_long_line_is_tokenised_the_same_but_not_kept_in_the_cache() -> None:
     long_line = "loadUser(user_id) " * (MAX_CACHED_LINE_CHARS // 10)
     before = _cached_line_terms.cache_info().currsize
