@@ -10,7 +10,10 @@ name a third, weighted as a code unit's signature is. Kept hits bring their head
 The searched name is in every hit, so the question's other words decide. When they name a
 file ("how does *dispatcher* use set-global-default-error?"), that file's hits together (with
 those of its namesakes, `index.cjs`/`index.mjs`) rank first and the searched name's definition
-elsewhere counts as any hit; when they name none ("where is X defined?"), the definition's name
+elsewhere counts as any hit, and the searched name's words in a path count for nothing
+(`FoldingSet.h` is not named by "folding set node id ref"); when the question names several
+files alike (`test.pb.go` in ten directories), the first hit of each comes first. When they
+name none ("where is X defined?"), the definition's name
 and a file named after the searched name itself lead.
 Nothing is a `must`: in a listing of matches the word `error` is what was searched, not a
 failure. Diagnostics with a column (`file.go:16:9: msg`) are not grep hits: that is a
@@ -66,6 +69,9 @@ _ASKS_DEFINITION = frozenset(
 )
 # A file's hits together rank this much above the file's best hit alone.
 FILE_ABOVE_BEST_HIT = 1.01
+# Files the question names with at least this fraction of the best file's naming score are
+# named alike (the same base name; float sums of the same terms may differ in the last bits).
+NAMED_ALIKE = 0.999
 # A file's hits make one unit up to this many (its first ones beyond).
 MAX_FILE_HITS = 20
 # Only the first lines are looked at to recognise the layout: a listing is uniform.
@@ -196,6 +202,12 @@ def _in_text(found: dict[str, int], path: str, query: dict[str, float]) -> set[s
     return {t for t, tf in found.items() if tf > in_path.get(t, 0)}
 
 
+def _of_words(query: dict[str, float], words: set[str]) -> set[str]:
+    """The query terms that are one of `words` or a run of words holding one (`test_5` of
+    "tst nss test 5", `core_js`), not those made of the searched pattern's words alone."""
+    return {t for t in query if t in words or any(stem(p) in words for p in t.split("_"))}
+
+
 def _only(doc: Doc, wanted: set[str]) -> Doc:
     return Doc({t: tf for t, tf in doc.hits.items() if t in wanted}, doc.length)
 
@@ -271,24 +283,59 @@ def grep_units(
             stems = [d if base in wholly else Doc({}, d.length) for d, base in zip(stems, bases, strict=True)]
         # The question names a file: its hits are the answer, not the searched name's
         # definition elsewhere, nor a file named after the searched name (`warningData.ts`).
+        # The searched pattern's words say nothing there (they are in every hit), yet in a path
+        # (`FoldingSet.h` for "folding set node id ref") they would outrank the named file.
+        other = _of_words(query, named)
+        stems = [_only(d, named) for d in stems]
         hit_scores = _scores(
-            query, docs, [Doc({}, 0)] * len(names), [_only(d, named) for d in stems], deadline
+            query, [_only(d, other) for d in docs], [Doc({}, 0)] * len(names), stems, deadline
         )
+        naming = bm25(query, stems, deadline=deadline)
     scores = list(hit_scores)
     units: list[tuple[tuple[int, ...], tuple[int, ...]]] = [
         (hit, (shown,) if shown is not None else ()) for hit, shown in spans
     ]
     if named is not None:
-        for group in _same_named(files):
+        groups = _same_named(files)
+        for group in groups:
             hits = sorted(i for path in group for i in files[path])[:MAX_FILE_HITS]
             context = tuple(sorted({h for i in hits if (h := headings[i]) is not None and h != i}))
             units.append((tuple(hits), context))
             # just above its best hit: the question asks how the file uses the name, which all
             # of its hits show (a single hit would leave no room for the rest at a tight budget)
             scores.append(max(hit_scores[k] for path in group for k in file_hits[path]) * FILE_ABOVE_BEST_HIT)
+        alike = _named_alike(files, file_hits, naming, query, other, deadline)
+        if len(alike) >= 2 and not any(set(alike) <= set(group) for group in groups):
+            firsts = tuple(sorted(files[path][0] for path in alike))
+            context = tuple(sorted({h for i in firsts if (h := headings[i]) is not None and h != i}))
+            units.append((firsts, context))
+            scores.append(max(scores, default=0.0) * FILE_ABOVE_BEST_HIT)
     return [
         Unit(hits, score, context) for (hits, context), score in zip(units, scores, strict=True) if score > 0
     ]
+
+
+def _named_alike(
+    files: dict[str, list[int]],
+    file_hits: dict[str, list[int]],
+    naming: Sequence[float],
+    query: dict[str, float],
+    other: set[str],
+    deadline: Deadline,
+) -> list[str]:
+    """The files the question names best, alike (`test.pb.go` in ten directories, `stream.js`
+    and `stream.ts`; one file when the question tells it apart, `tst-nss-test5.c` of "tst nss
+    test 5"): by their base names and the question's other words in their paths, not by
+    their hits' texts (a short hit line is no better named)."""
+    paths = [path for path in deadline.paced(files) if naming[file_hits[path][0]] > 0]
+    # the weights of the words found, unnormalised: a longer path is no less named
+    scored = [
+        sum(query[t] for t in _only(_field(path, query), other).hits)
+        + FIELD_WEIGHT * naming[file_hits[path][0]]
+        for path in paths
+    ]
+    best = max(scored, default=0.0)
+    return [path for path, score in zip(paths, scored, strict=True) if score >= best * NAMED_ALIKE]
 
 
 def _same_named(files: dict[str, list[int]]) -> list[list[str]]:

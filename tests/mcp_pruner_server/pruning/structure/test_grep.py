@@ -239,3 +239,37 @@ def test_the_file_the_question_names_wholly_wins_over_one_it_names_in_part() -> 
     lines.append("./java/util/Formatter.java:46:import java.text.DateFormatSymbols;")
     lines += [f"./java/text/X{k}.java:{k}:    DateFormatSymbols s;" for k in range(5)]
     assert _best(lines, "how does formatter use date-format-symbols?") == [lines[2]]
+
+
+def test_the_searched_name_s_words_in_a_path_do_not_outrank_the_file_the_question_names() -> None:
+    # `FoldingSet.h` holds words of the searched `FoldingSetNodeIDRef`: it is not the file asked about
+    lines = [
+        "./llvm/ADT/FoldingSet.h",
+        "281:/// FoldingSetNodeIDRef - This class describes a reference to an interned",
+        "286:class FoldingSetNodeIDRef {",
+        "",
+        "./llvm/Analysis/ScalarEvolutionExpressions.h",
+        *(
+            f"{n}:  SCEVExpr{n}(const FoldingSetNodeIDRef ID, const SCEV *op, Type *ty);"
+            for n in range(60, 72)
+        ),
+    ]
+    question = "how does scalarevolutionexpressions use folding set node id ref?"
+    assert _best(lines, question) == lines[5:]
+
+
+def test_files_the_question_names_alike_each_show_their_first_hit() -> None:
+    # "test pb" names `test.pb.go` in every directory alike: show where each uses the name
+    # rather than one of them whole
+    lines: list[str] = []
+    for k in range(6):
+        lines += [
+            f"./legacy/proto{k}/test.pb.go",
+            *(f"{100 * n + k}:	return x.OneofUint32" for n in range(1, 5)),
+            "",
+        ]
+    lines += ["./impl/other.go", "12:	OneofUint32 uint32", "14:	y := OneofUint32"]
+    kept = _kept(lines, "how does test pb use oneof uint 32?")
+    for k in range(6):
+        assert f"./legacy/proto{k}/test.pb.go" in kept
+        assert f"{100 + k}:	return x.OneofUint32" in kept
