@@ -4,8 +4,10 @@ Two layouts are recognised: flat (`path:12:text`, `path-13-context`) and `--head
 alone on a line, then `12:text` / `13-context` lines, groups separated by blank lines or `--`).
 A hit's score is BM25 over its own terms plus its path's (the heading line counted with it), so
 "how does the ssh client use rsa keys" finds the hits in `ssh/client.go`; a hit that defines
-something (`func`, `class`, `fn` …) has its name scored as a second field, and the file's base
-name a third, weighted as a code unit's signature is. Kept hits bring their heading line.
+something (`grep_defs.py`: `fn`, `enum class`, `public int Foo(` in the C family …) has its
+name scored as a second field, and the file's base name a third, weighted as a code unit's
+signature is. Kept hits bring their heading line. A minified line (or a source map's) counts
+each of its terms once.
 
 The searched name is in every hit, so the question's other words decide. When they name a
 file ("how does *dispatcher* use set-global-default-error?"), that file's hits together (with
@@ -29,7 +31,7 @@ from pathlib import PurePosixPath
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
-from mcp_pruner_server.pruning.structure.languages import language_of
+from mcp_pruner_server.pruning.structure.grep_defs import defined_name
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.terms import stem, terms
 
@@ -50,13 +52,6 @@ MIN_GREP_LINES = 3
 # (`code.NAME_WEIGHT`): "where is store scratch defined" is `type StoreScratch struct`, not
 # `func (a StoreScratch) String()`; "how does bpf test use it" is `bpf_test.go`.
 FIELD_WEIGHT = 3.0
-# The name a hit defines: after a keyword (a Go receiver `(h *H)` and a Ruby `self.` skipped), or,
-# in a shell script only, a function's `name() {`, which has none (elsewhere `name()` is a call).
-_DEFINES = re.compile(
-    r"\b(?:func|function|def|fn|class|struct|interface|type|typedef|enum|trait|impl|record|"
-    r"module|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?\*?(?:self\.)?([A-Za-z_]\w*)"
-)
-_SHELL_FUNCTION = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*\(\)\s*(?:\{|$)")
 # A question term found in at least this fraction of the hit lines is the searched pattern's.
 PATTERN_FRACTION = 0.5
 # A question's own words (and the abbreviations of them) weigh this much in the query; synonyms
@@ -74,6 +69,9 @@ FILE_ABOVE_BEST_HIT = 1.01
 NAMED_ALIKE = 0.999
 # A file's hits make one unit up to this many (its first ones beyond).
 MAX_FILE_HITS = 20
+# A hit line longer than this is minified code or a source map's `sourcesContent`: it says a
+# question's words hundreds of times, which makes it no more about them; each counts once.
+MINIFIED_HIT_CHARS = 1_000
 # Only the first lines are looked at to recognise the layout: a listing is uniform.
 SNIFF_LINES = 200
 
@@ -103,11 +101,6 @@ def grep_headings(lines: Sequence[str]) -> list[int | None] | None:
         elif line.strip() and line != _SEPARATOR:
             return None  # a line that is neither: not a heading listing after all
     return out
-
-
-def _shell_function(text: str, path: str) -> re.Match[str] | None:
-    m = _SHELL_FUNCTION.match(text)
-    return m if m is not None and language_of(path) == "bash" else None
 
 
 def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
@@ -260,13 +253,16 @@ def grep_units(
         files.setdefault(path, []).append(i)
         texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
         file_hits.setdefault(path, []).append(len(spans))
-        m = _DEFINES.search(text) or _shell_function(text, path)
-        names.append(_field(m.group(1), query) if m else Doc({}, 0))
+        name = defined_name(text, path)
+        names.append(_field(name, query) if name else Doc({}, 0))
         base = _base_name(path)
         stems.append(_field(base, query, joined=True))
         bases.append(base)
         spans.append(((i,), shown))
-        docs.append(lh.span(i, i + 1, repeat=[shown] if shown is not None else []))
+        doc = lh.span(i, i + 1, repeat=[shown] if shown is not None else [])
+        if len(lines[i]) > MINIFIED_HIT_CHARS:
+            doc = Doc(dict.fromkeys(doc.hits, 1), doc.length)
+        docs.append(doc)
     named, searched = _file_terms(query, goal_hint, texts, stems)
     if named is None:
         # Only a file named after the searched name itself (`warningData.ts`) is a hint where

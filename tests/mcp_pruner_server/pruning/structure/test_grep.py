@@ -273,3 +273,17 @@ def test_files_the_question_names_alike_each_show_their_first_hit() -> None:
     for k in range(6):
         assert f"./legacy/proto{k}/test.pb.go" in kept
         assert f"{100 + k}:	return x.OneofUint32" in kept
+
+
+def test_a_minified_line_saying_the_question_s_words_often_does_not_outrank_the_definition() -> None:
+    # a source map's `sourcesContent`: the question's words hundreds of times in one line
+    bundle = '{"version":3,"sourcesContent":["' + "/** show the definition */ onTimeout(t); timeout " * 200
+    lines = [
+        "./dist/bundle.js.map",
+        f"1:{bundle}",
+        "",
+        "./lib/client.js",
+        "1384:    stream.on('timeout', onTimeout)",
+        "1729:function onTimeout () {",
+    ]
+    assert _best(lines, "show the definition of on-timeout") == [lines[5]]

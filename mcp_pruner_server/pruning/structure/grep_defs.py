@@ -1,0 +1,144 @@
+"""The name a grep hit's line defines, if it is a definition, in any language.
+
+A hit line is all there is (no parse tree), so a definition is read from its shape: a keyword
+(`def`, `fn`, `func`, `function`, `fun`, `class`, `enum class`, `defmodule` …) after nothing
+but modifiers, annotations and attributes (`pub(crate)`, `public static`, `@JvmStatic`,
+`[Obsolete]`, `export default`); a function bound to a name (`export const foo = (a) =>`);
+a C macro (`#define NAME`); in a shell script, `name() {`; in the C family (C, C++, Java, C#),
+a name after a type (`static int foo(`, `public Task<int> FooAsync(`), which elsewhere is a
+call (`return foo(`, `Use foo(x)` in prose).
+
+The keyword must start the line: a minified bundle or a source map holds `function foo` in
+the middle of a megabyte line, which defines nothing a reader can look at. `impl X for Y`
+defines neither (the trait is defined elsewhere, the type too), and a constructor
+(`public Foo(`) is its class's member, not its definition: `class Foo` is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mcp_pruner_server.pruning.structure.languages import language_of
+
+# What may come before a definition's keyword: modifiers and annotations, each a word with
+# optional arguments (`pub(crate)`, `@Target(FIELD)`), a quoted ABI (`extern "C"`), a C#
+# attribute (`[Obsolete]`), a template (`template <typename T>`) or a Rust macro wrapping the
+# definition (`ENUM!{enum D3D_SHADER_VARIABLE_TYPE {`).
+_MODIFIER = r"(?:[\w$@.]+(?:\([^)]*\))?|\"[^\"]*\"|\[[^\]]*\]|<[^>]*>|\w+!\s*[{(\[])"
+_NAME = r"[A-Za-z_$][\w$]*"
+# `Mod.name`, `self.name`, `Class::name`, Kotlin's `List<T>.name`: the name is the last part.
+_QUALIFIED = rf"(?:{_NAME}(?:<[^>]*>)?(?:\.|::))*({_NAME})"
+_KEYWORD = re.compile(
+    rf"^\s*(?:{_MODIFIER}\s*(?<=[\s{{(\[])){{0,8}}"
+    r"(?:func|function\*?|def|defp|defmacro|defmacrop|defmodule|defprotocol|fn|fun|sub|proc|"
+    r"class|struct|union|interface|protocol|type|typedef|enum(?:\s+(?:class|struct))?|trait|"
+    r"record|object|module|namespace|macro_rules!)"
+    r"\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:(?:struct|enum|union)\s+)?[*&]?" + _QUALIFIED
+)
+# A function or class bound to a name: `const foo = (a) =>`, `export let foo = async function`,
+# `foo: function (`, `foo = lambda x:`.
+_BOUND = re.compile(
+    rf"^\s*(?:(?:export|const|let|var|static|public|private|readonly)\s+)*({_NAME})\s*(?::\s*[^=]+?)?\s*[=:]\s*"
+    rf"(?:async\s+)?(?:function\b|class\b|lambda\b|\([^)]*\)\s*(?::\s*[^=]+?)?\s*=>|{_NAME}\s*=>)"
+)
+_MACRO = re.compile(rf"^\s*#\s*define\s+({_NAME})")
+_SHELL_FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*(?:\{|$)")
+# `static int foo(`, `public async Task<List<int>> FooAsync(`, `Foo::Bar Foo::bar(`: words
+# (types, modifiers) then the name and `(`.
+_TYPED = re.compile(rf"^\s*((?=[A-Za-z_@\[])(?:[\w$@.:\[\]<>,?*&]+\s+){{1,8}})[*&]*{_QUALIFIED}\s*\(")
+# Words after which a name and `(` is a call or an expression, not a definition.
+_STATEMENTS = frozenset(
+    [
+        "return",
+        "new",
+        "throw",
+        "await",
+        "yield",
+        "else",
+        "case",
+        "delete",
+        "goto",
+        "sizeof",
+        "typeof",
+        "instanceof",
+        "echo",
+        "print",
+        "puts",
+        "raise",
+        "assert",
+        "not",
+        "and",
+        "or",
+        "in",
+        "is",
+        "do",
+        "go",
+        "defer",
+        "using",
+        "lock",
+        "if",
+        "while",
+        "for",
+        "switch",
+        "catch",
+        "when",
+    ]
+)
+# A type before the name is needed: after modifiers alone, `public Foo(` is a constructor.
+_MODIFIERS = frozenset(
+    [
+        "public",
+        "private",
+        "protected",
+        "internal",
+        "static",
+        "explicit",
+        "inline",
+        "virtual",
+        "override",
+        "final",
+        "abstract",
+        "sealed",
+        "extern",
+        "async",
+        "unsafe",
+        "partial",
+        "readonly",
+        "const",
+        "constexpr",
+        "friend",
+        "synchronized",
+        "native",
+    ]
+)
+_C_FAMILY = frozenset({"c", "cpp", "java", "csharp", "objc", "dart"})
+
+
+def defined_name(text: str, path: str) -> str | None:
+    """The name the hit line `text` of the file at `path` defines, or None."""
+    for pattern in (_KEYWORD, _BOUND, _MACRO):
+        m = pattern.match(text)
+        if m is not None:
+            return m.group(1)
+    if "(" not in text:
+        return None
+    language = language_of(path)
+    if language == "bash":
+        m = _SHELL_FUNCTION.match(text)
+        return m.group(1) if m else None
+    if language in _C_FAMILY:
+        return _typed(text)
+    return None
+
+
+def _typed(text: str) -> str | None:
+    m = _TYPED.match(text)
+    if m is None:
+        return None
+    words = m.group(1).split()
+    name = m.group(2)
+    if name in _STATEMENTS or any(w in _STATEMENTS for w in words):
+        return None
+    if all(w in _MODIFIERS for w in words):
+        return None
+    return name
