@@ -31,7 +31,7 @@ from pathlib import PurePosixPath
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
-from mcp_pruner_server.pruning.structure.grep_defs import defined_name
+from mcp_pruner_server.pruning.structure.grep_defs import defined_name, mentioned_name
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.terms import stem, terms
 
@@ -69,6 +69,9 @@ FILE_ABOVE_BEST_HIT = 1.01
 NAMED_ALIKE = 0.999
 # A file's hits make one unit up to this many (its first ones beyond).
 MAX_FILE_HITS = 20
+# A name only mentioned after a definition keyword (`grep_defs.mentioned_name`) counts this much
+# of a definition's.
+MENTIONED_WEIGHT = 0.5
 # A hit line longer than this is minified code or a source map's `sourcesContent`: it says a
 # question's words hundreds of times, which makes it no more about them; each counts once.
 MINIFIED_HIT_CHARS = 1_000
@@ -122,11 +125,14 @@ def _named_after(base: str, searched: str | None, query: dict[str, float]) -> bo
     `warningData.ts`), not a part of it (`cipher.go` for `NewUnauthenticatedCipher`, `ext` of
     `register_ext.go` for `InterfaceExt`); for a one-word name, a question word (a synonym is
     none: `__init__.py` is not named by "builder")."""
-    joined = re.sub(r"[^a-z0-9]", "", base.lower())
     if searched is not None:
-        return joined == searched
+        return _run_together(base) == searched
     parts = [t for t in terms_of_line(base) if "_" not in t]
     return bool(parts) and all(query.get(t, 0.0) >= WORD_WEIGHT for t in parts)
+
+
+def _run_together(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _wholly_named(base: str, words: set[str]) -> bool:
@@ -201,6 +207,10 @@ def _of_words(query: dict[str, float], words: set[str]) -> set[str]:
     return {t for t in query if t in words or any(stem(p) in words for p in t.split("_"))}
 
 
+def _weaker(doc: Doc) -> Doc:
+    return Doc({t: MENTIONED_WEIGHT * tf for t, tf in doc.hits.items()}, doc.length)
+
+
 def _only(doc: Doc, wanted: set[str]) -> Doc:
     return Doc({t: tf for t, tf in doc.hits.items() if t in wanted}, doc.length)
 
@@ -240,6 +250,7 @@ def grep_units(
     spans: list[tuple[tuple[int, ...], int | None]] = []
     docs: list[Doc] = []
     names: list[Doc] = []
+    defined: list[str | None] = []  # per hit: the name it defines
     stems: list[Doc] = []
     files: dict[str, list[int]] = {}  # path -> its hit lines
     file_hits: dict[str, list[int]] = {}  # path -> the indexes of its hits' units
@@ -254,7 +265,13 @@ def grep_units(
         texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
         file_hits.setdefault(path, []).append(len(spans))
         name = defined_name(text, path)
-        names.append(_field(name, query) if name else Doc({}, 0))
+        defined.append(name)
+        if name is not None:
+            names.append(_field(name, query))
+        elif len(lines[i]) <= MINIFIED_HIT_CHARS and (name := mentioned_name(text)) is not None:
+            names.append(_weaker(_field(name, query)))
+        else:
+            names.append(Doc({}, 0))
         base = _base_name(path)
         stems.append(_field(base, query, joined=True))
         bases.append(base)
@@ -266,9 +283,14 @@ def grep_units(
     named, searched = _file_terms(query, goal_hint, texts, stems)
     if named is None:
         # Only a file named after the searched name itself (`warningData.ts`) is a hint where
-        # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident.
+        # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident. And
+        # none when a hit defines it: `pub fn help_template(` is the answer, not the doc
+        # comments of `help_template.rs` that mention it.
+        hinted = searched is None or not any(
+            name is not None and _run_together(name) == searched for name in defined
+        )
         stems = [
-            d if _named_after(base, searched, query) else Doc({}, d.length)
+            d if hinted and _named_after(base, searched, query) else Doc({}, d.length)
             for d, base in zip(stems, bases, strict=True)
         ]
         hit_scores = _scores(query, docs, names, stems, deadline)

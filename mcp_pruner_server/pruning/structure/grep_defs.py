@@ -41,6 +41,9 @@ _BOUND = re.compile(
     rf"^\s*(?:(?:export|const|let|var|static|public|private|readonly)\s+)*({_NAME})\s*(?::\s*[^=]+?)?\s*[=:]\s*"
     rf"(?:async\s+)?(?:function\b|class\b|lambda\b|\([^)]*\)\s*(?::\s*[^=]+?)?\s*=>|{_NAME}\s*=>)"
 )
+_ANYWHERE = re.compile(
+    rf"\b(?:func|function|def|fn|fun|class|struct|union|interface|type|typedef|enum|trait)\s+\*?({_NAME})"
+)
 _MACRO = re.compile(rf"^\s*#\s*define\s+({_NAME})")
 _SHELL_FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*(?:\{|$)")
 # `static int foo(`, `public async Task<List<int>> FooAsync(`, `Foo::Bar Foo::bar(`: words
@@ -129,6 +132,14 @@ def defined_name(text: str, path: str) -> str | None:
     if language in _C_FAMILY:
         return _typed(text)
     return None
+
+
+def mentioned_name(text: str) -> str | None:
+    """The name after a definition keyword elsewhere in `text`: a weaker sign, as a named
+    function bound to a property (`X.prototype.mediaType = function mediaType(`) or a comment
+    (`which needs to be of type CURL_CR_CLIENT`) is, when nothing defines the name."""
+    m = _ANYWHERE.search(text)
+    return m.group(1) if m is not None else None
 
 
 def _typed(text: str) -> str | None:

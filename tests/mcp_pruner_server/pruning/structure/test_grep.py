@@ -287,3 +287,32 @@ def test_a_minified_line_saying_the_question_s_words_often_does_not_outrank_the_
         "1729:function onTimeout () {",
     ]
     assert _best(lines, "show the definition of on-timeout") == [lines[5]]
+
+
+def test_a_name_after_a_keyword_mid_line_is_a_weaker_definition() -> None:
+    # nothing starts with a keyword before `CURL_CR_CLIENT`: a comment's "of type" is the best sign
+    lines = [
+        f"./lib/c{k}.c:{k}:  result = Curl_creader_create(&r, data, &in, CURL_CR_CLIENT);" for k in range(6)
+    ]
+    lines.insert(3, "./lib/sendf.h:326: * Set the given reader, which needs to be of type CURL_CR_CLIENT,")
+    lines.insert(5, "./lib/sendf.h:330:typedef enum { CURL_CR_NONE, CURL_CR_CLIENT } cr_phase;")
+    assert _best(lines, "where is curl cr client defined?") == [lines[3]]
+    # and a function bound to a property is named by its own name
+    lines = [f"./lib/u{k}.js:{k}:  var t = n.mediaType(available)" for k in range(6)]
+    lines.insert(2, "./index.js:80:Negotiator.prototype.mediaType = function mediaType(available) {")
+    assert _best(lines, "show the definition of media type") == [lines[2]]
+
+
+def test_a_file_named_after_the_searched_name_is_no_hint_when_a_hit_defines_it() -> None:
+    lines = [
+        "./src/builder/command.rs",
+        '1775:    ///     .help_template("{name} ({version}) - {usage}")',
+        "1802:    pub fn help_template(mut self, s: impl IntoResettable<StyledStr>) -> Self {",
+        "",
+        "./src/output/help_template.rs",
+        "124:    /// For details about the template language see [`Command::help_template`].",
+        "126:    /// [`Command::help_template`]: Command::help_template()",
+    ]
+    for k in range(6):
+        lines += ["", f"./examples/e{k}.rs", f"{k + 70}:        .help_template(TEMPLATE)"]
+    assert _best(lines, "show the definition of help template") == [lines[2]]
