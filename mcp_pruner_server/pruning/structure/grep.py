@@ -1,7 +1,8 @@
 """grep / ripgrep output: each hit is a unit scored with its file's path, kept with its heading.
 
 Two layouts are recognised: flat (`path:12:text`, `path-13-context`) and `--heading` (the path
-alone on a line, then `12:text` / `13-context` lines, groups separated by blank lines or `--`).
+alone on a line, then `12:text` / `13-context` lines, groups separated by blank lines or `--`),
+either with `--column` (`path:12:9:text`).
 A hit's score is BM25 over its own terms plus its path's (the heading line counted with it), so
 "how does the ssh client use rsa keys" finds the hits in `ssh/client.go`; a hit that defines
 something (`grep_defs.py`: `fn`, `enum class`, `public int Foo(` in the C family …) has its
@@ -37,13 +38,16 @@ from mcp_pruner_server.pruning.terms import stem, terms
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
 # `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
-# (`2026-01-01 12:00`) is no path.
-_FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: |\s?(?:error|warning|note):)")
+# (`2026-01-01 12:00`) is no path. `rg --column`'s `path:12:9:    indented code` is a hit: a
+# diagnostic's message follows one space.
+_FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: (?! )|\s?(?:error|warning|note):)")
 # Under a heading: `12:text`, `12-context`.
 _NUMBERED = re.compile(r"^\d+[:-]")
 # A heading is a path: no spaces around, no `:` followed by a digit.
 _PATH = re.compile(r"^(?=\S*[./])[^\s:]\S*$")
 _SEPARATOR = "--"
+# `rg --column`'s column, after the line number: `9:` of `path:12:9:text`.
+_COLUMN = re.compile(r"^\d+:")
 # The text is grep output when at least this fraction of its non-blank lines are hits (the
 # rest headings and separators), over at least `MIN_GREP_LINES` of them.
 MIN_GREP_FRACTION = 0.8
@@ -140,6 +144,24 @@ def _wholly_named(base: str, words: set[str]) -> bool:
     parts = [t for t in terms_of_line(base) if "_" not in t]
     joined = stem(re.sub(r"[^a-z0-9]", "", base.lower()))
     return joined in words or (bool(parts) and all(t in words for t in parts))
+
+
+def _with_columns(lines: Sequence[str], headings: Sequence[int | None]) -> bool:
+    """Whether every hit (of the first `SNIFF_LINES`) has a column before its text, as
+    `rg --column` / `--vimgrep` print it (`path:12:9:text`)."""
+    texts = [
+        _path_and_text(lines[i], lines[h] if h != i else None)[1]
+        for i, h in enumerate(headings[:SNIFF_LINES])
+        if h is not None and _is_match(lines[i], h != i)
+    ]
+    return bool(texts) and all(_COLUMN.match(t) for t in texts)
+
+
+def _is_match(line: str, under_heading: bool) -> bool:
+    """A matching line (`path:12:` / `12:`), not a context line (`path-12-` / `12-`), which
+    has no column."""
+    m = (_NUMBERED if under_heading else _FLAT).match(line)
+    return m is not None and line[m.end() - 1] == ":"
 
 
 def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
@@ -256,11 +278,14 @@ def grep_units(
     file_hits: dict[str, list[int]] = {}  # path -> the indexes of its hits' units
     texts: list[set[str]] = []  # per hit: the question terms in its text (its path aside)
     bases: list[str] = []  # per hit: its file's base name
+    columns = _with_columns(lines, headings)
     for i, head in deadline.paced(enumerate(headings)):
         if head is None:
             continue
         shown = head if head != i else None
         path, text = _path_and_text(lines[i], lines[shown] if shown is not None else None)
+        if columns and _is_match(lines[i], shown is not None):
+            text = _COLUMN.sub("", text, count=1)
         files.setdefault(path, []).append(i)
         texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
         file_hits.setdefault(path, []).append(len(spans))

@@ -316,3 +316,12 @@ def test_a_file_named_after_the_searched_name_is_no_hint_when_a_hit_defines_it()
     for k in range(6):
         lines += ["", f"./examples/e{k}.rs", f"{k + 70}:        .help_template(TEMPLATE)"]
     assert _best(lines, "show the definition of help template") == [lines[2]]
+
+
+def test_rg_column_output_is_grep_output_and_its_column_is_no_text() -> None:
+    # `rg --column`: `path:line:column:text`, the text indented as in its file
+    lines = [f"./codec/use{k}.go:{k + 10}:9:	d := newEncDriver(h)" for k in range(12)]
+    lines += [f"./codec/gen{k}.go:{k + 40}:5:    return newEncDriver(x)" for k in range(12)]
+    lines.insert(7, "./codec/encode.go:23:6:func newEncDriver(h *BincHandle) encDriver {")
+    assert grep_headings(lines) == list(range(len(lines)))
+    assert _best(lines, "where is new-enc-driver defined?") == [lines[7]]
