@@ -41,6 +41,9 @@ from mcp_pruner_server.pruning.terms import stem, terms
 # (`2026-01-01 12:00`) is no path. `rg --column`'s `path:12:9:    indented code` is a hit: a
 # diagnostic's message follows one space.
 _FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: (?! )|\s?(?:error|warning|note):)")
+# `rg` into a pipe and `grep -r` print no line numbers: `path:text`. The path has a `/` or ends
+# with a file extension, and no `(` (tsc's `src/a.ts(12,5): error`); not pytest's `a.py::test_x`.
+_PLAIN = re.compile(r"^(?:[^\s:=()]*/[^\s:=()]*|[^\s:=()/]+\.[A-Za-z0-9]{1,8}):(?!\d+:|:)")
 # Under a heading: `12:text`, `12-context`.
 _NUMBERED = re.compile(r"^\d+[:-]")
 # A heading is a path: no spaces around, no `:` followed by a digit.
@@ -89,10 +92,10 @@ def grep_headings(lines: Sequence[str]) -> list[int | None] | None:
     sample = [line for line in lines[:SNIFF_LINES] if line.strip() and line != _SEPARATOR]
     if len(sample) < MIN_GREP_LINES:
         return None
-    flat = sum(1 for line in sample if _FLAT.match(line))
     numbered = sum(1 for line in sample if _NUMBERED.match(line))
-    if flat >= MIN_GREP_FRACTION * len(sample):
-        return [i if _FLAT.match(line) else None for i, line in enumerate(lines)]
+    for flat in (_FLAT, _PLAIN):
+        if sum(1 for line in sample if flat.match(line)) >= MIN_GREP_FRACTION * len(sample):
+            return [i if flat.match(line) else None for i, line in enumerate(lines)]
     heads = sum(1 for line in sample if not _NUMBERED.match(line) and _PATH.match(line))
     if numbered + heads < len(sample) or numbered < heads or _NUMBERED.match(sample[0]):
         return None
@@ -168,7 +171,10 @@ def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
     if heading is not None:
         return heading, line.split(":", 1)[-1]
     m = _FLAT.match(line)
-    return (re.sub(r"[:-]\d+[:-]$", "", line[: m.end()]), line[m.end() :]) if m else ("", line)
+    if m is not None:
+        return re.sub(r"[:-]\d+[:-]$", "", line[: m.end()]), line[m.end() :]
+    m = _PLAIN.match(line)
+    return (line[: m.end() - 1], line[m.end() :]) if m else ("", line)
 
 
 def _base_name(path: str) -> str:

@@ -325,3 +325,19 @@ def test_rg_column_output_is_grep_output_and_its_column_is_no_text() -> None:
     lines.insert(7, "./codec/encode.go:23:6:func newEncDriver(h *BincHandle) encDriver {")
     assert grep_headings(lines) == list(range(len(lines)))
     assert _best(lines, "where is new-enc-driver defined?") == [lines[7]]
+
+
+def test_a_listing_without_line_numbers_is_grep_output() -> None:
+    # `rg` into a pipe, `grep -r`: `path:text`
+    lines = [f"./codec/use{k}.go:	d := newEncDriver(h)" for k in range(12)]
+    lines.insert(7, "./codec/encode.go:func newEncDriver(h *BincHandle) encDriver {")
+    assert grep_headings(lines) == list(range(len(lines)))
+    assert _best(lines, "where is new-enc-driver defined?") == [lines[7]]
+
+
+def test_pytest_and_tsc_listings_are_not_grep_output() -> None:
+    assert grep_headings([f"tests/test_a.py::test_{k} PASSED" for k in range(10)]) is None
+    assert (
+        grep_headings([f"src/a.ts({k},5): error TS2322: Type 'x' is not assignable" for k in range(10)])
+        is None
+    )
