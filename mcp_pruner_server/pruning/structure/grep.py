@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from mcp_pruner_server.pruning.deadline import Deadline
@@ -177,6 +178,7 @@ def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
     return (line[: m.end() - 1], line[m.end() :]) if m else ("", line)
 
 
+@lru_cache(maxsize=1024)
 def _base_name(path: str) -> str:
     """`zipAllState` of `dist/cjs/zipAllState.js.map`: the name before every extension."""
     return PurePosixPath(path).name.split(".", 1)[0]

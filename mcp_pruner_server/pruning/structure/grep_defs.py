@@ -17,6 +17,7 @@ defines neither (the trait is defined elsewhere, the type too), and a constructo
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from mcp_pruner_server.pruning.structure.languages import language_of
 
@@ -114,24 +115,33 @@ _MODIFIERS = frozenset(
         "native",
     ]
 )
+# A definition's name is near the start of its line: only this much of it is read (a minified
+# line of a megabyte is never scanned whole).
+HEAD_CHARS = 400
 _C_FAMILY = frozenset({"c", "cpp", "java", "csharp", "objc", "dart"})
 
 
 def defined_name(text: str, path: str) -> str | None:
     """The name the hit line `text` of the file at `path` defines, or None."""
+    text = text[:HEAD_CHARS]
     for pattern in (_KEYWORD, _BOUND, _MACRO):
         m = pattern.match(text)
         if m is not None:
             return m.group(1)
     if "(" not in text:
         return None
-    language = language_of(path)
+    language = _language(path)
     if language == "bash":
         m = _SHELL_FUNCTION.match(text)
         return m.group(1) if m else None
     if language in _C_FAMILY:
         return _typed(text)
     return None
+
+
+@lru_cache(maxsize=1024)
+def _language(path: str) -> str | None:
+    return language_of(path)  # once per file: a listing has many hits of each
 
 
 def mentioned_name(text: str) -> str | None:

@@ -63,3 +63,9 @@ def test_a_definition_names_what_it_defines(text: str, path: str, name: str) -> 
 )
 def test_a_call_a_use_or_a_minified_line_defines_nothing(text: str, path: str) -> None:
     assert defined_name(text, path) is None
+
+
+def test_only_a_line_s_head_is_read_for_a_definition() -> None:
+    # a minified line is never scanned whole: its definitions, if any, are in its first characters
+    assert defined_name(" " * 500 + "def foo(x):", "a.py") is None
+    assert defined_name("export const fooBar = (a) => {" + " " * 10_000, "a.ts") == "fooBar"
