@@ -31,9 +31,9 @@ _NAME = r"[A-Za-z_$][\w$]*"
 _QUALIFIED = rf"(?:{_NAME}(?:<[^>]*>)?(?:\.|::))*({_NAME})"
 _KEYWORD = re.compile(
     rf"^\s*(?:{_MODIFIER}\s*(?<=[\s{{(\[])){{0,8}}"
-    r"(?:func|function\*?|def|defp|defmacro|defmacrop|defmodule|defprotocol|fn|fun|sub|proc|"
+    r"@?(?:func|function\*?|def|defp|defmacro|defmacrop|defmodule|defprotocol|fn|fun|sub|proc|"
     r"class|struct|union|interface|protocol|type|typedef|enum(?:\s+(?:class|struct))?|trait|"
-    r"record|object|module|namespace|macro_rules!)"
+    r"record|object|module|namespace|macro_rules!|data|newtype)"
     r"\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:(?:struct|enum|union)\s+)?[*&]?" + _QUALIFIED
 )
 # A function or class bound to a name: `const foo = (a) =>`, `export let foo = async function`,
@@ -44,6 +44,12 @@ _BOUND = re.compile(
 )
 _ANYWHERE = re.compile(
     rf"\b(?:func|function|def|fn|fun|class|struct|union|interface|type|typedef|enum|trait)\s+\*?({_NAME})"
+)
+# Haskell's (PureScript's) top-level type signature, `name :: Type`.
+_SIGNATURE = re.compile(r"^([a-z_][\w']*)\s+::\s")
+_SQL = re.compile(
+    rf"(?i)^\s*create\s+(?:or\s+replace\s+)?(?:table|view|function|procedure|type|index|trigger)\s+"
+    rf"(?:if\s+not\s+exists\s+)?(?:\w+\.)?[\"`\[]?({_NAME})"
 )
 _MACRO = re.compile(rf"^\s*#\s*define\s+({_NAME})")
 _SHELL_FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*(?:\{|$)")
@@ -124,7 +130,7 @@ _C_FAMILY = frozenset({"c", "cpp", "java", "csharp", "objc", "dart"})
 def defined_name(text: str, path: str) -> str | None:
     """The name the hit line `text` of the file at `path` defines, or None."""
     text = text[:HEAD_CHARS]
-    for pattern in (_KEYWORD, _BOUND, _MACRO):
+    for pattern in (_KEYWORD, _BOUND, _MACRO, _SIGNATURE, _SQL):
         m = pattern.match(text)
         if m is not None:
             return m.group(1)

@@ -39,6 +39,11 @@ from mcp_pruner_server.pruning.structure.grep_defs import defined_name
         ("  public async Task<List<int>> FooAsync(int x)", "a.cs", "FooAsync"),
         ("  @Override public void onClose(Foo x) {", "A.java", "onClose"),
         ("[Obsolete] public class Foo", "a.cs", "Foo"),
+        ("@interface FooView : UIView", "a.m", "FooView"),
+        ("data class FooBar(val x: Int)", "a.kt", "FooBar"),
+        ("newtype FooBar = FooBar Int", "a.hs", "FooBar"),
+        ("fooBar :: Int -> Int", "a.hs", "fooBar"),
+        ("CREATE TABLE IF NOT EXISTS public.foo_bar (", "a.sql", "foo_bar"),
     ],
 )
 def test_a_definition_names_what_it_defines(text: str, path: str, name: str) -> None:
