@@ -1,26 +1,23 @@
 """grep / ripgrep output: each hit is a unit scored with its file's path, kept with its heading.
 
-Two layouts are recognised: flat (`path:12:text`, `path-13-context`) and `--heading` (the path
-alone on a line, then `12:text` / `13-context` lines, groups separated by blank lines or `--`),
-either with `--column` (`path:12:9:text`).
-A hit's score is BM25 over its own terms plus its path's (the heading line counted with it), so
-"how does the ssh client use rsa keys" finds the hits in `ssh/client.go`; a hit that defines
-something (`grep_defs.py`: `fn`, `enum class`, `public int Foo(` in the C family …) has its
-name scored as a second field, and the file's base name a third, weighted as a code unit's
-signature is. Kept hits bring their heading line. A minified line (or a source map's) counts
-each of its terms once.
+The listing's layout (flat `path:12:text`, `--heading`, `--column`, no line numbers) is read by
+`grep_layout.py`. A hit's score is BM25 over its own terms plus its path's (the heading line
+counted with it), so "how does the ssh client use rsa keys" finds the hits in `ssh/client.go`;
+a hit that defines something (`grep_defs.py`: `fn`, `enum class`, `public int Foo(` in the C
+family …) has its name scored as a second field, and the file's base name a third, weighted as
+a code unit's signature is. Kept hits bring their heading line. A minified line (or a source
+map's) counts each of its terms once.
 
 The searched name is in every hit, so the question's other words decide. When they name a
 file ("how does *dispatcher* use set-global-default-error?"), that file's hits together (with
-those of its namesakes, `index.cjs`/`index.mjs`) rank first and the searched name's definition
+those of its namesakes, `index.cjs`/`index.mjs`) rank first, the searched name's definition
 elsewhere counts as any hit, and the searched name's words in a path count for nothing
 (`FoldingSet.h` is not named by "folding set node id ref"); when the question names several
 files alike (`test.pb.go` in ten directories), the first hit of each comes first. When they
-name none ("where is X defined?"), the definition's name
-and a file named after the searched name itself lead.
+name none ("where is X defined?"), the definition's name and a file named after the searched
+name itself lead (the file only when no hit defines the name).
 Nothing is a `must`: in a listing of matches the word `error` is what was searched, not a
-failure. Diagnostics with a column (`file.go:16:9: msg`) are not grep hits: that is a
-compiler's output. The layout is recognised from a text's first lines, with no path given.
+failure.
 """
 
 from __future__ import annotations
@@ -34,28 +31,16 @@ from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.structure.grep_defs import defined_name, mentioned_name
+from mcp_pruner_server.pruning.structure.grep_layout import (
+    COLUMN,
+    is_match,
+    path_and_text,
+    with_columns,
+)
+from mcp_pruner_server.pruning.structure.grep_layout import grep_headings as grep_headings  # logs.py's entry
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.terms import stem, terms
 
-# `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
-# `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
-# (`2026-01-01 12:00`) is no path. `rg --column`'s `path:12:9:    indented code` is a hit: a
-# diagnostic's message follows one space.
-_FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: (?! )|\s?(?:error|warning|note):)")
-# `rg` into a pipe and `grep -r` print no line numbers: `path:text`. The path has a `/` or ends
-# with a file extension, and no `(` (tsc's `src/a.ts(12,5): error`); not pytest's `a.py::test_x`.
-_PLAIN = re.compile(r"^(?:[^\s:=()]*/[^\s:=()]*|[^\s:=()/]+\.[A-Za-z0-9]{1,8}):(?!\d+:|:)")
-# Under a heading: `12:text`, `12-context`.
-_NUMBERED = re.compile(r"^\d+[:-]")
-# A heading is a path: no spaces around, no `:` followed by a digit.
-_PATH = re.compile(r"^(?=\S*[./])[^\s:]\S*$")
-_SEPARATOR = "--"
-# `rg --column`'s column, after the line number: `9:` of `path:12:9:text`.
-_COLUMN = re.compile(r"^\d+:")
-# The text is grep output when at least this fraction of its non-blank lines are hits (the
-# rest headings and separators), over at least `MIN_GREP_LINES` of them.
-MIN_GREP_FRACTION = 0.8
-MIN_GREP_LINES = 3
 # The defined name and the file's base name weigh this much, as a code unit's signature does
 # (`code.NAME_WEIGHT`): "where is store scratch defined" is `type StoreScratch struct`, not
 # `func (a StoreScratch) String()`; "how does bpf test use it" is `bpf_test.go`.
@@ -83,35 +68,6 @@ MENTIONED_WEIGHT = 0.5
 # A hit line longer than this is minified code or a source map's `sourcesContent`: it says a
 # question's words hundreds of times, which makes it no more about them; each counts once.
 MINIFIED_HIT_CHARS = 1_000
-# Only the first lines are looked at to recognise the layout: a listing is uniform.
-SNIFF_LINES = 200
-
-
-def grep_headings(lines: Sequence[str]) -> list[int | None] | None:
-    """Per line, the heading line of its hit (itself for a flat hit, None for headings and
-    blanks); None when the text is not grep output."""
-    sample = [line for line in lines[:SNIFF_LINES] if line.strip() and line != _SEPARATOR]
-    if len(sample) < MIN_GREP_LINES:
-        return None
-    numbered = sum(1 for line in sample if _NUMBERED.match(line))
-    for flat in (_FLAT, _PLAIN):
-        if sum(1 for line in sample if flat.match(line)) >= MIN_GREP_FRACTION * len(sample):
-            return [i if flat.match(line) else None for i, line in enumerate(lines)]
-    heads = sum(1 for line in sample if not _NUMBERED.match(line) and _PATH.match(line))
-    if numbered + heads < len(sample) or numbered < heads or _NUMBERED.match(sample[0]):
-        return None
-    out: list[int | None] = []
-    heading: int | None = None
-    for i, line in enumerate(lines):
-        if _NUMBERED.match(line) and heading is not None:
-            out.append(heading)
-            continue
-        out.append(None)
-        if _PATH.match(line) and line != _SEPARATOR:
-            heading = i
-        elif line.strip() and line != _SEPARATOR:
-            return None  # a line that is neither: not a heading listing after all
-    return out
 
 
 def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
@@ -148,34 +104,6 @@ def _wholly_named(base: str, words: set[str]) -> bool:
     parts = [t for t in terms_of_line(base) if "_" not in t]
     joined = stem(re.sub(r"[^a-z0-9]", "", base.lower()))
     return joined in words or (bool(parts) and all(t in words for t in parts))
-
-
-def _with_columns(lines: Sequence[str], headings: Sequence[int | None]) -> bool:
-    """Whether every hit (of the first `SNIFF_LINES`) has a column before its text, as
-    `rg --column` / `--vimgrep` print it (`path:12:9:text`)."""
-    texts = [
-        _path_and_text(lines[i], lines[h] if h != i else None)[1]
-        for i, h in enumerate(headings[:SNIFF_LINES])
-        if h is not None and _is_match(lines[i], h != i)
-    ]
-    return bool(texts) and all(_COLUMN.match(t) for t in texts)
-
-
-def _is_match(line: str, under_heading: bool) -> bool:
-    """A matching line (`path:12:` / `12:`), not a context line (`path-12-` / `12-`), which
-    has no column."""
-    m = (_NUMBERED if under_heading else _FLAT).match(line)
-    return m is not None and line[m.end() - 1] == ":"
-
-
-def _path_and_text(line: str, heading: str | None) -> tuple[str, str]:
-    if heading is not None:
-        return heading, line.split(":", 1)[-1]
-    m = _FLAT.match(line)
-    if m is not None:
-        return re.sub(r"[:-]\d+[:-]$", "", line[: m.end()]), line[m.end() :]
-    m = _PLAIN.match(line)
-    return (line[: m.end() - 1], line[m.end() :]) if m else ("", line)
 
 
 @lru_cache(maxsize=1024)
@@ -286,14 +214,14 @@ def grep_units(
     file_hits: dict[str, list[int]] = {}  # path -> the indexes of its hits' units
     texts: list[set[str]] = []  # per hit: the question terms in its text (its path aside)
     bases: list[str] = []  # per hit: its file's base name
-    columns = _with_columns(lines, headings)
+    columns = with_columns(lines, headings)
     for i, head in deadline.paced(enumerate(headings)):
         if head is None:
             continue
         shown = head if head != i else None
-        path, text = _path_and_text(lines[i], lines[shown] if shown is not None else None)
-        if columns and _is_match(lines[i], shown is not None):
-            text = _COLUMN.sub("", text, count=1)
+        path, text = path_and_text(lines[i], lines[shown] if shown is not None else None)
+        if columns and is_match(lines[i], shown is not None):
+            text = COLUMN.sub("", text, count=1)
         files.setdefault(path, []).append(i)
         texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
         file_hits.setdefault(path, []).append(len(spans))

@@ -341,3 +341,14 @@ def test_pytest_and_tsc_listings_are_not_grep_output() -> None:
         grep_headings([f"src/a.ts({k},5): error TS2322: Type 'x' is not assignable" for k in range(10)])
         is None
     )
+
+
+def test_a_log_led_by_logger_names_is_not_a_listing_without_line_numbers() -> None:
+    # `app.main` is a logger, not a file: no extension one knows, no `/`
+    log = [
+        "app.main: starting",
+        "app.db: connecting to db",
+        "app.db: error: connection refused",
+        "app.main: exit 1",
+    ]
+    assert grep_headings(log) is None
