@@ -33,6 +33,7 @@ from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.structure.grep_defs import defined_name, mentioned_name
 from mcp_pruner_server.pruning.structure.grep_layout import (
     COLUMN,
+    context_of_matches,
     is_match,
     path_and_text,
     with_columns,
@@ -200,8 +201,9 @@ def grep_units(
     goal_hint: str = "",
     deadline: Deadline,
 ) -> list[Unit]:
-    """One unit per hit line: its terms and its path's, plus two fields weighted like a code
-    unit's signature: the name it defines (if it is a definition) and its file's base name.
+    """One unit per hit line (with its context lines, `rg -C`): its terms and its path's, plus
+    two fields weighted like a code unit's signature: the name it defines (if it is a
+    definition) and its file's base name.
     When the question names a file, that file's hits (up to `MAX_FILE_HITS`, with those of the
     files of the same base name) are also a unit, so that a question about how one file uses
     something keeps all of them."""
@@ -215,15 +217,17 @@ def grep_units(
     texts: list[set[str]] = []  # per hit: the question terms in its text (its path aside)
     bases: list[str] = []  # per hit: its file's base name
     columns = with_columns(lines, headings)
+    around = context_of_matches(lines, headings)
     for i, head in deadline.paced(enumerate(headings)):
-        if head is None:
+        if head is None or i in around.owner:
             continue
         shown = head if head != i else None
+        with_context = around.groups.get(i, (i,))
         path, text = path_and_text(lines[i], lines[shown] if shown is not None else None)
         if columns and is_match(lines[i], shown is not None):
             text = COLUMN.sub("", text, count=1)
         files.setdefault(path, []).append(i)
-        texts.append(_in_text(lh.hits[i], path if shown is None else "", query))
+        texts.append(_in_text(lh.hits[i], path if shown is None else "", query))  # the match's own
         file_hits.setdefault(path, []).append(len(spans))
         name = defined_name(text, path)
         defined.append(name)
@@ -236,9 +240,9 @@ def grep_units(
         base = _base_name(path)
         stems.append(_field(base, query, joined=True))
         bases.append(base)
-        spans.append(((i,), shown))
-        doc = lh.span(i, i + 1, repeat=[shown] if shown is not None else [])
-        if len(lines[i]) > MINIFIED_HIT_CHARS:
+        spans.append((with_context, shown))
+        doc = lh.span(with_context[0], with_context[-1] + 1, repeat=[shown] if shown is not None else [])
+        if any(len(lines[k]) > MINIFIED_HIT_CHARS for k in with_context):
             doc = Doc(dict.fromkeys(doc.hits, 1), doc.length)
         docs.append(doc)
     named, searched = _file_terms(query, goal_hint, texts, stems)
@@ -277,7 +281,8 @@ def grep_units(
     if named is not None:
         groups = _same_named(files)
         for group in groups:
-            hits = sorted(i for path in group for i in files[path])[:MAX_FILE_HITS]
+            first = sorted(i for path in group for i in files[path])[:MAX_FILE_HITS]
+            hits = [k for i in first for k in around.groups.get(i, (i,))]
             context = tuple(sorted({h for i in hits if (h := headings[i]) is not None and h != i}))
             units.append((tuple(hits), context))
             # just above its best hit: the question asks how the file uses the name, which all

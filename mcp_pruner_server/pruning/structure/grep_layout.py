@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from mcp_pruner_server.pruning.structure.languages import EXTENSIONS
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
 # `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
 # (`2026-01-01 12:00`) is no path. `rg --column`'s `path:12:9:    indented code` is a hit: a
-# diagnostic's message follows one space.
-_FLAT = re.compile(r"^(?=[^\s:]*[./])[^\s:]+?(?::\d+:|-\d+-)(?!\d+: (?! )|\s?(?:error|warning|note):)")
+# diagnostic's message follows one space. A match's `:12:` is looked for first: `x86-64-linux/a.c:12:`
+# is no context line `-64-` of `x86`.
+_FLAT = re.compile(
+    r"^(?=[^\s:]*[./])(?:[^\s:]+?:\d+:|[^\s:]+?-\d+-)(?!\d+: (?! )|\s?(?:error|warning|note):)"
+)
 # `rg` into a pipe and `grep -r` print no line numbers: `path:text`. The path has a `/` or ends
 # with a file extension one knows (a logger's `app.main: started` is no path), and no `(` (tsc's
 # `src/a.ts(12,5): error`); not pytest's `a.py::test_x`.
@@ -97,3 +101,63 @@ def path_and_text(line: str, heading: str | None) -> tuple[str, str]:
         return re.sub(r"[:-]\d+[:-]$", "", line[: m.end()]), line[m.end() :]
     m = _PLAIN.match(line)
     return (line[: m.end() - 1], line[m.end() :]) if m else ("", line)
+
+
+@dataclass
+class Around:
+    """The context lines (`rg -C`) of a listing's matches."""
+
+    groups: dict[int, tuple[int, ...]] = field(default_factory=dict)  # match -> it and its context lines
+    owner: dict[int, int] = field(default_factory=dict)  # context line -> its match
+
+
+def context_of_matches(lines: Sequence[str], headings: Sequence[int | None]) -> Around:
+    """Each context line goes with the nearest match of its run (consecutive lines of one file:
+    a separator, a blank or a heading ends it), the one above on a tie: a match is read with
+    the lines around it, which were asked for."""
+    around = Around()
+    run: list[int] = []
+    for i, head in enumerate(headings):
+        if run and (head is None or not _continues(lines, headings, run[-1], i)):
+            _attach(lines, headings, run, around)
+            run = []
+        if head is not None:
+            run.append(i)
+    if run:
+        _attach(lines, headings, run, around)
+    return around
+
+
+def _continues(lines: Sequence[str], headings: Sequence[int | None], last: int, i: int) -> bool:
+    """Whether hit line `i` follows hit line `last` in one run of the same file."""
+    if i != last + 1:
+        return False
+    if headings[i] != i:  # under a heading
+        return headings[i] == headings[last]
+    return path_and_text(lines[i], None)[0] == path_and_text(lines[last], None)[0]
+
+
+def _is_context(line: str, under_heading: bool) -> bool:
+    m = (_NUMBERED if under_heading else _FLAT).match(line)
+    return m is not None and line[m.end() - 1] == "-"
+
+
+def _attach(lines: Sequence[str], headings: Sequence[int | None], run: list[int], around: Around) -> None:
+    matches = [k for k in run if not _is_context(lines[k], headings[k] != k)]
+    if not matches or len(matches) == len(run):
+        return
+    groups: dict[int, list[int]] = {m: [m] for m in matches}
+    at = 0  # matches[at] is the last match at or above k
+    for k in run:
+        while at + 1 < len(matches) and matches[at + 1] <= k:
+            at += 1
+        if k in groups:
+            continue
+        above = matches[at] if matches[at] < k else None
+        below = next((m for m in matches[at:] if m > k), None)
+        nearest = above if below is None or (above is not None and k - above <= below - k) else below
+        assert nearest is not None
+        around.owner[k] = nearest
+        groups[nearest].append(k)
+    for m, group in groups.items():
+        around.groups[m] = tuple(sorted(group))

@@ -352,3 +352,35 @@ def test_a_log_led_by_logger_names_is_not_a_listing_without_line_numbers() -> No
         "app.main: exit 1",
     ]
     assert grep_headings(log) is None
+
+
+def test_a_match_is_kept_with_its_context_lines() -> None:
+    # `rg -C1`: a context line goes with the nearest match of its run
+    lines = [
+        "./codec/encode.go",
+        "22-// encDriver writes values.",
+        "23:type encDriver interface {",
+        "24-	encodeBool(b bool)",
+        "--",
+        "309-type Encoder struct {",
+        "310:	e encDriver",
+        "311-}",
+    ]
+    for k in range(8):
+        lines += [
+            "",
+            f"./codec/gen{k}.go",
+            f"{k + 9}-	// x",
+            f"{k + 10}:	var d encDriver",
+            f"{k + 11}-	_ = d",
+        ]
+    assert _best(lines, "where is enc-driver defined?") == lines[1:4]
+    flat = [
+        "./codec/encode.go-22-// encDriver writes values.",
+        "./codec/encode.go:23:type encDriver interface {",
+        "./codec/encode.go-24-	encodeBool(b bool)",
+        "./codec/encode.go-25-}",
+        "--",
+        *(f"./codec/gen{k}.go:{k + 10}:	var d encDriver" for k in range(8)),
+    ]
+    assert _best(flat, "where is enc-driver defined?") == flat[:4]
