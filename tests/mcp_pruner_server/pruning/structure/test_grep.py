@@ -6,6 +6,7 @@ from mcp_pruner_server.pruning.deadline import NO_DEADLINE
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
 from mcp_pruner_server.pruning.structure.grep import MAX_FILE_HITS, grep_headings, grep_units
+from mcp_pruner_server.pruning.structure.grep_layout import path_and_text
 from mcp_pruner_server.pruning.types import PruneOptions
 
 FLAT = [
@@ -384,3 +385,8 @@ def test_a_match_is_kept_with_its_context_lines() -> None:
         *(f"./codec/gen{k}.go:{k + 10}:	var d encDriver" for k in range(8)),
     ]
     assert _best(flat, "where is enc-driver defined?") == flat[:4]
+
+
+def test_a_dash_number_dash_in_a_match_s_path_is_no_context_line_number() -> None:
+    assert path_and_text("./lib/x86-64-linux/a.c:12:int x;", None) == ("./lib/x86-64-linux/a.c", "int x;")
+    assert path_and_text("./lib/a.c-13-	x := m[a:b]", None) == ("./lib/a.c", "\tx := m[a:b]")
