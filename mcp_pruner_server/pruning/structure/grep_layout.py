@@ -116,6 +116,8 @@ def context_of_matches(lines: Sequence[str], headings: Sequence[int | None]) -> 
     a separator, a blank or a heading ends it), the one above on a tie: a match is read with
     the lines around it, which were asked for."""
     around = Around()
+    if not any(head is not None and _is_context(lines[i], head != i) for i, head in enumerate(headings)):
+        return around  # no context lines (most listings): nothing to attach
     run: list[int] = []
     for i, head in enumerate(headings):
         if run and (head is None or not _continues(lines, headings, run[-1], i)):
