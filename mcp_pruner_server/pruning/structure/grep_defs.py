@@ -58,68 +58,15 @@ _SHELL_FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*(?
 _TYPED = re.compile(rf"^\s*((?=[A-Za-z_@\[])(?:[\w$@.:\[\]<>,?*&]+\s+){{1,8}})[*&]*{_QUALIFIED}\s*\(")
 # Words after which a name and `(` is a call or an expression, not a definition.
 _STATEMENTS = frozenset(
-    [
-        "return",
-        "new",
-        "throw",
-        "await",
-        "yield",
-        "else",
-        "case",
-        "delete",
-        "goto",
-        "sizeof",
-        "typeof",
-        "instanceof",
-        "echo",
-        "print",
-        "puts",
-        "raise",
-        "assert",
-        "not",
-        "and",
-        "or",
-        "in",
-        "is",
-        "do",
-        "go",
-        "defer",
-        "using",
-        "lock",
-        "if",
-        "while",
-        "for",
-        "switch",
-        "catch",
-        "when",
-    ]
+    "return new throw await yield else case delete goto sizeof typeof "  # noqa: SIM905 (as words)
+    "instanceof echo print puts raise assert not and or in is do go defer using lock if while for "
+    "switch catch when".split()
 )
 # A type before the name is needed: after modifiers alone, `public Foo(` is a constructor.
 _MODIFIERS = frozenset(
-    [
-        "public",
-        "private",
-        "protected",
-        "internal",
-        "static",
-        "explicit",
-        "inline",
-        "virtual",
-        "override",
-        "final",
-        "abstract",
-        "sealed",
-        "extern",
-        "async",
-        "unsafe",
-        "partial",
-        "readonly",
-        "const",
-        "constexpr",
-        "friend",
-        "synchronized",
-        "native",
-    ]
+    "public private protected internal static explicit inline virtual override "  # noqa: SIM905 (as words)
+    "final abstract sealed extern async unsafe partial readonly const constexpr friend synchronized "
+    "native".split()
 )
 # A definition's name is near the start of its line: only this much of it is read (a minified
 # line of a megabyte is never scanned whole).
