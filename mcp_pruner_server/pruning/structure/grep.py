@@ -76,8 +76,12 @@ def _field(text: str, query: dict[str, float], *, joined: bool = False) -> Doc:
     `joined`, also as one run-together word (`TestClock` is asked for as "testclock")."""
     found = list(terms_of_line(text))
     if joined:
-        # stemmed as the question's words are: "printwriter" is the term `printwrit`
-        found.append(stem(re.sub(r"[^a-z0-9]", "", text.lower())))
+        # stemmed as the question's words are: "printwriter" is the term `printwrit`; and its
+        # letters apart from its digits ("removeinstanceimports 4" of `RemoveInstanceImports4`)
+        together = re.sub(r"[^a-z0-9]", "", text.lower())
+        found.append(stem(together))
+        if not together.isalpha():
+            found.extend(stem(part) for part in re.findall(r"[a-z]+", together))
     hits: dict[str, int] = {}
     for t in found:
         if t in query:
@@ -114,7 +118,11 @@ def _base_name(path: str) -> str:
 
 
 def _file_terms(
-    query: dict[str, float], goal_hint: str, texts: Sequence[set[str]], stems: Sequence[Doc]
+    query: dict[str, float],
+    goal_hint: str,
+    texts: Sequence[set[str]],
+    stems: Sequence[Doc],
+    bases: Sequence[str],
 ) -> tuple[set[str] | None, str | None]:
     """The question's words other than the searched name's when one of them names a file among
     the hits (None when none does), and the searched name as the question spells it, run
@@ -138,13 +146,20 @@ def _file_terms(
     searched = compounds[0].replace("_", "") if compounds else None
     if compounds:
         spelled = r"[\s_-]*".join(map(re.escape, compounds[0].split("_")))
-        rest = set(terms(re.sub(rf"(?i)(?<![A-Za-z0-9]){spelled}(?![a-z0-9])", " ", goal_hint)))
+        said = re.sub(rf"(?i)(?<![A-Za-z0-9]){spelled}(?![a-z0-9])", " ", goal_hint)
+        rest = set(terms(said))
     else:  # a one-word pattern: the question's other words
+        said = goal_hint
         rest = set(terms(goal_hint)) - pattern
     if rest & _ASKS_DEFINITION:
         return None, searched  # "show the definition of X": the definition, wherever it is (not `show.py`)
     named = {t for d in stems for t in d.hits if t in rest}
-    return (rest if named else None), searched
+    # A stop word is no term, yet it may be a file's whole name: "how does *new* use X" is `new.ex`.
+    files = {_run_together(base) for base in bases}
+    rest |= {
+        w for w in re.findall(r"[a-z0-9]+", said.lower()) if w in files and not terms(w) and w not in pattern
+    }
+    return (rest if named or rest - set(query) else None), searched
 
 
 def _in_text(found: dict[str, int], path: str, query: dict[str, float]) -> set[str]:
@@ -245,7 +260,11 @@ def grep_units(
         if any(len(lines[k]) > MINIFIED_HIT_CHARS for k in with_context):
             doc = Doc(dict.fromkeys(doc.hits, 1), doc.length)
         docs.append(doc)
-    named, searched = _file_terms(query, goal_hint, texts, stems)
+    named, searched = _file_terms(query, goal_hint, texts, stems, bases)
+    if named is not None and named - set(query):
+        # a stop word that names a file (`new.ex`) joins the query, as one of its words
+        query = {**query, **dict.fromkeys(named - set(query), WORD_WEIGHT)}
+        stems = [_field(base, query, joined=True) for base in bases]
     if named is None:
         # Only a file named after the searched name itself (`warningData.ts`) is a hint where
         # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident. And

@@ -19,8 +19,11 @@ from mcp_pruner_server.pruning.structure.languages import EXTENSIONS
 # (`2026-01-01 12:00`) is no path. `rg --column`'s `path:12:9:    indented code` is a hit: a
 # diagnostic's message follows one space. A match's `:12:` is looked for first: `x86-64-linux/a.c:12:`
 # is no context line `-64-` of `x86`.
+# A path may hold spaces (`Tests/TreeSet Tests.swift`) when it has a directory and a file extension.
+_SPACED_PATH = r"[^:]*?/[^:/]*\.[A-Za-z0-9]{1,8}"
 _FLAT = re.compile(
-    r"^(?=[^\s:]*[./])(?:[^\s:]+?:\d+:|[^\s:]+?-\d+-)(?!\d+: (?! )|\s?(?:error|warning|note):)"
+    rf"^(?=[^\s:]*[./])(?:[^\s:]+?:\d+:|[^\s:]+?-\d+-|{_SPACED_PATH}(?::\d+:|-\d+-))"
+    r"(?!\d+: (?! )|\s?(?:error|warning|note):)"
 )
 # `rg` into a pipe and `grep -r` print no line numbers: `path:text`. The path has a `/` or ends
 # with a file extension one knows (a logger's `app.main: started` is no path), and no `(` (tsc's
@@ -35,8 +38,8 @@ _KNOWN_EXTENSION = "|".join(
 _PLAIN = re.compile(rf"^(?:[^\s:=()]*/[^\s:=()]*|[^\s:=()/]+\.(?i:{_KNOWN_EXTENSION})):(?!\d+:|:)")
 # Under a heading: `12:text`, `12-context`.
 _NUMBERED = re.compile(r"^\d+[:-]")
-# A heading is a path: no spaces around, no `:` followed by a digit.
-_PATH = re.compile(r"^(?=\S*[./])[^\s:]\S*$")
+# A heading is a path: no spaces around (inside only as `_SPACED_PATH`), no `:` followed by a digit.
+_PATH = re.compile(rf"^(?=\S*[./])[^\s:](?:\S*|{_SPACED_PATH})$")
 _SEPARATOR = "--"
 # `rg --column`'s column, after the line number: `9:` of `path:12:9:text`.
 COLUMN = re.compile(r"^\d+:")

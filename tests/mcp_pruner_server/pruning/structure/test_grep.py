@@ -390,3 +390,33 @@ def test_a_match_is_kept_with_its_context_lines() -> None:
 def test_a_dash_number_dash_in_a_match_s_path_is_no_context_line_number() -> None:
     assert path_and_text("./lib/x86-64-linux/a.c:12:int x;", None) == ("./lib/x86-64-linux/a.c", "int x;")
     assert path_and_text("./lib/a.c-13-	x := m[a:b]", None) == ("./lib/a.c", "\tx := m[a:b]")
+
+
+def test_a_stop_word_names_a_file_of_that_name() -> None:
+    # "new" is no term, yet `new.ex` is the file asked about
+    lines = [f"./logger/lib/l{k}.ex:{k}:      config :logger, :default_formatter," for k in range(6)]
+    lines.insert(3, "./logger/lib/logger.ex:578:  def default_formatter(overrides \\\\ []) do")
+    lines.append("./mix/lib/mix/tasks/new.ex:441:  #     config :logger, :default_formatter,")
+    assert _best(lines, "how does new use default-formatter?") == [lines[-1]]
+
+
+def test_a_path_with_spaces_is_a_path_when_it_has_a_directory_and_an_extension() -> None:
+    mine = './Tests/HashTreeCollectionsTests/TreeSet Tests.swift:101:      RawCollider(1, "1"),'
+    lines = [f"./Tests/T{k}.swift:{k}:      RawCollider({k}): 3," for k in range(8)]
+    lines.insert(4, mine)
+    assert grep_headings(lines) == list(range(len(lines)))
+    assert _best(lines, "how does treeset tests use raw-collider?") == [mine]
+    heading = ["./Tests/TreeSet Tests.swift", "101:      RawCollider(1),", "", "./Tests/B.swift", "3:y"]
+    assert grep_headings(heading) == [None, 0, None, None, 3]
+
+
+def test_a_file_name_ending_in_digits_is_named_by_its_letters() -> None:
+    mine = ["./fix/RemoveInstanceImports4.scala", "42:    scopes.groupByNel(_.resolvers).toList.map {"]
+    lines = [
+        "./cats/syntax/list.scala",
+        "70:  def groupByNel[B](f: A => B): SortedMap[B, NonEmptyList[A]] = {",
+    ]
+    for k in range(6):
+        lines += ["", f"./tests/T{k}.scala", f"{k + 9}:    xs.groupByNel(f)"]
+    lines += ["", *mine]
+    assert _best(lines, "how does removeinstanceimports 4 use group by nel?") == [mine[1]]
