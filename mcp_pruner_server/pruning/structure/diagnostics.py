@@ -26,8 +26,14 @@ _LOCATED_HINT = re.compile(r":\d+:\d+: ")
 # Longer texts are not scanned for them (~20 ms per 100k lines, as much as the rest of a bulk
 # prune): a build's output that long is a CI log, whose errors carry words the index finds.
 MAX_LOCATED_SCAN_LINES = 20_000
-_MARKED = re.compile(r"^\s*(?:×\s|--- FAIL:|\* What went wrong:)")
-_MARKED_NEEDLES = ("×", "--- FAIL:", "* What went wrong:")
+# pip's `×` box, a test runner's failed-test mark (Jest's `●`, PHPUnit testdox's `✘`), Go's and
+# Gradle's failure lines.
+_MARKED = re.compile(r"^\s*(?:[×✘✗●]\s|--- FAIL:|\* What went wrong:)")
+_MARKED_NEEDLES = ("×", "✘", "✗", "●", "--- FAIL:", "* What went wrong:")
+# A diagnostic headed like rustc's, its location on the next line (`F821 Undefined name` over
+# ` --> app.py:4:12`: ruff): the header is the error unless it is a warning or a note.
+_POINTER = re.compile(r"^\s*--> \S+:\d+(?::\d+)?")
+_NOT_AN_ERROR = re.compile(r"^\s*(?:warning|note|help|info|hint)\b|^\s*$", re.IGNORECASE)
 # A shell's and the system's own failures: bash's `deploy.sh: line 37: x: command not found`,
 # `cp: cannot stat 'a.conf': No such file or directory`, `set -u`'s `unbound variable`.
 _SYSTEM = re.compile(
@@ -55,6 +61,9 @@ _FOLLOWS = re.compile(
     r"|^[^\s:]+:\d+(?::\d+)?: note:"  # gcc / clang
     r"|^\s+(?:symbol|location|required|found|reason):"  # javac
     r"|^\s+at\s|^\s*Caused by:|^\s+\.\.\. \d+ more"  # Java, Node
+    r"|^\s*(?:from\s+|#\s+)?\S+:\d+:in [`'‘]"  # Ruby: `\tfrom app.rb:10:in 'main'`, rspec's `# ./spec/…`
+    r"|^#\d+\s|^\s*Stack trace:|^\s+thrown in "  # PHP's (and gdb's) numbered frames: `#0 /a.php(6): f()`
+    r"|^stack backtrace:|^\s+\d+: \S"  # Rust
     r"|^goroutine \d+ \[|^\t/\S+:\d+|^[\w./*()-]+\(.*\)$|^created by "  # Go
     r"|^Node\.js v\d"
 )
@@ -64,6 +73,13 @@ _NODE_LOCATION = re.compile(r"^\S+:\d+$")
 NODE_PREAMBLE_LINES = 4
 # An error's lines stop after this many (a runaway stack is cut, its head kept).
 MAX_FOLLOWING_LINES = 60
+# A numbered failure's title (`  1) cart totals case 1:`: Mocha, RSpec, PHPUnit, Minitest) is
+# this many lines above its error at most, blank lines included.
+_NUMBERED_TITLE = re.compile(r"^\s*\d+\) \S")
+TITLE_LINES = 4
+# How far up an indented error line's enclosing, less indented lines are looked for (eslint's
+# and pyright's file line over its diagnostics, RSpec's example over its `Failure/Error:`).
+MAX_PARENT_LINES = 30
 
 
 def diagnostic_lines(text: str, lines: Sequence[str], index: LineIndex, deadline: Deadline) -> list[int]:
@@ -79,26 +95,62 @@ def diagnostic_lines(text: str, lines: Sequence[str], index: LineIndex, deadline
     for i in deadline.paced(index.lines_containing(_SYSTEM_NEEDLES, ignore_case=False, deadline=deadline)):
         if _SYSTEM.search(lines[i]):
             out.append(i)
+    for i in deadline.paced(index.lines_containing(["--> "], ignore_case=False, deadline=deadline)):
+        if i > 0 and _POINTER.match(lines[i]) and not _NOT_AN_ERROR.match(lines[i - 1]):
+            out.append(i - 1)
     return out
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def belonging(lines: Sequence[str], i: int) -> list[int]:
-    """The lines around error line `i` that belong to it (see the module docstring)."""
+    """The lines around error line `i` that belong to it (see the module docstring).
+
+    Below it: its continuation lines (code frame, notes, stack frames) and every line indented
+    deeper than it, across single blank lines (an RSpec or Jest failure's body, CMake's
+    message); above it: the lines it is indented under, a numbered failure's title, Node's
+    location.
+    """
     n = len(lines)
     out: list[int] = []
+    base = _indent(lines[i])
     j = i + 1
     end = min(n, i + 1 + MAX_FOLLOWING_LINES)
+
+    def continues(k: int) -> bool:
+        line = lines[k]
+        return bool(line.strip()) and (_FOLLOWS.match(line) is not None or _indent(line) > base)
+
     while j < end:
         line = lines[j]
-        if _FOLLOWS.match(line):
+        if continues(j):
             out.append(j)
         elif j + 1 < n and _CARET.match(lines[j + 1]) and line.strip():
             out.append(j)  # the source line above a caret (javac, Node)
-        elif not line.strip() and j + 1 < n and _FOLLOWS.match(lines[j + 1]):
+        elif not line.strip() and j + 1 < n and continues(j + 1):
             out.append(j)  # one blank line inside a diagnostic (rustc's `help:` block)
         else:
             break
         j += 1
+    out.extend(_above(lines, i, base))
+    return list(dict.fromkeys(out))  # a title can also be a line the error is indented under
+
+
+def _above(lines: Sequence[str], i: int, base: int) -> list[int]:
+    out: list[int] = []
+    indent = base
+    for k in range(i - 1, max(-1, i - 1 - MAX_PARENT_LINES), -1):
+        if indent == 0 or not lines[k].strip():
+            break
+        if _indent(lines[k]) < indent:
+            out.append(k)
+            indent = _indent(lines[k])
+    for k in range(i - 1, max(-1, i - 1 - TITLE_LINES), -1):
+        if _NUMBERED_TITLE.match(lines[k]):
+            out.extend(range(k, i))
+            break
     for k in range(i - 1, max(-1, i - 1 - NODE_PREAMBLE_LINES), -1):
         if _NODE_LOCATION.match(lines[k]) and any(_CARET.match(lines[x]) for x in range(k + 1, i)):
             out.extend(range(k, i))

@@ -19,8 +19,10 @@ from mcp_pruner_server.pruning.structure.grep import grep_headings, grep_units
 from mcp_pruner_server.pruning.terms import identifiers
 
 _ERROR = re.compile(
-    r"\b(?:error|errors|exception|traceback|fatal|panic|panicked|critical|failed|failure|failures|"
-    r"segmentation fault|core dumped|assert|assertion)\b|^E\s|^FAIL|^ERROR|^>\s|(?:error|exception):",
+    r"\b(?:error|errors|exception|traceback|fatal|panic|panicked|critical|failed|failing|failure|failures|"
+    r"segmentation fault|core dumped|assert|assertion)\b|^E\s|^FAIL|^ERROR|^>\s|(?:error|exception):"
+    # an exception's class named alone: pytest's `test_a.py:9: KeyError`
+    r"|(?-i:[a-z](?:Error|Exception)\b)",
     re.IGNORECASE,
 )
 _TRACEBACK_TEXT = "Traceback (most recent call last):"

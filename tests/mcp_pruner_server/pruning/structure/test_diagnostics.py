@@ -121,3 +121,90 @@ def test_a_pip_box_and_its_gcc_notes_stay_with_the_error_in_a_pruned_log() -> No
     options = PruneOptions(max_prune_ratio=0.95, min_keep_lines=0, include_markers=False)
     kept = prune(text, "why does the install fail?", "logs", options, "t").pruned_text.split("\n")
     assert all(line in kept for line in [*box, *gcc])
+
+
+@pytest.mark.parametrize("line", ["  ● cart › totals case 1", " ✘ Total case 1"])
+def test_a_test_runners_failed_test_mark_is_an_error(line: str) -> None:
+    assert found(["ok 1", line, "ok 2"]) == [1]
+
+
+def test_a_header_over_a_pointer_to_its_location_is_an_error_unless_a_warning() -> None:
+    lines = [
+        "F821 Undefined name `cart_count`",
+        " --> cart.py:4:12",
+        "warning: unused variable: `x`",
+        " --> src/lib.rs:2:9",
+    ]
+    assert found(lines) == [0]
+
+
+def test_ruby_and_php_stack_frames_stay_with_their_error() -> None:
+    ruby = [
+        "app.rb:6:in `render': undefined method `[]' for nil:NilClass (NoMethodError)",
+        "",
+        "  rec[:id]",
+        "     ^^^^^",
+        "\tfrom app.rb:10:in `block in <main>'",
+        "\tfrom app.rb:9:in `<main>'",
+        "[info] processed record 0",
+    ]
+    assert belonging(ruby, 0) == [1, 2, 3, 4, 5]
+    php = [
+        "PHP Fatal error:  Uncaught TypeError: render(): Argument #1 ($rec) must be of type array",
+        "Stack trace:",
+        "#0 /work/proj/app.php(6): render()",
+        "#1 {main}",
+        "  thrown in /work/proj/app.php on line 3",
+        "[info] processed record 0",
+    ]
+    assert belonging(php, 0) == [1, 2, 3, 4]
+
+
+def test_lines_indented_under_an_error_stay_with_it_across_blank_lines() -> None:
+    lines = [
+        "CMake Error at CMakeLists.txt:12 (add_library):",
+        "  Cannot find source file:",
+        "",
+        "    src/account.c",
+        "",
+        "  Tried extensions .c .C .c++ .cc .cpp .cxx",
+        "",
+        "",
+        "-- Configuring incomplete, errors occurred!",
+    ]
+    assert belonging(lines, 0) == [1, 2, 3, 4, 5]
+
+
+def test_an_indented_error_keeps_the_lines_it_is_indented_under() -> None:
+    eslint = [
+        "/work/proj/src/invoice.js",
+        "  2:9   warning  'unused' is assigned a value but never used  no-unused-vars",
+        "  3:10  error    'invoiceCount' is not defined                no-undef",
+        "",
+    ]
+    assert belonging(eslint, 2) == [0]
+    rspec = [
+        "Failures:",
+        "",
+        "  1) Payment totals case 1",
+        "     Failure/Error: expect([2].sum).to eq(3)",
+        "",
+        "       expected: 3",
+        "            got: 2",
+        "     # ./spec/payment_spec.rb:7:in `block (2 levels) in <top (required)>'",
+        "",
+        "Finished in 0.03 seconds",
+    ]
+    assert sorted(belonging(rspec, 3)) == [2, 4, 5, 6, 7]
+
+
+def test_a_numbered_failures_title_above_a_blank_line_stays_with_its_error() -> None:
+    lines = [
+        "  1 failing",
+        "",
+        "  1) price",
+        "       totals case 1:",
+        "",
+        "      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+    ]
+    assert sorted(belonging(lines, 5)) == [2, 3, 4]

@@ -79,3 +79,19 @@ def test_a_compilers_code_frame_stays_with_its_error() -> None:
     kept = result.pruned_text.split("\n")
     assert all(line in kept for line in frame)
     assert len(kept) < len(lines) // 2
+
+
+def test_a_line_naming_an_exception_class_alone_is_an_error_line() -> None:
+    lines = [f"tests/test_cart.py::test_case_{k} PASSED" for k in range(200)]
+    lines[120:120] = ["/work/proj/tests/test_cart.py:11: AssertionError"]  # pytest --tb=line
+    options = PruneOptions(max_prune_ratio=0.95, min_keep_lines=0, include_markers=False)
+    kept = prune("\n".join(lines), "why does the suite break?", "logs", options, "t").pruned_text.split("\n")
+    assert "/work/proj/tests/test_cart.py:11: AssertionError" in kept
+
+
+def test_mochas_failing_count_is_an_error_line() -> None:
+    lines = [f"    ✔ totals case {k}" for k in range(200)]
+    lines[150:150] = ["  198 passing (11ms)", "  2 failing"]
+    options = PruneOptions(max_prune_ratio=0.95, min_keep_lines=0, include_markers=False)
+    kept = prune("\n".join(lines), "why does the suite break?", "logs", options, "t").pruned_text.split("\n")
+    assert "  2 failing" in kept
