@@ -2,12 +2,16 @@
 
 `logs.py` keeps every error line; this module finds the errors its words miss (Go's
 `stock.go:16:9: invalid operation …`, pip's `× … did not run successfully`, `--- FAIL:`,
-Gradle's `* What went wrong:`, a shell's `line 37: x: command not found`) and, for an error
+Gradle's `* What went wrong:`, a shell's `line 37: x: command not found`, Jest's `●`, PHPUnit's
+`✘`, ruff's `F821 …` over its ` --> a.py:4:12`, Kotlin's `e: …`, `npm ERR!`) and, for an error
 line, the lines that belong to it: the code frame, `note:` / `help:` lines (gcc's `file:l:c:
 note:` too), `│` / `╰─>` boxes, javac's source line, caret, `symbol:` and `location:`, stack
 frames (`at …` of Java and Node, `Caused by:`, `... 3 more`, Go's `goroutine 7 [running]:`
-with its function and `/path.go:12 +0x1d` lines) and, above a Node error, the `file.js:6`
-location with its source line and caret.
+with its function and `/path.go:12 +0x1d` lines, Ruby's `from app.rb:10:in`, PHP's `#0 …`,
+Rust's `stack backtrace:`), the lines indented deeper than it (or than its numbered title:
+`  1) cart totals case 1`), the lines it is indented under (eslint's file line) and, above a
+Node or OCaml error, its `file.js:6` / `File "x.ml", line 3` location with its source line and
+caret.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ MAX_LOCATED_SCAN_LINES = 20_000
 # Gradle's failure lines.
 _MARKED = re.compile(r"^\s*(?:[×✘✗●]\s|--- FAIL:|\* What went wrong:)")
 _MARKED_NEEDLES = ("×", "✘", "✗", "●", "--- FAIL:", "* What went wrong:")
+# Kotlin's compiler marks its errors `e: ` (and its warnings `w: `).
+_KOTLIN = re.compile(r"^e: \S")
+# npm's `npm ERR!` and Node's error codes (`ERR_MODULE_NOT_FOUND`, pnpm's `ERR_PNPM_…`).
+_NODE_CODE = re.compile(r"\bERR!|\bERR_[A-Z0-9_]{3,}")
+_NODE_CODE_NEEDLES = ("ERR!", "ERR_")
 # A diagnostic headed like rustc's, its location on the next line (`F821 Undefined name` over
 # ` --> app.py:4:12`: ruff): the header is the error unless it is a warning or a note.
 _POINTER = re.compile(r"^\s*--> \S+:\d+(?::\d+)?")
@@ -68,8 +77,9 @@ _FOLLOWS = re.compile(
     r"|^Node\.js v\d"
 )
 _CARET = re.compile(r"^\s*\^[\^~-]*\s*$")
-# Node prints `file.js:6`, the source line and a caret line above the error itself.
-_NODE_LOCATION = re.compile(r"^\S+:\d+$")
+# Node prints `file.js:6`, the source line and a caret line above the error itself; OCaml and
+# Python's SyntaxError print `File "x.ml", line 3, …` there.
+_LOCATION_ABOVE = re.compile(r"^\S+:\d+$|^\s*File \"[^\"]+\", line \d+")
 NODE_PREAMBLE_LINES = 4
 # An error's lines stop after this many (a runaway stack is cut, its head kept).
 MAX_FOLLOWING_LINES = 60
@@ -95,6 +105,12 @@ def diagnostic_lines(text: str, lines: Sequence[str], index: LineIndex, deadline
     for i in deadline.paced(index.lines_containing(_SYSTEM_NEEDLES, ignore_case=False, deadline=deadline)):
         if _SYSTEM.search(lines[i]):
             out.append(i)
+    for i in deadline.paced(index.lines_starting_with("e")):
+        if _KOTLIN.match(lines[i]):
+            out.append(i)
+    for i in deadline.paced(index.lines_containing(_NODE_CODE_NEEDLES, ignore_case=False, deadline=deadline)):
+        if _NODE_CODE.search(lines[i]):
+            out.append(i)
     for i in deadline.paced(index.lines_containing(["--> "], ignore_case=False, deadline=deadline)):
         if i > 0 and _POINTER.match(lines[i]) and not _NOT_AN_ERROR.match(lines[i - 1]):
             out.append(i - 1)
@@ -109,13 +125,14 @@ def belonging(lines: Sequence[str], i: int) -> list[int]:
     """The lines around error line `i` that belong to it (see the module docstring).
 
     Below it: its continuation lines (code frame, notes, stack frames) and every line indented
-    deeper than it, across single blank lines (an RSpec or Jest failure's body, CMake's
-    message); above it: the lines it is indented under, a numbered failure's title, Node's
-    location.
+    deeper than it, or than its numbered title, across single blank lines (an RSpec, Jest or
+    ExUnit failure's body, CMake's message); above it: the lines it is indented under, its
+    numbered title, Node's or OCaml's location.
     """
     n = len(lines)
     out: list[int] = []
-    base = _indent(lines[i])
+    title = _numbered_title(lines, i)
+    base = _indent(lines[i]) if title is None else min(_indent(lines[i]), _indent(lines[title]))
     j = i + 1
     end = min(n, i + 1 + MAX_FOLLOWING_LINES)
 
@@ -134,25 +151,30 @@ def belonging(lines: Sequence[str], i: int) -> list[int]:
         else:
             break
         j += 1
-    out.extend(_above(lines, i, base))
+    if title is not None:
+        out.extend(range(title, i))
+    out.extend(_above(lines, i))
     return list(dict.fromkeys(out))  # a title can also be a line the error is indented under
 
 
-def _above(lines: Sequence[str], i: int, base: int) -> list[int]:
+def _numbered_title(lines: Sequence[str], i: int) -> int | None:
+    for k in range(i - 1, max(-1, i - 1 - TITLE_LINES), -1):
+        if _NUMBERED_TITLE.match(lines[k]):
+            return k
+    return None
+
+
+def _above(lines: Sequence[str], i: int) -> list[int]:
     out: list[int] = []
-    indent = base
+    indent = _indent(lines[i])
     for k in range(i - 1, max(-1, i - 1 - MAX_PARENT_LINES), -1):
         if indent == 0 or not lines[k].strip():
             break
         if _indent(lines[k]) < indent:
             out.append(k)
             indent = _indent(lines[k])
-    for k in range(i - 1, max(-1, i - 1 - TITLE_LINES), -1):
-        if _NUMBERED_TITLE.match(lines[k]):
-            out.extend(range(k, i))
-            break
     for k in range(i - 1, max(-1, i - 1 - NODE_PREAMBLE_LINES), -1):
-        if _NODE_LOCATION.match(lines[k]) and any(_CARET.match(lines[x]) for x in range(k + 1, i)):
+        if _LOCATION_ABOVE.match(lines[k]) and any(_CARET.match(lines[x]) for x in range(k + 1, i)):
             out.extend(range(k, i))
             break
     return out

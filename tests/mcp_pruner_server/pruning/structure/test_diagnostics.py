@@ -208,3 +208,42 @@ def test_a_numbered_failures_title_above_a_blank_line_stays_with_its_error() -> 
         "      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
     ]
     assert sorted(belonging(lines, 5)) == [2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "e: file:///work/proj/src/main/kotlin/Cart.kt:3:5 Unresolved reference: totl",
+        "npm ERR! code ELIFECYCLE",
+        " ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  proj@1.0.0 build: `tsc`",
+    ],
+)
+def test_kotlin_and_node_error_marks_are_errors(line: str) -> None:
+    assert found(["ok 1", line, "ok 2"]) == [1]
+
+
+def test_a_numbered_failures_body_stays_with_its_error_at_the_same_indent() -> None:
+    lines = [
+        "  1) test adds (MathTest)",
+        "     test/math_test.exs:5",
+        "     Assertion with == failed",
+        "     code:  assert 1 + 1 == 3",
+        "     left:  2",
+        "     right: 3",
+        "     stacktrace:",
+        "       test/math_test.exs:6: (test)",
+        "",
+        "Finished in 0.02 seconds",
+    ]
+    assert sorted(belonging(lines, 2)) == [0, 1, 3, 4, 5, 6, 7]
+
+
+def test_an_ocaml_error_keeps_its_file_location_and_frame_above() -> None:
+    lines = [
+        "(cd _build/default && ocamlc -c bin/main.ml)",
+        'File "bin/main.ml", line 3, characters 10-13:',
+        "3 | let () = foo 1",
+        "              ^^^",
+        "Error: Unbound value foo",
+    ]
+    assert belonging(lines, 4) == [1, 2, 3]
