@@ -30,10 +30,16 @@ _LOCATED_HINT = re.compile(r":\d+:\d+: ")
 # Longer texts are not scanned for them (~20 ms per 100k lines, as much as the rest of a bulk
 # prune): a build's output that long is a CI log, whose errors carry words the index finds.
 MAX_LOCATED_SCAN_LINES = 20_000
-# pip's `×` box, a test runner's failed-test mark (Jest's `●`, PHPUnit testdox's `✘`), Go's and
-# Gradle's failure lines.
-_MARKED = re.compile(r"^\s*(?:[×✘✗●]\s|--- FAIL:|\* What went wrong:)")
-_MARKED_NEEDLES = ("×", "✘", "✗", "●", "--- FAIL:", "* What went wrong:")
+# pip's `×` box, a test runner's failed-test mark (Jest's `●`, PHPUnit testdox's `✘`, TAP's
+# `not ok 6 - case 5`: node --test, prove, bats), Go's and Gradle's failure lines.
+_MARKED = re.compile(r"^\s*(?:[×✘✗●]\s|--- FAIL:|\* What went wrong:|not ok \d+\b)")
+_MARKED_NEEDLES = ("×", "✘", "✗", "●", "--- FAIL:", "* What went wrong:", "not ok ")
+# valgrind's errors (`==4242== Invalid read of size 4`, `… definitely lost in loss record 1`).
+_VALGRIND = re.compile(
+    r"^==\d+== (?:Invalid |Conditional jump |Use of uninitialised |Mismatched free|Syscall param |"
+    r"Source and destination overlap|"
+    r"[\d,]+ (?:\(.*\) )?bytes in [\d,]+ blocks are (?:definitely|possibly) lost)"
+)
 # Kotlin's compiler marks its errors `e: ` (and its warnings `w: `).
 _KOTLIN = re.compile(r"^e: \S")
 # npm's `npm ERR!` and Node's error codes (`ERR_MODULE_NOT_FOUND`, pnpm's `ERR_PNPM_…`).
@@ -48,6 +54,7 @@ _NOT_AN_ERROR = re.compile(r"^\s*(?:warning|note|help|info|hint)\b|^\s*$", re.IG
 _SYSTEM = re.compile(
     r"^\S+: line \d+: |: (?:No such file or directory|Permission denied|command not found|unbound variable|"
     r"Operation not permitted|Is a directory|Not a directory|No space left on device|Connection refused)\b"
+    r"|: (?:undefined reference to|multiple definition of) "  # the linker's
 )
 _SYSTEM_NEEDLES = (
     ": line ",
@@ -60,6 +67,8 @@ _SYSTEM_NEEDLES = (
     "Not a directory",
     "No space left on device",
     "Connection refused",
+    "undefined reference to",
+    "multiple definition of",
 )
 # What follows an error and belongs to it.
 _FOLLOWS = re.compile(
@@ -67,6 +76,8 @@ _FOLLOWS = re.compile(
     r"|^\s*(?:-->|╰─>|=\s*(?:note|help)\b)"
     r"|^\s*\^[\^~-]*"  # a caret line
     r"|^\s*(?:note|help|hint|suggestion):"
+    r"|^==\d+==\s{2,}\S"  # valgrind's frames and notes: `==4242==    at 0x1091EF: lookup (app.c:9)`
+    r"|^\s*[}\])]+[,;]?\s*$"  # the end of what the error printed (Node's `{ errno: -2, … }`)
     r"|^[^\s:]+:\d+(?::\d+)?: note:"  # gcc / clang
     r"|^\s+(?:symbol|location|required|found|reason):"  # javac
     r"|^\s+at\s|^\s*Caused by:|^\s+\.\.\. \d+ more"  # Java, Node
@@ -104,6 +115,9 @@ def diagnostic_lines(text: str, lines: Sequence[str], index: LineIndex, deadline
             out.append(i)
     for i in deadline.paced(index.lines_containing(_SYSTEM_NEEDLES, ignore_case=False, deadline=deadline)):
         if _SYSTEM.search(lines[i]):
+            out.append(i)
+    for i in deadline.paced(index.lines_starting_with("=")):
+        if _VALGRIND.match(lines[i]):
             out.append(i)
     for i in deadline.paced(index.lines_starting_with("e")):
         if _KOTLIN.match(lines[i]):

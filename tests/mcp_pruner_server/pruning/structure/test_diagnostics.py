@@ -216,9 +216,13 @@ def test_a_numbered_failures_title_above_a_blank_line_stays_with_its_error() -> 
         "e: file:///work/proj/src/main/kotlin/Cart.kt:3:5 Unresolved reference: totl",
         "npm ERR! code ELIFECYCLE",
         " ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  proj@1.0.0 build: `tsc`",
+        "not ok 6 - case 5",
+        "==4242== Invalid read of size 4",
+        "==4242== 120 bytes in 3 blocks are definitely lost in loss record 1 of 1",
+        "l.c:(.text+0xa): undefined reference to `helper'",
     ],
 )
-def test_kotlin_and_node_error_marks_are_errors(line: str) -> None:
+def test_kotlin_node_tap_valgrind_and_linker_error_marks_are_errors(line: str) -> None:
     assert found(["ok 1", line, "ok 2"]) == [1]
 
 
@@ -247,3 +251,28 @@ def test_an_ocaml_error_keeps_its_file_location_and_frame_above() -> None:
         "Error: Unbound value foo",
     ]
     assert belonging(lines, 4) == [1, 2, 3]
+
+
+def test_a_valgrind_error_keeps_its_frames_and_notes() -> None:
+    lines = [
+        "==4242== Invalid read of size 4",
+        "==4242==    at 0x1091EF: lookup (app.c:9)",
+        "==4242==    by 0x10920D: main (app.c:13)",
+        "==4242==  Address 0x4a41530 is 0 bytes inside a block of size 16 free'd",
+        "==4242== ",
+        "[info] record 0 -> 0",
+    ]
+    assert belonging(lines, 0) == [1, 2, 3]
+
+
+def test_a_node_errors_printed_properties_stay_with_it_to_their_closing_brace() -> None:
+    lines = [
+        "Error: ENOENT: no such file or directory, open 'filter.config.json'",
+        "    at readConfig (/work/proj/build.js:4:13) {",
+        "  errno: -2,",
+        "  code: 'ENOENT',",
+        "}",
+        "",
+        "Node.js v20.20.2",
+    ]
+    assert belonging(lines, 0) == [1, 2, 3, 4, 5, 6]
