@@ -55,6 +55,7 @@ _SYSTEM = re.compile(
     r"^\S+: line \d+: |: (?:No such file or directory|Permission denied|command not found|unbound variable|"
     r"Operation not permitted|Is a directory|Not a directory|No space left on device|Connection refused)\b"
     r"|: (?:undefined reference to|multiple definition of) "  # the linker's
+    r"|^g?make(?:\[\d+\])?: \*\*\* "  # make's own: `make: *** No rule to make target 'x'.  Stop.`
 )
 _SYSTEM_NEEDLES = (
     ": line ",
@@ -69,6 +70,8 @@ _SYSTEM_NEEDLES = (
     "Connection refused",
     "undefined reference to",
     "multiple definition of",
+    "make: *** ",
+    "]: *** ",
 )
 # What follows an error and belongs to it.
 _FOLLOWS = re.compile(
@@ -82,7 +85,8 @@ _FOLLOWS = re.compile(
     r"|^\s+(?:symbol|location|required|found|reason):"  # javac
     r"|^\s+at\s|^\s*Caused by:|^\s+\.\.\. \d+ more"  # Java, Node
     r"|^\s*(?:from\s+|#\s+)?\S+:\d+:in [`'‘]"  # Ruby: `\tfrom app.rb:10:in 'main'`, rspec's `# ./spec/…`
-    r"|^#\d+\s|^\s*Stack trace:|^\s+thrown in "  # PHP's (and gdb's) numbered frames: `#0 /a.php(6): f()`
+    r"|^#\d+\s|^\s+thrown in "  # PHP's (and gdb's) numbered frames: `#0 /a.php(6): f()`
+    r"|^\s*(?:[Ss]tack ?trace|[Bb]acktrace):"  # PHP, Julia, ExUnit
     r"|^stack backtrace:|^\s+\d+: \S"  # Rust
     r"|^goroutine \d+ \[|^\t/\S+:\d+|^[\w./*()-]+\(.*\)$|^created by "  # Go
     r"|^Node\.js v\d"

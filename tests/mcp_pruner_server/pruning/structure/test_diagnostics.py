@@ -220,6 +220,8 @@ def test_a_numbered_failures_title_above_a_blank_line_stays_with_its_error() -> 
         "==4242== Invalid read of size 4",
         "==4242== 120 bytes in 3 blocks are definitely lost in loss record 1 of 1",
         "l.c:(.text+0xa): undefined reference to `helper'",
+        "make: *** No rule to make target 'prog', needed by 'all'.  Stop.",
+        "make[1]: *** [Makefile:2: all] Error 1",
     ],
 )
 def test_kotlin_node_tap_valgrind_and_linker_error_marks_are_errors(line: str) -> None:
@@ -276,3 +278,14 @@ def test_a_node_errors_printed_properties_stay_with_it_to_their_closing_brace() 
         "Node.js v20.20.2",
     ]
     assert belonging(lines, 0) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_julia_error_keeps_its_stacktrace() -> None:
+    lines = [
+        "ERROR: LoadError: UndefVarError: `totl` not defined",
+        "Stacktrace:",
+        " [1] top-level scope",
+        "   @ /work/proj/cart.jl:3",
+        "in expression starting at /work/proj/cart.jl:3",
+    ]
+    assert belonging(lines, 0) == [1, 2, 3]
