@@ -23,7 +23,9 @@ from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.lineindex import LineIndex
 
 # `path:line:col: message` that is not a warning or a note (those are not errors of their own).
-_LOCATED = re.compile(r"[^\s:]+\.\w+:\d+:\d+: (?!warning\b|note\b|remark\b)")
+_LOCATED = re.compile(
+    r"(?:vet: )?[^\s:]+\.\w+:\d+:\d+: (?!warning\b|note\b|remark\b)"
+)  # `go vet` prefixes `vet: `
 # What such a line holds, searched over the whole text first: a `^`-anchored multi-line regex
 # is tried at every character (34 ms on a 100k-line log), this one only at each `:` (10 ms).
 _LOCATED_HINT = re.compile(r":\d+:\d+: ")
@@ -79,6 +81,8 @@ _FOLLOWS = re.compile(
     r"|^\s*(?:-->|╰─>|=\s*(?:note|help)\b)"
     r"|^\s*\^[\^~-]*"  # a caret line
     r"|^\s*(?:note|help|hint|suggestion):"
+    r"|^\s*[-+] ?\S"  # an expected / actual diff (`- Expected`, `+ Received`, `-2`)
+    r"|^\s*❯ \S+:\d+"  # vitest's location
     r"|^==\d+==\s{2,}\S"  # valgrind's frames and notes: `==4242==    at 0x1091EF: lookup (app.c:9)`
     r"|^\s*[}\])]+[,;]?\s*$"  # the end of what the error printed (Node's `{ errno: -2, … }`)
     r"|^[^\s:]+:\d+(?::\d+)?: note:"  # gcc / clang
@@ -96,6 +100,11 @@ _CARET = re.compile(r"^\s*\^[\^~-]*\s*$")
 # Python's SyntaxError print `File "x.ml", line 3, …` there.
 _LOCATION_ABOVE = re.compile(r"^\S+:\d+$|^\s*File \"[^\"]+\", line \d+")
 NODE_PREAMBLE_LINES = 4
+# Go prints `# example.com/proj/cart` over a package's errors (`cart/cart.go:8:9: …`), at most
+# this many lines up.
+_GO_PACKAGE = re.compile(r"^# [\w.-]+(?:/[\w.-]+)*$")
+_IN_GROUP = re.compile(r"^(?:vet: )?\S+:\d+:\d+: |^\t")
+GROUP_LINES = 10
 # An error's lines stop after this many (a runaway stack is cut, its head kept).
 MAX_FOLLOWING_LINES = 60
 # A numbered failure's title (`  1) cart totals case 1:`: Mocha, RSpec, PHPUnit, Minitest) is
@@ -156,8 +165,20 @@ def belonging(lines: Sequence[str], i: int) -> list[int]:
 
     def continues(k: int) -> bool:
         line = lines[k]
-        return bool(line.strip()) and (_FOLLOWS.match(line) is not None or _indent(line) > base)
+        if not line.strip():
+            return False
+        if _FOLLOWS.match(line) or _indent(line) > base:
+            return True
+        # a line of a numbered failure's message printed unindented (Mocha's `2 !== 3`)
+        return title is not None and _resumes(lines, k, base)
 
+    # a header set apart by a blank line (`Failed examples:`): the paragraph below is what it announces
+    if lines[i].rstrip().endswith(":") and j + 1 < end and not lines[j].strip():
+        out.append(j)
+        j += 1
+        while j < end and lines[j].strip():
+            out.append(j)
+            j += 1
     while j < end:
         line = lines[j]
         if continues(j):
@@ -166,6 +187,8 @@ def belonging(lines: Sequence[str], i: int) -> list[int]:
             out.append(j)  # the source line above a caret (javac, Node)
         elif not line.strip() and j + 1 < n and continues(j + 1):
             out.append(j)  # one blank line inside a diagnostic (rustc's `help:` block)
+        elif j == i + 1 and j + 1 < n and _FOLLOWS.match(lines[j + 1]):
+            out.append(j)  # the message under its header, frames below it (`rake aborted!`)
         else:
             break
         j += 1
@@ -173,6 +196,11 @@ def belonging(lines: Sequence[str], i: int) -> list[int]:
         out.extend(range(title, i))
     out.extend(_above(lines, i))
     return list(dict.fromkeys(out))  # a title can also be a line the error is indented under
+
+
+def _resumes(lines: Sequence[str], j: int, base: int) -> bool:
+    """Whether a line indented deeper than `base` comes within the two lines after `j`."""
+    return any(lines[k].strip() and _indent(lines[k]) > base for k in range(j + 1, min(len(lines), j + 3)))
 
 
 def _numbered_title(lines: Sequence[str], i: int) -> int | None:
@@ -191,6 +219,12 @@ def _above(lines: Sequence[str], i: int) -> list[int]:
         if _indent(lines[k]) < indent:
             out.append(k)
             indent = _indent(lines[k])
+    for k in range(i - 1, max(-1, i - 1 - GROUP_LINES), -1):
+        if _GO_PACKAGE.match(lines[k]):
+            out.append(k)  # the package the errors below are in
+            break
+        if not _IN_GROUP.search(lines[k]):
+            break
     for k in range(i - 1, max(-1, i - 1 - NODE_PREAMBLE_LINES), -1):
         if _LOCATION_ABOVE.match(lines[k]) and any(_CARET.match(lines[x]) for x in range(k + 1, i)):
             out.extend(range(k, i))

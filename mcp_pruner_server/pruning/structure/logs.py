@@ -19,7 +19,7 @@ from mcp_pruner_server.pruning.structure.grep import grep_headings, grep_units
 from mcp_pruner_server.pruning.terms import identifiers
 
 _ERROR = re.compile(
-    r"\b(?:error|errors|exception|traceback|fatal|panic|panicked|critical|failed|failing|failure|failures|"
+    r"\b(?:error|errors|exception|traceback|fatal|panic|panicked|critical|failed|failing|failure|failures|aborted|"
     r"segmentation fault|core dumped|assert|assertion)\b|^E\s|^FAIL|^ERROR|^>\s|(?:error|exception):"
     # an exception's class named alone: pytest's `test_a.py:9: KeyError`
     r"|(?-i:[a-z](?:Error|Exception)\b)",
@@ -42,6 +42,7 @@ _ERROR_NEEDLES = (
     "segmentation fault",
     "core dumped",
     "assert",
+    "aborted",
 )
 _ERROR_FIRST_CHARS = "Ee>"
 # Lines either side of an error line that stay with it (the call or assertion that led to it).

@@ -289,3 +289,79 @@ def test_a_julia_error_keeps_its_stacktrace() -> None:
         "in expression starting at /work/proj/cart.jl:3",
     ]
     assert belonging(lines, 0) == [1, 2, 3]
+
+
+def test_a_numbered_failure_keeps_a_message_line_printed_unindented_inside_its_body() -> None:
+    lines = [
+        "  1) price",
+        "       totals case 1:",
+        "",
+        "      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
+        "",
+        "2 !== 3",
+        "",
+        "      + expected - actual",
+        "",
+        "      -2",
+        "      +3",
+        "      ",
+        "      at Context.<anonymous> (test/price.test.js:8:12)",
+        "",
+        "",
+        "Finished.",
+    ]
+    assert sorted(belonging(lines, 3)) == [0, 1, 2, *range(4, 13)]
+
+
+def test_a_vitest_failure_keeps_its_diff_location_and_code_frame() -> None:
+    lines = [
+        " FAIL  test/stock.test.js > stock > totals case 1",
+        "AssertionError: expected 2 to be 3 // Object.is equality",
+        "",
+        "- Expected",
+        "+ Received",
+        "",
+        "- 3",
+        "+ 2",
+        "",
+        " ❯ test/stock.test.js:8:15",
+        "      7|   it('totals case 1', () => {",
+        "      8|     expect(2).toBe(3);",
+        "       |               ^",
+        "",
+        "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯",
+    ]
+    assert belonging(lines, 1) == list(range(2, 13))
+
+
+def test_an_error_header_ending_in_a_colon_keeps_the_paragraph_it_announces() -> None:
+    lines = [
+        "Failed examples:",
+        "",
+        "rspec ./spec/payment_spec.rb:6 # Payment totals case 1",
+        "rspec ./spec/cart_spec.rb:9 # Cart totals case 2",
+        "",
+        "Randomized with seed 4242",
+    ]
+    assert belonging(lines, 0) == [1, 2, 3]
+
+
+def test_the_message_under_an_error_header_keeps_the_frames_below_it() -> None:
+    lines = [
+        "rake aborted!",
+        "asset manifest for invoice is missing",
+        "/work/proj/Rakefile:27:in `block in <top (required)>'",
+        "Tasks: TOP => default => invoice",
+    ]
+    assert belonging(lines, 0) == [1, 2]
+
+
+def test_a_go_vet_error_is_found_and_keeps_its_package_line() -> None:
+    lines = [
+        "# example.com/proj/filter",
+        "filter/filter.go:5:2: declared and not used: x",
+        "vet: filter/filter.go:8:17: cannot use t (variable of type int) as string value",
+        "example.com/proj/buffer",
+    ]
+    assert found(lines) == [1, 2]
+    assert belonging(lines, 2) == [0]

@@ -95,3 +95,12 @@ def test_mochas_failing_count_is_an_error_line() -> None:
     options = PruneOptions(max_prune_ratio=0.95, min_keep_lines=0, include_markers=False)
     kept = prune("\n".join(lines), "why does the suite break?", "logs", options, "t").pruned_text.split("\n")
     assert "  2 failing" in kept
+
+
+def test_an_aborted_run_is_an_error_line() -> None:
+    lines = [f"[rake] compiling part {k}: {k % 30} files" for k in range(200)]
+    lines[120:120] = ["rake aborted!", "asset manifest for invoice is missing"]
+    options = PruneOptions(max_prune_ratio=0.95, min_keep_lines=0, include_markers=False)
+    kept = prune("\n".join(lines), "why does the build break?", "logs", options, "t").pruned_text.split("\n")
+    assert "rake aborted!" in kept
+    assert "asset manifest for invoice is missing" in kept
