@@ -22,7 +22,7 @@ _ERROR = re.compile(
     r"\b(?:error|errors|exception|traceback|fatal|panic|panicked|critical|failed|failing|failure|failures|aborted|"
     r"segmentation fault|core dumped|assert|assertion)\b|^E\s|^FAIL|^ERROR|^>\s|(?:error|exception):"
     # an exception's class named alone: pytest's `test_a.py:9: KeyError`
-    r"|(?-i:[a-z](?:Error|Exception)\b)",
+    r"|(?-i:[A-Za-z](?:Error|Exception)\b)",
     re.IGNORECASE,
 )
 _TRACEBACK_TEXT = "Traceback (most recent call last):"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions
 
@@ -81,12 +83,13 @@ def test_a_compilers_code_frame_stays_with_its_error() -> None:
     assert len(kept) < len(lines) // 2
 
 
-def test_a_line_naming_an_exception_class_alone_is_an_error_line() -> None:
+@pytest.mark.parametrize("name", ["AssertionError", "OSError", "IllegalStateException"])
+def test_a_line_naming_an_exception_class_alone_is_an_error_line(name: str) -> None:
     lines = [f"tests/test_cart.py::test_case_{k} PASSED" for k in range(200)]
-    lines[120:120] = ["/work/proj/tests/test_cart.py:11: AssertionError"]  # pytest --tb=line
+    lines[120:120] = [f"/work/proj/tests/test_cart.py:11: {name}"]  # pytest --tb=line
     options = PruneOptions(max_prune_ratio=0.95, min_keep_lines=0, include_markers=False)
     kept = prune("\n".join(lines), "why does the suite break?", "logs", options, "t").pruned_text.split("\n")
-    assert "/work/proj/tests/test_cart.py:11: AssertionError" in kept
+    assert f"/work/proj/tests/test_cart.py:11: {name}" in kept
 
 
 def test_mochas_failing_count_is_an_error_line() -> None:
