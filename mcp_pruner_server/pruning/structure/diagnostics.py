@@ -80,7 +80,7 @@ _FOLLOWS = re.compile(
     r"|^\s*(?:-->|╰─>|=\s*(?:note|help)\b)"
     r"|^\s*\^[\^~-]*"  # a caret line
     r"|^\s*(?:note|help|hint|suggestion):"
-    r"|^\s*[-+] ?\S"  # an expected / actual diff (`- Expected`, `+ Received`, `-2`)
+    r"|^\s*[-+](?![-+]) ?\S"  # an expected / actual diff (`- Expected`, `+ Received`, `-2`), not `--- PASS`
     r"|^\s*❯ \S+:\d+"  # vitest's location
     r"|^==\d+==\s{2,}\S"  # valgrind's frames and notes: `==4242==    at 0x1091EF: lookup (app.c:9)`
     r"|^\s*[}\])]+[,;]?\s*$"  # the end of what the error printed (Node's `{ errno: -2, … }`)

@@ -365,3 +365,13 @@ def test_a_go_vet_error_is_found_and_keeps_its_package_line() -> None:
     ]
     assert found(lines) == [1, 2]
     assert belonging(lines, 2) == [0]
+
+
+def test_a_go_test_failure_stops_at_the_next_tests_result() -> None:
+    lines = [
+        "--- FAIL: TestCartCase1 (0.00s)",
+        "    cart_test.go:12: Total(10) = 46, want 45",
+        "--- PASS: TestCartCase2 (0.00s)",
+        "-- Configuring done",
+    ]
+    assert belonging(lines, 0) == [1]
