@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.syntax_recovery import failed_rows, walk_error
 
 # Language -> (grammar module, its function returning the language pointer).
 # Python is not here: its indentation is its syntax, and `code_blocks.py` finds its blocks as
@@ -40,8 +41,8 @@ GRAMMARS: dict[str, tuple[str, str]] = {
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
 MAX_PARSE_CHARS = 2_000_000
-# A parse whose error nodes cover more than this fraction of the lines is not trusted (a
-# fragment, a template, the wrong language): the heuristics cope with anything.
+# A parse that could not place what more than this fraction of the lines hold is not trusted
+# (a fragment, a template, the wrong language): the heuristics cope with anything.
 MAX_ERROR_FRACTION = 0.2
 
 # Nodes that define a function-like unit.
@@ -294,28 +295,44 @@ def _sig_end(node: Any, header: int) -> int:
 def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: int) -> None:
     if depth > MAX_DEPTH:
         return
+    if scope.type == "ERROR":  # what the parser recognised inside a region it could not fit
+        walk_error(scope, parent, out, lambda c, sib, i, p: _visit(c, sib, i, lang, p, out, depth + 1))
+        return
     siblings = scope.named_children
     for index, child in enumerate(siblings):
-        if "comment" in child.type:
-            continue  # defines nothing (C#'s `///` docs are one node per line: most children)
-        node = _unwrap(child)
-        found = _kind(node, lang)
-        if found is None:
-            if child.type in TRANSPARENT:
-                _walk(child, lang, parent, out, depth + 1)
-            continue
-        kind, inner = found
-        definition = inner if kind == "function" else node
-        header = max(_header_row(definition), child.start_point[0])
-        end = _last_row(child) + 1
-        container = kind == "container"
-        sig = _container_sig(inner, header) if container else _sig_end(definition, header)
-        # a container's comments and annotations are not its members' context: left to chunks
-        start = header if container else _leading(child, siblings, index)
-        name = _name(definition)
-        out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
-        if container:
-            _walk(inner, lang, len(out) - 1, out, depth + 1)
+        _visit(child, siblings, index, lang, parent, out, depth)
+
+
+def _visit(
+    child: Any,
+    siblings: Sequence[Any],
+    index: int,
+    lang: str,
+    parent: int | None,
+    out: list[Block],
+    depth: int,
+) -> None:
+    """Add the block `child` (`siblings[index]`) defines, and those inside it, to `out`."""
+    if "comment" in child.type:
+        return  # defines nothing (C#'s `///` docs are one node per line: most children)
+    node = _unwrap(child)
+    found = _kind(node, lang)
+    if found is None:
+        if child.type in TRANSPARENT or child.type == "ERROR":
+            _walk(child, lang, parent, out, depth + 1)
+        return
+    kind, inner = found
+    definition = inner if kind == "function" else node
+    header = max(_header_row(definition), child.start_point[0])
+    end = _last_row(child) + 1
+    container = kind == "container"
+    sig = _container_sig(inner, header) if container else _sig_end(definition, header)
+    # a container's comments and annotations are not its members' context: left to chunks
+    start = header if container else _leading(child, siblings, index)
+    name = _name(definition)
+    out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
+    if container:
+        _walk(inner, lang, len(out) - 1, out, depth + 1)
 
 
 def _container_sig(body: Any, header: int) -> int:
@@ -323,20 +340,6 @@ def _container_sig(body: Any, header: int) -> int:
     if body.type == "body_statement":  # Ruby's body starts at its first member
         return header + 1
     return max(header + 1, int(body.start_point[0]) + (1 if _opens_with_brace(body) else 0))
-
-
-def _error_rows(root: Any) -> int:
-    if not root.has_error:
-        return 0
-    rows = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            rows += node.end_point[0] - node.start_point[0] + 1
-        elif node.has_error:
-            stack.extend(node.children)
-    return rows
 
 
 # A line holding one upper-case macro alone (`ABSL_NAMESPACE_BEGIN`, `__BEGIN_DECLS`,
@@ -389,8 +392,8 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
     if lang in ("c", "cpp"):
         text = _MACRO_LINE.sub(_blank, text)
     tree = tree_sitter.Parser(_language(lang)).parse(text.encode("utf-8", "surrogatepass"))
-    if _error_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
+    if failed_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
         return None
     out: list[Block] = []
-    _walk(tree.root_node, lang, None, out, 0)
+    _walk(tree.root_node, lang, None, out, 0)  # the root too may be one error node
     return tuple(out)

@@ -1,0 +1,88 @@
+"""What a parse that failed in places still tells: the definitions inside its error nodes.
+
+tree-sitter recovers from a construct its grammar lacks (a newer C# expression, a macro the
+C++ parser cannot see) by wrapping the region in an ERROR node whose children are still the
+members it recognised, often a whole class whose braces it could not match and which became
+mere tokens. Counting every row of such a node as failed sent whole files to the heuristics
+(a C# class with one unparsed lambda, an Abseil header); counted here are the rows of what
+it could not place, and the members are walked, inside the container that `class X {`
+tokens open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from mcp_pruner_server.pruning.structure.code_blocks import Block
+
+# Tokens that open a container when an identifier and `{` follow (`public class PgReader {`).
+CONTAINER_KEYWORDS = frozenset({"class", "struct", "interface", "namespace", "record", "trait", "union"})
+# Tokens that name it.
+_NAME_TOKENS = frozenset({"identifier", "type_identifier", "namespace_identifier", "name"})
+# Tokens after which the keyword opened nothing (`template <class T>`, `x = new class …;`).
+_NOT_A_HEADER = frozenset({";", "=", "(", ")", ">", ","})
+# The `{` of a container lies at most this many lines below its keyword (a base list, Allman).
+MAX_HEADER_LINES = 3
+
+# (child, its siblings, its index among them, the enclosing block's index) -> walk the child
+Visit = Callable[[Any, Sequence[Any], int, "int | None"], None]
+
+
+def failed_rows(root: Any) -> int:
+    """How many lines hold something the parser could not place: the tokens of error nodes
+    and missing nodes, not the well-formed definitions and statements an error node holds."""
+    if not root.has_error:
+        return 0
+    rows: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing:
+            rows.add(int(node.start_point[0]))
+        elif node.type == "ERROR":
+            for child in node.children:
+                if child.has_error:
+                    stack.append(child)
+                elif not _recognised(child):
+                    rows.update(range(int(child.start_point[0]), int(child.end_point[0]) + 1))
+        elif node.has_error:
+            stack.extend(node.children)
+    return len(rows)
+
+
+def _recognised(node: Any) -> bool:
+    # a lone identifier or punctuation is what is left of a failed construct; a comment or
+    # a node of several tokens (a method, a field, a statement) parsed whole
+    return bool(node.is_named) and ("comment" in node.type or node.child_count > 0)
+
+
+def walk_error(node: Any, parent: int | None, out: list[Block], visit: Visit) -> None:
+    """Walk the children of the error `node` as members of `parent`, or of the container that
+    `class X {` tokens among them open (up to its `}` token, else to the node's end)."""
+    children = node.children
+    opened: list[int] = []  # the containers opened here, innermost last
+    keyword_row: int | None = None
+    name: str | None = None
+    for index, child in enumerate(children):
+        t = child.type
+        row = int(child.start_point[0])
+        if t in CONTAINER_KEYWORDS and not child.is_named:
+            keyword_row, name = row, None
+        elif keyword_row is not None and t == "{" and row - keyword_row <= MAX_HEADER_LINES:
+            owner = opened[-1] if opened else parent
+            end = int(node.end_point[0]) + 1
+            out.append(Block(keyword_row, keyword_row, end, True, owner, sig_end=row + 1, name=name))
+            opened.append(len(out) - 1)
+            keyword_row = None
+        elif t == "}" and opened:
+            k = opened.pop()
+            out[k] = replace(out[k], end=max(out[k].sig_end or 0, row + 1))
+        elif keyword_row is not None and t in _NAME_TOKENS and name is None:
+            text = child.text
+            name = text.decode("utf-8", "replace") if text is not None else None
+        elif t in _NOT_A_HEADER:
+            keyword_row = None
+        elif child.is_named:
+            visit(child, children, index, opened[-1] if opened else parent)
