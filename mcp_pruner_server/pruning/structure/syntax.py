@@ -131,6 +131,7 @@ TRANSPARENT = frozenset(
         "except_clause",
         "finally_clause",
         "block",
+        "compound_statement",  # PHP `if (! function_exists('f')) { function f() … }`
         "enum_body_declarations",
         "list",  # Bash `_comp() { … } && complete -F _comp cmd`
     }
@@ -312,7 +313,6 @@ def _visit(
     out: list[Block],
     depth: int,
 ) -> None:
-    """Add the block `child` (`siblings[index]`) defines, and those inside it, to `out`."""
     if "comment" in child.type:
         return  # defines nothing (C#'s `///` docs are one node per line: most children)
     node = _unwrap(child)

@@ -400,6 +400,15 @@ def test_php_units_are_functions_with_their_docblock_and_attributes() -> None:
     ]
 
 
+def test_a_php_helper_defined_inside_its_function_exists_guard_is_a_unit() -> None:
+    text = (
+        "<?php\n\nif (! function_exists('blank')) {\n    /**\n     * Is it blank.\n     */\n"
+        "    function blank($value)\n    {\n        if (is_null($value)) {\n            return true;\n"
+        "        }\n\n        return empty($value);\n    }\n}\n"
+    )
+    assert _spans(text, "php") == [(3, 6, 14, False, None, "blank")]  # all of it, blank line and all
+
+
 def test_bash_functions_are_units_also_inside_a_complete_list() -> None:
     assert _spans(BASH_SOURCE, "bash") == [
         (3, 4, 9, False, None, "_widget"),
