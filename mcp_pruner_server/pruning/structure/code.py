@@ -21,6 +21,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
+from mcp_pruner_server.pruning.structure.overloads import overloads_share_docs
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
 __all__ = [
@@ -136,6 +137,8 @@ def code_units(
         bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         names.append(lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner]))
+    if parsed:  # overloads' docs are alike: their parameters and code say which one is meant
+        overloads_share_docs(lines, blocks, [body[-1] + 1 for body, _ in spans], lh, bags)
     for chunk in _chunks(lines, owned, in_import, deadline):
         spans.append((chunk, ()))
         bags.append(lh.doc(chunk))

@@ -142,3 +142,36 @@ def test_removing_all_of_something_ranks_clear_next_to_remove() -> None:
         "pub fn remove(&mut self, fd: RawFd) {",
         "pub fn clear(&mut self) {",
     ]
+
+
+# Three overloads: the first two are documented, the third's doc is missing; the question asks
+# for the third in the first one's words, and says which parameter it takes.
+OVERLOADS = [
+    "public static class OrdinalizeExtensions",
+    "{",
+    "    /// <summary>",
+    "    /// Turns a number into an ordinal string used to denote the position in an ordered sequence",
+    "    /// such as 1st, 2nd, 3rd, 4th, the suffix chosen by the ordinalizer of the current thread.",
+    "    /// </summary>",
+    "    public static string Ordinalize(this int number) =>",
+    "        Configurator.Ordinalizers.Current.Convert(number, number.ToString());",
+    "",
+    "    /// <summary>",
+    "    /// Turns a number string into an ordinal string in the given culture.",
+    "    /// </summary>",
+    "    public static string Ordinalize(this string numberString, CultureInfo culture) =>",
+    "        Configurator.Ordinalizers.ResolveForCulture(culture).Convert(int.Parse(numberString));",
+    "",
+    "    public static string Ordinalize(this int number, CultureInfo culture) =>",
+    "        Configurator.Ordinalizers.ResolveForCulture(culture).Convert(number, number.ToString());",
+    "}",
+]
+
+
+def test_an_overload_is_told_from_its_documented_twins_by_its_parameters() -> None:
+    question = (
+        "Turns a number into an ordinal string used to denote the position in an ordered sequence"
+        " such as 1st, 2nd, 3rd, 4th, in the given culture."
+    )
+    best = _best_header(OVERLOADS, _units(OVERLOADS, question, "csharp"))
+    assert best == "public static string Ordinalize(this int number, CultureInfo culture) =>"
