@@ -253,6 +253,21 @@ def test_a_kept_method_brings_its_class_line_and_the_fields_it_uses() -> None:
     assert "        count += step;" in kept
 
 
+def test_a_kept_php_method_brings_the_properties_it_uses() -> None:
+    method = "    public function other{k}($a)\n    {{\n        return $a * {k};\n    }}\n\n"
+    methods = "".join(method.format(k=k) for k in range(40))
+    text = (
+        "<?php\n\nclass Cookie\n{\n    protected $name;\n    protected ?bool $secure = null;\n\n"
+        + methods
+        + "    public function isSecure()\n    {\n        return $this->secure ?? false;\n    }\n}\n"
+    )
+    options = PruneOptions(max_prune_ratio=0.99, min_keep_lines=0, include_markers=False, path="Cookie.php")
+    kept = prune(text, "is the cookie secure", "code", options, "t").pruned_text.split("\n")
+    assert "class Cookie" in kept
+    assert "    protected ?bool $secure = null;" in kept
+    assert "    protected $name;" not in kept
+
+
 CSHARP_SOURCE = """\
 using System;
 
