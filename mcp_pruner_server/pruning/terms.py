@@ -7,6 +7,7 @@ so an exact identifier in the question outweighs its parts.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -74,8 +75,12 @@ def _stem(part: str) -> str:
 
 
 def _word_terms(word: str) -> tuple[str, ...]:
-    parts = [p.lower() for p in _PART.findall(_ACRONYM_PLURAL.sub(r"\1", word))]
+    cased = _PART.findall(_ACRONYM_PLURAL.sub(r"\1", word))
+    parts = [p.lower() for p in cased]
     out = [s for p in parts if len(p) > 1 and p not in STOPWORDS and (s := _stem(p)) not in STOPWORDS]
+    for first, second in itertools.pairwise(cased):
+        if len(first) == 1 and first.isupper() and second[:1].isupper() and len(second) > 1:
+            out.append(_stem((first + second).lower()))  # `ETag`, `XPath`: also `etag`, `xpath`
     if len(parts) > 1:
         # the whole compound identifier, one spelling for snake and camel case, for exact matches
         out.append("_".join(parts))

@@ -63,6 +63,14 @@ def test_synonyms_are_symmetric_stems() -> None:
     assert stem("remove") in SYNONYMS[stem("strip")]
 
 
+def test_a_one_letter_prefix_is_also_read_with_the_word_it_prefixes() -> None:
+    # "the ETag header" names `setAutoEtag`; "XPath" is `xpath`; a lower-case `kOnClosed` is no `kon`
+    assert stem("etag") in terms("the ETag header")
+    assert stem("etag") in terms("setAutoEtag")
+    assert "xpath" in terms("XPath")
+    assert "kon" not in terms("kOnClosed")
+
+
 def test_french_stopwords_do_not_swallow_english_code_words() -> None:
     assert terms("extract comments plus estimates") == ["extract", "comment", "plus", "estimat"]
 
