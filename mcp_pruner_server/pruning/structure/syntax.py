@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.syntax_recovery import failed_rows, walk_error
+from mcp_pruner_server.pruning.structure.syntax_recovery import blank_export_macros, failed_rows, walk_error
 
 # Language -> (grammar module, its function returning the language pointer).
 # Python is not here: its indentation is its syntax, and `code_blocks.py` finds its blocks as
@@ -390,7 +390,7 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
     import tree_sitter
 
     if lang in ("c", "cpp"):
-        text = _MACRO_LINE.sub(_blank, text)
+        text = blank_export_macros(_MACRO_LINE.sub(_blank, text))
     tree = tree_sitter.Parser(_language(lang)).parse(text.encode("utf-8", "surrogatepass"))
     if failed_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
         return None

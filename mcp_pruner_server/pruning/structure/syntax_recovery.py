@@ -6,11 +6,13 @@ members it recognised, often a whole class whose braces it could not match and w
 mere tokens. Counting every row of such a node as failed sent whole files to the heuristics
 (a C# class with one unparsed lambda, an Abseil header); counted here are the rows of what
 it could not place, and the members are walked, inside the container that `class X {`
-tokens open.
+tokens open. And, before a C++ parse, the export macro of a class (`class SPDLOG_API logger {`)
+is blanked: read as the class's name, it made the class a function of hundreds of lines.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,6 +27,13 @@ _NAME_TOKENS = frozenset({"identifier", "type_identifier", "namespace_identifier
 _NOT_A_HEADER = frozenset({";", "=", "(", ")", ">", ","})
 # The `{` of a container lies at most this many lines below its keyword (a base list, Allman).
 MAX_HEADER_LINES = 3
+
+# An upper-case word between `class` / `struct` and the name (`class ABSL_MUST_USE_RESULT
+# StatusOr`, `struct SPDLOG_API level`): a macro expanding to an attribute. Not a name followed
+# by `final`, a base list or a body.
+_EXPORT_MACRO = re.compile(
+    r"\b(?:class|struct|union)[ \t]+([A-Z_][A-Z0-9_]{2,})[ \t]+(?!final\b)(?=[A-Za-z_])"
+)
 
 # (child, its siblings, its index among them, the enclosing block's index) -> walk the child
 Visit = Callable[[Any, Sequence[Any], int, "int | None"], None]
@@ -86,3 +95,8 @@ def walk_error(node: Any, parent: int | None, out: list[Block], visit: Visit) ->
             keyword_row = None
         elif child.is_named:
             visit(child, children, index, opened[-1] if opened else parent)
+
+
+def blank_export_macros(text: str) -> str:
+    """`text` with each class's export macro blanked (spaces: rows and columns stay)."""
+    return _EXPORT_MACRO.sub(lambda m: m.group().replace(m.group(1), " " * len(m.group(1))), text)

@@ -468,6 +468,21 @@ def test_a_macro_line_before_a_namespace_does_not_hide_its_members() -> None:
     assert spans == [(0, 12, True, "absl"), (2, 10, True, "strings_internal"), (4, 8, False, "Split")]
 
 
+def test_a_cpp_class_with_an_export_macro_is_a_container_of_its_members() -> None:
+    text = (
+        "namespace acme {\nclass ACME_API Widget\n{\npublic:\n    explicit Widget(int size)\n"
+        "        : size_(size)\n    {}\n\n    // Grows it.\n    int grow(int step)\n    {\n"
+        "        return size_ += step;\n    }\n\nprivate:\n    int size_;\n};\n}\n"
+    )
+    spans = [(b.start, b.end, b.container, b.name) for b in blocks_of(text, "cpp")]
+    assert spans == [
+        (0, 18, True, "acme"),
+        (1, 17, True, "Widget"),  # was one function of 16 lines
+        (4, 7, False, "Widget"),
+        (8, 13, False, "grow"),
+    ]
+
+
 def test_a_cpp_specialisation_is_named_without_its_template_arguments() -> None:
     text = "template <>\nclass Widget<int, std::tuple<T...>> {\n  void grow() {\n  }\n};\n"
     assert [b.name for b in blocks_of(text, "cpp")] == ["Widget", "grow"]
