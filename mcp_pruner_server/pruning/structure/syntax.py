@@ -18,7 +18,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.syntax_recovery import blank_export_macros, failed_rows, walk_error
+from mcp_pruner_server.pruning.structure.syntax_recovery import (
+    blank_export_macros,
+    failed_rows,
+    scope_members,
+)
 
 # Language -> (grammar module, its function returning the language pointer).
 # Python is not here: its indentation is its syntax, and `code_blocks.py` finds its blocks as
@@ -293,46 +297,32 @@ def _sig_end(node: Any, header: int) -> int:
     return max(header + 1, row + 1 if _opens_with_brace(body) else row)
 
 
-def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: int) -> None:
+def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth: int) -> None:
     if depth > MAX_DEPTH:
         return
-    if scope.type == "ERROR":  # what the parser recognised inside a region it could not fit
-        walk_error(scope, parent, out, lambda c, sib, i, p: _visit(c, sib, i, lang, p, out, depth + 1))
-        return
-    siblings = scope.named_children
-    for index, child in enumerate(siblings):
-        _visit(child, siblings, index, lang, parent, out, depth)
-
-
-def _visit(
-    child: Any,
-    siblings: Sequence[Any],
-    index: int,
-    lang: str,
-    parent: int | None,
-    out: list[Block],
-    depth: int,
-) -> None:
-    if "comment" in child.type:
-        return  # defines nothing (C#'s `///` docs are one node per line: most children)
-    node = _unwrap(child)
-    found = _kind(node, lang)
-    if found is None:
-        if child.type in TRANSPARENT or child.type == "ERROR":
-            _walk(child, lang, parent, out, depth + 1)
-        return
-    kind, inner = found
-    definition = inner if kind == "function" else node
-    header = max(_header_row(definition), child.start_point[0])
-    end = _last_row(child) + 1
-    container = kind == "container"
-    sig = _container_sig(inner, header) if container else _sig_end(definition, header)
-    # a container's comments and annotations are not its members' context: left to chunks
-    start = header if container else _leading(child, siblings, index)
-    name = _name(definition)
-    out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
-    if container:
-        _walk(inner, lang, len(out) - 1, out, depth + 1)
+    # an error node's tokens say where a class opens (`scope_members`): all its children are read
+    siblings = scope.children if scope.type == "ERROR" else scope.named_children
+    for index, child, parent in scope_members(scope, siblings, enclosing, out):
+        if "comment" in child.type:
+            continue  # defines nothing (C#'s `///` docs are one node per line: most children)
+        node = _unwrap(child)
+        found = _kind(node, lang)
+        if found is None:
+            if child.type in TRANSPARENT or child.type == "ERROR":
+                _walk(child, lang, parent, out, depth + 1)
+            continue
+        kind, inner = found
+        definition = inner if kind == "function" else node
+        header = max(_header_row(definition), child.start_point[0])
+        end = _last_row(child) + 1
+        container = kind == "container"
+        sig = _container_sig(inner, header) if container else _sig_end(definition, header)
+        # a container's comments and annotations are not its members' context: left to chunks
+        start = header if container else _leading(child, siblings, index)
+        name = _name(definition)
+        out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
+        if container:
+            _walk(inner, lang, len(out) - 1, out, depth + 1)
 
 
 def _container_sig(body: Any, header: int) -> int:

@@ -13,7 +13,7 @@ is blanked: read as the class's name, it made the class a function of hundreds o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -34,9 +34,6 @@ MAX_HEADER_LINES = 3
 _EXPORT_MACRO = re.compile(
     r"\b(?:class|struct|union)[ \t]+([A-Z_][A-Z0-9_]{2,})[ \t]+(?!final\b)(?=[A-Za-z_])"
 )
-
-# (child, its siblings, its index among them, the enclosing block's index) -> walk the child
-Visit = Callable[[Any, Sequence[Any], int, "int | None"], None]
 
 
 def failed_rows(root: Any) -> int:
@@ -67,21 +64,27 @@ def _recognised(node: Any) -> bool:
     return bool(node.is_named) and ("comment" in node.type or node.child_count > 0)
 
 
-def walk_error(node: Any, parent: int | None, out: list[Block], visit: Visit) -> None:
-    """Walk the children of the error `node` as members of `parent`, or of the container that
-    `class X {` tokens among them open (up to its `}` token, else to the node's end)."""
-    children = node.children
+def scope_members(
+    scope: Any, siblings: Sequence[Any], parent: int | None, out: list[Block]
+) -> Iterator[tuple[int, Any, int | None]]:
+    """(index, child, enclosing block) for each child of `scope` (`siblings`, its named children
+    or, for an error node, all): `parent`, or inside an error node the container that `class X {`
+    tokens open (added to `out` as met, up to its `}` token, else to the node's end)."""
+    if scope.type != "ERROR":
+        for index, child in enumerate(siblings):
+            yield index, child, parent
+        return
     opened: list[int] = []  # the containers opened here, innermost last
     keyword_row: int | None = None
     name: str | None = None
-    for index, child in enumerate(children):
+    for index, child in enumerate(siblings):
         t = child.type
         row = int(child.start_point[0])
         if t in CONTAINER_KEYWORDS and not child.is_named:
             keyword_row, name = row, None
         elif keyword_row is not None and t == "{" and row - keyword_row <= MAX_HEADER_LINES:
             owner = opened[-1] if opened else parent
-            end = int(node.end_point[0]) + 1
+            end = int(scope.end_point[0]) + 1
             out.append(Block(keyword_row, keyword_row, end, True, owner, sig_end=row + 1, name=name))
             opened.append(len(out) - 1)
             keyword_row = None
@@ -94,7 +97,7 @@ def walk_error(node: Any, parent: int | None, out: list[Block], visit: Visit) ->
         elif t in _NOT_A_HEADER:
             keyword_row = None
         elif child.is_named:
-            visit(child, children, index, opened[-1] if opened else parent)
+            yield index, child, opened[-1] if opened else parent
 
 
 def blank_export_macros(text: str) -> str:

@@ -1,10 +1,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.syntax_recovery import failed_rows, walk_error
+from mcp_pruner_server.pruning.structure.syntax_recovery import failed_rows, scope_members
 
 
 @dataclass
@@ -68,13 +67,8 @@ def test_only_the_lines_of_what_an_error_node_could_not_place_count_as_failed() 
 
 def test_the_members_of_an_error_node_are_walked_inside_the_class_its_tokens_open() -> None:
     out: list[Block] = []
-    visited: list[tuple[str, int | None]] = []
-
-    def visit(child: Any, siblings: Any, index: int, parent: int | None) -> None:
-        assert siblings[index] is child
-        visited.append((child.type, parent))
-
-    walk_error(unclosed_class().children[0], None, out, visit)
+    error = unclosed_class().children[0]
+    visited = [(child.type, parent) for _, child, parent in scope_members(error, error.children, None, out)]
     assert out == [Block(0, 0, 21, True, None, sig_end=2, name="Reader")]
     assert ("method_declaration", 0) in visited
     assert visited.count(("method_declaration", 0)) == 2
@@ -91,8 +85,7 @@ def test_a_class_keyword_in_template_parameters_opens_no_container() -> None:
         Node("function_definition", (1, 3), children=[Node("identifier", (1, 1))]),
     ]
     out: list[Block] = []
-    visited: list[tuple[str, int | None]] = []
     error = Node("ERROR", (0, 3), children=children)
-    walk_error(error, 7, out, lambda c, s, i, p: visited.append((c.type, p)))
+    visited = [(child.type, parent) for _, child, parent in scope_members(error, children, 7, out)]
     assert out == []
     assert ("function_definition", 7) in visited
