@@ -8,12 +8,13 @@ stay close to the best of them. Where the blocks are is `structure/code_blocks.p
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
+from mcp_pruner_server.pruning.structure.class_fields import with_fields, words_of
 from mcp_pruner_server.pruning.structure.code_blocks import (
     Block,
     find_blocks,
@@ -164,25 +165,17 @@ def code_units(
         scores = [0.0 if k in first_child and blocks[k].container else s for k, s in enumerate(scores)]
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
     if parsed:
-        _with_fields(lines, blocks, sig_end, units)
+        with_fields(lines, blocks, sig_end, units)
     if not imports:
         return units
     # only the units that can make the focus pay for finding the imports they use
     import_names = [(_bound_names(lines, s, e), range(s, e)) for s, e in imports]
     for k in sorted(range(len(units)), key=lambda k: -units[k].score)[:IMPORTING_UNITS]:
         unit = units[k]
-        used = _words(lines, unit.lines)
+        used = words_of(lines, unit.lines)
         uses = [i for bound, rng in import_names if bound & used for i in rng]
         units[k] = replace(unit, uses=tuple(uses))
     return units
-
-
-_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _words(lines: Sequence[str], indexes: Iterable[int]) -> set[str]:
-    """The identifiers of the lines at `indexes`: one regex pass over them joined, not one per line."""
-    return set(_WORDS.findall("\n".join([lines[i] for i in indexes])))
 
 
 def _chunks(
@@ -202,44 +195,6 @@ def _chunks(
         chunk.append(i)
     if chunk:
         yield tuple(chunk)
-
-
-# A field declared in a class body: `private int size;`, `readonly cache: Map<K, V> = …`,
-# `std::vector<int> items_;`, PHP's `protected $name;` — the name is the last word before `;`, `=`, `:`.
-_FIELD = re.compile(
-    r"^\s*(?!return\b|//|/\*|\*|@|#|\})(?:[\w<>\[\],.?&*:]+\s+)*?\*?\$?([A-Za-z_]\w*)\s*(?:;|=(?!=)|:(?!:))"
-)
-# At most this many field lines come with a member (a data class's dozens would drown it;
-# 5 pushed a runner-up out of the focus on the Java dev set, 2 did not).
-MAX_MEMBER_FIELDS = 2
-
-
-def _with_fields(
-    lines: Sequence[str],
-    blocks: Sequence[Block],
-    sig_end: Sequence[int],
-    units: list[Unit],
-) -> None:
-    """A parsed member's context gains the fields of its class that its body uses."""
-    members: dict[int, list[int]] = {}
-    for k, b in enumerate(blocks):
-        if b.parent is not None and blocks[b.parent].container:
-            members.setdefault(b.parent, []).append(k)
-    for c, ks in members.items():
-        inside: set[int] = set()
-        for k in ks:
-            inside.update(range(blocks[k].start, blocks[k].end))
-        fields: dict[str, int] = {}
-        for i in range(sig_end[c], blocks[c].end):
-            if i not in inside and (m := _FIELD.match(lines[i])):
-                fields.setdefault(m.group(1), i)
-        if not fields:
-            continue
-        for k in ks:
-            used = _words(lines, units[k].lines) & fields.keys()
-            if used:
-                extra = sorted(fields[w] for w in used)[:MAX_MEMBER_FIELDS]
-                units[k] = replace(units[k], context=(*units[k].context, *extra))
 
 
 # A definition called from a line relevant to the question gets this fraction of that line's
