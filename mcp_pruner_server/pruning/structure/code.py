@@ -244,14 +244,20 @@ NAMESAKE_SHARE = 0.7
 def namesakes_together(names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
     """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted)."""
     out = list(scores)
+    keys = [None if n is None or n.startswith("__") else _ASYNC.sub("", n) or n for n in names]
     best: dict[str, float] = {}
-    for name, score in zip(names, scores, strict=True):
-        if name is not None and not name.startswith("__"):
-            best[name] = max(best.get(name, 0.0), score)
-    for k, name in enumerate(names):
-        if name is not None and name in best:
-            out[k] = max(out[k], NAMESAKE_SHARE * best[name])
+    for key, score in zip(keys, scores, strict=True):
+        if key is not None:
+            best[key] = max(best.get(key, 0.0), score)
+    for k, key in enumerate(keys):
+        if key is not None:
+            out[k] = max(out[k], NAMESAKE_SHARE * best[key])
     return out
+
+
+# The async twin of a method is named with one of these suffixes (C#'s `ReadAsync`, `read_async`),
+# the sync twin of an async one with another (Node's `readFileSync`).
+_ASYNC = re.compile(r"(?:Async|_async|Sync|_sync)$")
 
 
 # A near-twin of a definition (`initialized` / `initialized_mut`, `read_le8` / `read_be8`,

@@ -177,6 +177,16 @@ def test_namesakes_score_close_to_the_best_of_them_and_dunders_do_not() -> None:
     assert namesakes_together(names, scores) == [10.0, NAMESAKE_SHARE * 10.0, 8.0, 0.0, 3.0, 2.0]
 
 
+def test_a_method_and_its_async_or_sync_twin_are_namesakes() -> None:
+    names = ["ReloadTypes", "ReloadTypesAsync", "read_async", "read", "readFileSync", "readFile", "Async"]
+    scores = [10.0, 1.0, 0.0, 5.0, 4.0, 0.0, 0.0]
+    out = namesakes_together(names, scores)
+    assert out[1] == NAMESAKE_SHARE * 10.0
+    assert out[2] == NAMESAKE_SHARE * 5.0
+    assert out[5] == NAMESAKE_SHARE * 4.0
+    assert out[6] == 0.0  # a name that is all suffix has no twin
+
+
 def test_the_async_twin_of_the_method_a_question_names_is_kept_close() -> None:
     lines = [
         "class Client:",
