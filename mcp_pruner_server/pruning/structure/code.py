@@ -7,6 +7,7 @@ stay close to the best of them. Where the blocks are is `structure/code_blocks.p
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -22,7 +23,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
-from mcp_pruner_server.pruning.structure.overloads import overloads_share_docs
+from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
 __all__ = [
@@ -138,13 +139,15 @@ def code_units(
         bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         names.append(lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner]))
-    if parsed:  # overloads' docs are alike: their parameters and code say which one is meant
-        overloads_share_docs(lines, blocks, [body[-1] + 1 for body, _ in spans], lh, bags)
     for chunk in _chunks(lines, owned, in_import, deadline):
         spans.append((chunk, ()))
         bags.append(lh.doc(chunk))
         names.append(Doc({}, 0))
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
+    if parsed:  # overloads' docs are alike: their parameters and code say which one is meant
+        ends = [body[-1] + 1 for body, _ in spans]
+        rescore = functools.partial(bm25, query, b=UNIT_B, deadline=deadline)
+        body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore)
     name_scores = bm25(query, names, b=UNIT_B, deadline=deadline)
     bodies = [body for body, _ in spans]
     if parsed:  # the parser knows every definition's name (a C or Java one has no keyword)
