@@ -48,6 +48,44 @@ EXTENSIONS: dict[str, str] = {
     ".phtml": "php",
     ".sh": "bash",
     ".bash": "bash",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".lua": "lua",
+    ".zig": "zig",
+    ".hs": "haskell",
+    ".scala": "scala",
+    ".sc": "scala",
+}
+# Languages known by their extension but without a grammar here: named, so that their lines
+# are not sniffed (Elixir's `def … do` / `end` read as Ruby, Perl's `use x;` as Rust, and a
+# wrong parse costs time and can be trusted), and their units found by the heuristics.
+UNPARSED_EXTENSIONS: dict[str, str] = {
+    ".swift": "swift",
+    ".dart": "dart",
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".jl": "julia",
+    ".pl": "perl",
+    ".pm": "perl",
+    ".r": "r",
+    ".m": "objc",  # or MATLAB: unparsed either way
+    ".mm": "objcpp",
+    ".ml": "ocaml",
+    ".mli": "ocaml",
+    ".erl": "erlang",
+    ".hrl": "erlang",
+    ".clj": "clojure",
+    ".cljs": "clojure",
+    ".el": "elisp",
+    ".fsx": "fsharp",
+    ".groovy": "groovy",
+    ".gradle": "groovy",
+    ".cr": "crystal",
+    ".nim": "nim",
+    ".sql": "sql",
+    ".ps1": "powershell",
+    ".f90": "fortran",
+    ".vb": "vbnet",
 }
 # Whole file names (lower case) that say the language without an extension.
 FILE_NAMES: dict[str, str] = {
@@ -71,6 +109,16 @@ INTERPRETERS: dict[str, str] = {
     "sh": "bash",  # POSIX sh, dash and ksh scripts parse as Bash well enough for their functions
     "dash": "bash",
     "ksh": "bash",
+    "kotlin": "kotlin",  # `kotlin` runs `.main.kts` scripts
+    "lua": "lua",
+    "scala": "scala",
+    "scala-cli": "scala",
+    "runhaskell": "haskell",
+    "runghc": "haskell",
+    "perl": "perl",  # no grammar: named so the heuristics run without a sniff
+    "elixir": "elixir",
+    "julia": "julia",
+    "Rscript": "r",
 }
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
@@ -170,7 +218,9 @@ def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
     """The language of the file at `path` holding `lines`, or None if unsure."""
     if path:
         name = PurePosixPath(path.lower())
-        lang = EXTENSIONS.get(name.suffix) or FILE_NAMES.get(name.name)
+        lang = (
+            EXTENSIONS.get(name.suffix) or UNPARSED_EXTENSIONS.get(name.suffix) or FILE_NAMES.get(name.name)
+        )
         if lang == "c" and name.suffix == ".h" and guess_language(lines) == "cpp":
             return "cpp"  # a C++ header: `namespace`, `template<…>`, `class X {`, `std::`
         if lang is not None:

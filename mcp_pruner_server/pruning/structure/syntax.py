@@ -15,6 +15,7 @@ import functools
 import importlib
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
@@ -36,6 +37,11 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML too, not only `<?php` files
     "php_only": ("tree_sitter_php", "language_php_only"),  # a fragment without `<?php`
     "bash": ("tree_sitter_bash", "language"),
+    "kotlin": ("tree_sitter_kotlin", "language"),
+    "scala": ("tree_sitter_scala", "language"),
+    "lua": ("tree_sitter_lua", "language"),
+    "zig": ("tree_sitter_zig", "language"),
+    "haskell": ("tree_sitter_haskell", "language"),
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -67,6 +73,10 @@ FUNCTIONS = frozenset(
         "union_item",
         "type_alias_declaration",
         "enum_declaration",  # TS (Java's enums are containers, below)
+        "secondary_constructor",  # Kotlin
+        "init_declaration",  # Swift
+        "deinit_declaration",
+        "subscript_declaration",
     }
 )
 # Nodes whose body holds members: (node type, field of the body).
@@ -92,12 +102,23 @@ CONTAINERS = frozenset(
         "struct_declaration",
         "trait_declaration",  # PHP
         "singleton_class",  # Ruby `class << self`
+        "object_declaration",  # Kotlin
+        "companion_object",
+        "protocol_declaration",  # Swift
+        "object_definition",  # Scala
+        "trait_definition",
+        "enum_definition",
+        "instance",  # Haskell (`class` is above)
     }
 )
 # Java's and PHP's enums hold methods; TS's and C#'s hold constants only.
 ENUM_CONTAINERS = frozenset({"java", "php", "php_only"})
 # C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
 CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
+# Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
+HASKELL_FUNCTIONS = frozenset({"function", "bind"})
+# What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.
+_HASKELL_ANNOTATIONS = frozenset({"haddock", "signature", "pragma"})
 # Nodes wrapping a definition whose doc comment sits above the wrapper.
 WRAPPERS = frozenset(
     {
@@ -132,6 +153,7 @@ TRANSPARENT = frozenset(
         "block",
         "enum_body_declarations",
         "list",  # Bash `_comp() { … } && complete -F _comp cmd`
+        "declarations",  # Haskell's top level
     }
 )
 # A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.
@@ -146,8 +168,27 @@ _NOT_WRAPPED = _ATTRIBUTES | {"template_parameter_list"}
 # A first member's comments can lie outside its parent: Ruby's `body_statement` starts at the
 # first member (the comment above it is the class's child), Bash's `f() {…} && complete …` list
 # starts at the function.
-_STARTS_AT_FIRST_CHILD = frozenset({"body_statement", "list"})
+_STARTS_AT_FIRST_CHILD = frozenset({"body_statement", "list", "declarations"})
 _BODY_FIELDS = ("body", "value", "right")
+# A definition's body where the grammar gives it no `body` field (Kotlin).
+_BODY_NODES = frozenset(
+    {"function_body", "class_body", "enum_class_body", "class_declarations", "instance_declarations"}
+)
+# Zig's types are values: `const Foo = struct { … };` holds its methods.
+_ZIG_CONTAINERS = frozenset(
+    {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}
+)
+# Grammars whose indentation-delimited bodies reach over the comments and blank lines after
+# them (Scala 3's `def f =` and its lines): such a block ends at its last token of code.
+_TRAILING_COMMENTS = frozenset({"scala"})
+
+
+def _body(node: Any) -> Any:
+    """The `body` field, or the body child where the grammar has no such field."""
+    found = node.child_by_field_name("body")
+    if found is None:
+        found = next((c for c in node.named_children if c.type in _BODY_NODES), None)
+    return found
 
 
 @functools.cache
@@ -169,14 +210,19 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
     """("function" | "container", the node whose body holds members) for a definition, else None."""
     t = node.type
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
-        body = node.child_by_field_name("body")
+        body = _body(node)
         if body is None:
             return ("function", node) if t in ("struct_specifier", "class_specifier") else None
         return "container", body
+    if lang == "haskell" and t in HASKELL_FUNCTIONS:
+        return "function", node  # one equation (`f 0 = 1`) is a definition too
     if t in FUNCTIONS or (lang == "csharp" and t in CSHARP_FUNCTIONS):
-        if t in ("function_definition", "function_item") or node.child_by_field_name("body") is not None:
+        if t in ("function_definition", "function_item") or _body(node) is not None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
+    if t == "variable_declaration" and lang == "zig":  # `const Foo = struct { … };`
+        body = next((c for c in node.named_children if c.type in _ZIG_CONTAINERS), None)
+        return None if body is None else ("container", body)
     if t == "object":  # an object literal of functions (`module.exports = {…}`) is a container
         members = [c for c in node.named_children if _kind(c, lang) is not None]
         return ("container", node) if members else None
@@ -215,7 +261,7 @@ def _last_row(node: Any) -> int:
     return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
 
 
-def _leading(node: Any, siblings: Sequence[Any], index: int) -> int:
+def _leading(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
     """First row of the comments and attributes directly above `node` (no blank line between).
 
     `node` is `siblings[index]`: the siblings above it are read from that list rather than
@@ -226,7 +272,7 @@ def _leading(node: Any, siblings: Sequence[Any], index: int) -> int:
         while index > 0:
             index -= 1
             prev = siblings[index]
-            if not row - 1 <= _last_row(prev) < top or not _annotates(prev):
+            if not row - 1 <= _last_row(prev) < top or not _annotates(prev, lang):
                 break
             row = int(prev.start_point[0])
         return row
@@ -235,13 +281,39 @@ def _leading(node: Any, siblings: Sequence[Any], index: int) -> int:
         if parent.start_point[0] != row:
             break
         prev, parent = parent.prev_named_sibling, parent.parent
-    while prev is not None and row - 1 <= _last_row(prev) < top and _annotates(prev):
+    while prev is not None and row - 1 <= _last_row(prev) < top and _annotates(prev, lang):
         row = int(prev.start_point[0])
         prev = prev.prev_named_sibling
     return row
 
 
-def _annotates(node: Any) -> bool:
+def _last_code_row(node: Any) -> int:
+    """The row of the last token of `node` that is not a comment."""
+    for _ in range(MAX_DEPTH):
+        kids = [c for c in node.children if "comment" not in c.type and c.end_point != c.start_point]
+        if not kids:
+            break
+        node = kids[-1]
+    return _last_row(node)
+
+
+def _trailing_doc_row(prev: Any, top: int) -> int:
+    """First row of the comments ending `prev` directly above row `top` (a Scala indented body
+    holds the next member's doc comment), else `top`."""
+    row, node = top, prev
+    for _ in range(MAX_DEPTH):
+        kids = [c for c in node.children if c.end_point != c.start_point]
+        while kids and "comment" in kids[-1].type and row - 1 <= _last_row(kids[-1]) < top:
+            row = int(kids.pop().start_point[0])
+        if row < top or not kids:
+            return row
+        node = kids[-1]
+    return row
+
+
+def _annotates(node: Any, lang: str) -> bool:
+    if lang == "haskell":
+        return node.type in _HASKELL_ANNOTATIONS or "comment" in node.type
     return "comment" in node.type or node.type in _ATTRIBUTES
 
 
@@ -281,7 +353,7 @@ def _opens_with_brace(body: Any) -> bool:
 
 def _sig_end(node: Any, header: int) -> int:
     """Exclusive end of the signature: the line opening the body (`{`), or the one before it."""
-    body = node.child_by_field_name("body")
+    body = _body(node)
     if body is None:
         return header + 1
     if body.type == "body_statement":  # Ruby: no brace; the body starts at its first statement
@@ -307,15 +379,28 @@ def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: in
         kind, inner = found
         definition = inner if kind == "function" else node
         header = max(_header_row(definition), child.start_point[0])
-        end = _last_row(child) + 1
+        end = (_last_code_row(child) if lang in _TRAILING_COMMENTS else _last_row(child)) + 1
         container = kind == "container"
         sig = _container_sig(inner, header) if container else _sig_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
-        start = header if container else _leading(child, siblings, index)
+        start = header if container else _leading(child, siblings, index, lang)
+        if lang in _TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
+            start = _trailing_doc_row(siblings[index - 1], start)
         name = _name(definition)
+        if lang == "haskell" and _same_function(out, parent, name, start):
+            out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
+            continue
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
+
+
+def _same_function(out: list[Block], parent: int | None, name: str | None, start: int) -> bool:
+    """Whether a Haskell equation continues the function just before it (same name, no gap)."""
+    if not out or name is None:
+        return False
+    last = out[-1]
+    return last.name == name and last.parent == parent and not last.container and last.end == start
 
 
 def _container_sig(body: Any, header: int) -> int:

@@ -1,0 +1,213 @@
+"""Units from the parser in the languages added after the first twelve: Kotlin, Scala, Lua,
+Zig and Haskell (members inside containers, doc comments and attributes with their function)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_pruner_server.pruning.structure.languages import language_of
+from tests.mcp_pruner_server.pruning.structure.test_syntax import _damaged_blocks_nest, _kept, blocks_of
+
+KOTLIN = """\
+package acme
+
+/** A widget. */
+class Widget(val size: Int) {
+    /**
+     * Grows the widget by [step].
+     */
+    @Throws(IOException::class)
+    fun grow(step: Int): Widget {
+        return Widget(size + step)
+    }
+
+    companion object {
+        fun empty() = Widget(0)
+    }
+}
+
+// Shrinks it.
+suspend fun Widget.shrink(
+    step: Int,
+): Widget = Widget(size - step)
+"""
+SCALA = """\
+package acme
+
+/** A widget. */
+final class Widget(size: Int) {
+
+  /** Grows the widget by `step`. */
+  def grow(step: Int): Widget =
+    new Widget(size + step)
+
+  /** Shrinks it. */
+  def shrink(step: Int): Widget = {
+    new Widget(size - step)
+  }
+}
+
+object Widget {
+  def empty: Widget = new Widget(0)
+}
+"""
+LUA = """\
+local M = {}
+
+--- Grows the widget.
+-- @param step how much
+function M.grow(w, step)
+  w.size = w.size + step
+  return w
+end
+
+local function shrink(w)
+  w.size = w.size - 1
+end
+
+return M
+"""
+ZIG = """\
+const std = @import("std");
+
+/// A widget.
+pub const Widget = struct {
+    size: u32,
+
+    /// Grows the widget by `step`.
+    pub fn grow(self: *Widget, step: u32) void {
+        self.size += step;
+    }
+};
+
+fn shrink(w: *Widget) void {
+    w.size -= 1;
+}
+"""
+HASKELL = """\
+module Acme (grow) where
+
+import Data.List (sort)
+
+-- | Grows the widget
+-- by a step.
+grow :: Int -> Int -> Int
+grow 0 s = s
+grow n s =
+  n + s
+{-# INLINE grow #-}
+
+shrink :: Int -> Int
+shrink n = n - 1
+
+instance Show Widget where
+  show w = "widget"
+"""
+
+
+def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
+    return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
+
+
+def test_kotlin_units_are_functions_with_their_kdoc_and_annotations_inside_classes_and_objects() -> None:
+    assert _spans(KOTLIN, "kotlin") == [
+        (3, 3, 16, True, None, "Widget"),
+        (4, 8, 11, False, 0, "grow"),  # KDoc and `@Throws` above `fun`
+        (12, 12, 15, True, 0, None),  # `companion object`
+        (13, 13, 14, False, 2, "empty"),
+        (17, 18, 21, False, None, "shrink"),  # an extension function, its signature on 3 lines
+    ]
+    assert blocks_of(KOTLIN, "kotlin")[4].sig_end == 20
+
+
+def test_a_scala_member_doc_held_in_the_indented_body_above_it_is_the_members() -> None:
+    assert _spans(SCALA, "scala") == [
+        (3, 3, 14, True, None, "Widget"),
+        (5, 6, 8, False, 0, "grow"),  # ends at its last line of code, not at the next doc
+        (9, 10, 13, False, 0, "shrink"),
+        (15, 15, 18, True, None, "Widget"),
+        (16, 16, 17, False, 3, "empty"),
+    ]
+
+
+def test_lua_functions_are_units_with_their_ldoc_comments() -> None:
+    assert _spans(LUA, "lua") == [(2, 4, 8, False, None, "M.grow"), (9, 9, 12, False, None, "shrink")]
+
+
+def test_a_zig_struct_bound_to_a_name_is_a_container_of_its_functions() -> None:
+    assert _spans(ZIG, "zig") == [
+        (3, 3, 11, True, None, None),
+        (6, 7, 10, False, 0, "grow"),
+        (12, 12, 15, False, None, "shrink"),
+    ]
+
+
+def test_a_haskell_function_is_its_signature_and_all_its_equations() -> None:
+    assert _spans(HASKELL, "haskell") == [
+        (6, 7, 10, False, None, "grow"),  # `grow ::`, `grow 0 s`, `grow n s =` and its line
+        (12, 13, 14, False, None, "shrink"),
+        (15, 15, 17, True, None, "Show"),  # an instance holds its methods
+        (16, 16, 17, False, 2, "show"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("okio/Buffer.kt", "kotlin"),
+        ("build.gradle.kts", "kotlin"),
+        ("cats/Functor.scala", "scala"),
+        ("lua/pl/path.lua", "lua"),
+        ("src/main.zig", "zig"),
+        ("Data/Map.hs", "haskell"),
+    ],
+)
+def test_the_extension_names_the_added_languages(path: str, lang: str) -> None:
+    assert language_of(path) == lang
+
+
+@pytest.mark.parametrize(
+    ("first_line", "lang"),
+    [
+        ("#!/usr/bin/env lua5.4", "lua"),
+        ("#!/usr/bin/env runghc", "haskell"),
+        ("#!/usr/bin/env kotlin", "kotlin"),
+    ],
+)
+def test_a_shebang_names_the_added_languages(first_line: str, lang: str) -> None:
+    assert language_of("bin/tool", [first_line]) == lang
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "goal", "body"),
+    [
+        ("Widget.kt", KOTLIN, "grows the widget by step", (8, 11)),
+        ("Widget.scala", SCALA, "shrinks it", (10, 13)),
+        ("widget.lua", LUA, "grows the widget", (4, 8)),
+        ("widget.zig", ZIG, "grows the widget by step", (7, 10)),
+        ("Acme.hs", HASKELL, "grows the widget by a step", (6, 10)),
+    ],
+)
+def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
+    path: str, source: str, goal: str, body: tuple[int, int]
+) -> None:
+    kept = _kept(source, goal, path)
+    assert all(line in kept for line in source.split("\n")[body[0] : body[1]] if line.strip())
+
+
+def test_a_failed_parse_in_an_added_language_means_the_heuristics() -> None:
+    from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+
+    for lang in ("kotlin", "scala", "lua", "zig", "haskell"):
+        assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
+
+
+ADDED = {"kotlin": KOTLIN, "scala": SCALA, "lua": LUA, "zig": ZIG, "haskell": HASKELL}
+
+
+@settings(max_examples=80, deadline=None)
+@given(lang=st.sampled_from(sorted(ADDED)), keep=st.lists(st.booleans(), min_size=40, max_size=40))
+def test_blocks_of_damaged_code_nest_in_the_added_languages(lang: str, keep: list[bool]) -> None:
+    _damaged_blocks_nest(ADDED[lang], lang, keep)
