@@ -53,6 +53,7 @@ EXTENSIONS: dict[str, str] = {
     ".lua": "lua",
     ".zig": "zig",
     ".hs": "haskell",
+    ".dart": "dart",
     ".scala": "scala",
     ".sc": "scala",
 }
@@ -61,7 +62,6 @@ EXTENSIONS: dict[str, str] = {
 # wrong parse costs time and can be trusted), and their units found by the heuristics.
 UNPARSED_EXTENSIONS: dict[str, str] = {
     ".swift": "swift",
-    ".dart": "dart",
     ".ex": "elixir",
     ".exs": "elixir",
     ".jl": "julia",

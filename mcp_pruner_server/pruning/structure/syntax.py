@@ -42,6 +42,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "lua": ("tree_sitter_lua", "language"),
     "zig": ("tree_sitter_zig", "language"),
     "haskell": ("tree_sitter_haskell", "language"),
+    "dart": ("tree_sitter_dart", "language"),
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -109,10 +110,12 @@ CONTAINERS = frozenset(
         "trait_definition",
         "enum_definition",
         "instance",  # Haskell (`class` is above)
+        "extension_declaration",  # Dart
+        "mixin_declaration",
     }
 )
 # Java's and PHP's enums hold methods; TS's and C#'s hold constants only.
-ENUM_CONTAINERS = frozenset({"java", "php", "php_only"})
+ENUM_CONTAINERS = frozenset({"java", "php", "php_only", "dart"})
 # C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
 CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
 # Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
@@ -172,8 +175,18 @@ _STARTS_AT_FIRST_CHILD = frozenset({"body_statement", "list", "declarations"})
 _BODY_FIELDS = ("body", "value", "right")
 # A definition's body where the grammar gives it no `body` field (Kotlin).
 _BODY_NODES = frozenset(
-    {"function_body", "class_body", "enum_class_body", "class_declarations", "instance_declarations"}
+    {
+        "function_body",
+        "class_body",
+        "enum_class_body",
+        "class_declarations",
+        "instance_declarations",
+        "extension_body",  # Dart
+        "enum_body",
+    }
 )
+# Dart gives a function as two siblings: its signature, then its `function_body`.
+_DART_SIGNATURES = frozenset({"method_signature", "function_signature"})
 # Zig's types are values: `const Foo = struct { … };` holds its methods.
 _ZIG_CONTAINERS = frozenset(
     {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}
@@ -370,6 +383,9 @@ def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: in
     for index, child in enumerate(siblings):
         if "comment" in child.type:
             continue  # defines nothing (C#'s `///` docs are one node per line: most children)
+        if lang == "dart" and child.type in _DART_SIGNATURES:
+            _dart_function(child, siblings, index, parent, out)
+            continue
         node = _unwrap(child)
         found = _kind(node, lang)
         if found is None:
@@ -401,6 +417,24 @@ def _same_function(out: list[Block], parent: int | None, name: str | None, start
         return False
     last = out[-1]
     return last.name == name and last.parent == parent and not last.container and last.end == start
+
+
+def _dart_function(
+    signature: Any, siblings: Sequence[Any], index: int, parent: int | None, out: list[Block]
+) -> None:
+    """A Dart function: its signature node and the `function_body` sibling after it."""
+    body = siblings[index + 1] if index + 1 < len(siblings) else None
+    if body is None or body.type != "function_body":
+        return  # abstract: a declaration only, left to the chunks
+    header = int(signature.start_point[0])
+    end = _last_row(body) + 1
+    named = signature.named_children
+    inner = named[0] if signature.type == "method_signature" and named else signature
+    sig = max(
+        header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
+    )
+    start = _leading(signature, siblings, index, "dart")
+    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=_name(inner)))
 
 
 def _container_sig(body: Any, header: int) -> int:

@@ -1,5 +1,5 @@
 """Units from the parser in the languages added after the first twelve: Kotlin, Scala, Lua,
-Zig and Haskell (members inside containers, doc comments and attributes with their function)."""
+Zig, Haskell and Dart (members inside containers, doc comments and attributes with their function)."""
 
 from __future__ import annotations
 
@@ -106,6 +106,29 @@ instance Show Widget where
   show w = "widget"
 """
 
+DART = """\
+import 'dart:math';
+
+/// A widget.
+class Widget {
+  int size = 0;
+
+  /// Grows the widget by [step].
+  @override
+  Widget grow(int step) {
+    return Widget()..size = size + step;
+  }
+
+  int get area =>
+      size * size;
+}
+
+/// Shrinks it.
+void shrink(Widget w) {
+  w.size -= 1;
+}
+"""
+
 
 def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
     return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
@@ -153,6 +176,16 @@ def test_a_haskell_function_is_its_signature_and_all_its_equations() -> None:
     ]
 
 
+def test_a_dart_function_is_its_signature_and_the_body_after_it() -> None:
+    assert _spans(DART, "dart") == [
+        (3, 3, 15, True, None, "Widget"),
+        (6, 8, 11, False, 0, "grow"),  # the doc and `@override` above the signature
+        (12, 12, 14, False, 0, "area"),  # a getter whose `=>` body is on the next line
+        (16, 17, 20, False, None, "shrink"),
+    ]
+    assert [b.sig_end for b in blocks_of(DART, "dart")] == [4, 9, 13, 18]
+
+
 @pytest.mark.parametrize(
     ("path", "lang"),
     [
@@ -162,6 +195,7 @@ def test_a_haskell_function_is_its_signature_and_all_its_equations() -> None:
         ("lua/pl/path.lua", "lua"),
         ("src/main.zig", "zig"),
         ("Data/Map.hs", "haskell"),
+        ("lib/src/wrappers.dart", "dart"),
     ],
 )
 def test_the_extension_names_the_added_languages(path: str, lang: str) -> None:
@@ -188,6 +222,7 @@ def test_a_shebang_names_the_added_languages(first_line: str, lang: str) -> None
         ("widget.lua", LUA, "grows the widget", (4, 8)),
         ("widget.zig", ZIG, "grows the widget by step", (7, 10)),
         ("Acme.hs", HASKELL, "grows the widget by a step", (6, 10)),
+        ("widget.dart", DART, "grows the widget by step", (8, 11)),
     ],
 )
 def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
@@ -200,11 +235,11 @@ def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
 def test_a_failed_parse_in_an_added_language_means_the_heuristics() -> None:
     from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
-    for lang in ("kotlin", "scala", "lua", "zig", "haskell"):
+    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart"):
         assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
 
 
-ADDED = {"kotlin": KOTLIN, "scala": SCALA, "lua": LUA, "zig": ZIG, "haskell": HASKELL}
+ADDED = {"kotlin": KOTLIN, "scala": SCALA, "lua": LUA, "zig": ZIG, "haskell": HASKELL, "dart": DART}
 
 
 @settings(max_examples=80, deadline=None)
