@@ -54,6 +54,7 @@ EXTENSIONS: dict[str, str] = {
     ".zig": "zig",
     ".hs": "haskell",
     ".dart": "dart",
+    ".swift": "swift",
     ".scala": "scala",
     ".sc": "scala",
 }
@@ -61,7 +62,6 @@ EXTENSIONS: dict[str, str] = {
 # are not sniffed (Elixir's `def … do` / `end` read as Ruby, Perl's `use x;` as Rust, and a
 # wrong parse costs time and can be trusted), and their units found by the heuristics.
 UNPARSED_EXTENSIONS: dict[str, str] = {
-    ".swift": "swift",
     ".ex": "elixir",
     ".exs": "elixir",
     ".jl": "julia",
@@ -113,6 +113,7 @@ INTERPRETERS: dict[str, str] = {
     "lua": "lua",
     "scala": "scala",
     "scala-cli": "scala",
+    "swift": "swift",
     "runhaskell": "haskell",
     "runghc": "haskell",
     "perl": "perl",  # no grammar: named so the heuristics run without a sniff

@@ -43,6 +43,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "zig": ("tree_sitter_zig", "language"),
     "haskell": ("tree_sitter_haskell", "language"),
     "dart": ("tree_sitter_dart", "language"),
+    "swift": ("tree_sitter_swift", "language"),
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -303,16 +304,20 @@ def _leading(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
 def _last_code_row(node: Any) -> int:
     """The row of the last token of `node` that is not a comment."""
     for _ in range(MAX_DEPTH):
-        kids = [c for c in node.children if "comment" not in c.type and c.end_point != c.start_point]
-        if not kids:
+        k = node.child_count - 1  # from the end: most nodes end in code, found at once
+        while k >= 0 and ("comment" in (kid := node.child(k)).type or kid.end_point == kid.start_point):
+            k -= 1
+        if k < 0:
             break
-        node = kids[-1]
+        node = node.child(k)
     return _last_row(node)
 
 
 def _trailing_doc_row(prev: Any, top: int) -> int:
     """First row of the comments ending `prev` directly above row `top` (a Scala indented body
     holds the next member's doc comment), else `top`."""
+    if _last_row(prev) < top - 1:
+        return top  # a blank line between: nothing of `prev` is directly above
     row, node = top, prev
     for _ in range(MAX_DEPTH):
         kids = [c for c in node.children if c.end_point != c.start_point]

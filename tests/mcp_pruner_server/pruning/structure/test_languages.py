@@ -65,7 +65,7 @@ def test_the_extension_wins_over_the_shebang() -> None:
         ("lib/keyword.ex", ["defmodule Keyword do", "  def new, do: []", "  end", "end"] * 3, "elixir"),
         ("src/show.jl", ["function show(io)", "    print(io)", "end", "  end"] * 3, "julia"),
         ("IO/Socket.pm", ["use strict;", "use warnings;", "use Carp::Heavy;", "fn f() {"] * 3, "perl"),
-        ("Sources/Deque.swift", ["import Foundation", "class Deque:", "    self.x"] * 3, "swift"),
+        ("R/mutate.R", ["import os", "def f(x):", "    self.x <- x"] * 3, "r"),
     ],
 )
 def test_a_known_extension_without_a_grammar_is_not_sniffed_as_another_language(

@@ -1,5 +1,5 @@
 """Units from the parser in the languages added after the first twelve: Kotlin, Scala, Lua,
-Zig, Haskell and Dart (members inside containers, doc comments and attributes with their function)."""
+Zig, Haskell, Dart and Swift (members inside containers, doc comments and attributes with their function)."""
 
 from __future__ import annotations
 
@@ -129,6 +129,33 @@ void shrink(Widget w) {
 }
 """
 
+SWIFT = """\
+import Foundation
+
+/// A widget.
+public struct Widget {
+  var size: Int
+
+  /// Grows the widget by `step`.
+  @inlinable
+  public mutating func grow(
+    by step: Int
+  ) -> Int {
+    size += step
+    return size
+  }
+
+  init(size: Int) {
+    self.size = size
+  }
+}
+
+extension Widget {
+  // Shrinks it.
+  func shrunk() -> Widget { Widget(size: size - 1) }
+}
+"""
+
 
 def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
     return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
@@ -186,6 +213,17 @@ def test_a_dart_function_is_its_signature_and_the_body_after_it() -> None:
     assert [b.sig_end for b in blocks_of(DART, "dart")] == [4, 9, 13, 18]
 
 
+def test_swift_units_are_functions_and_initialisers_inside_types_and_extensions() -> None:
+    assert _spans(SWIFT, "swift") == [
+        (3, 3, 19, True, None, "Widget"),
+        (6, 8, 14, False, 0, "grow"),  # doc and `@inlinable` above, parameters on their own lines
+        (15, 15, 18, False, 0, "init"),
+        (20, 20, 24, True, None, "Widget"),  # an extension holds its members too
+        (21, 22, 23, False, 3, "shrunk"),
+    ]
+    assert blocks_of(SWIFT, "swift")[1].sig_end == 11
+
+
 @pytest.mark.parametrize(
     ("path", "lang"),
     [
@@ -196,6 +234,7 @@ def test_a_dart_function_is_its_signature_and_the_body_after_it() -> None:
         ("src/main.zig", "zig"),
         ("Data/Map.hs", "haskell"),
         ("lib/src/wrappers.dart", "dart"),
+        ("Sources/Deque.swift", "swift"),
     ],
 )
 def test_the_extension_names_the_added_languages(path: str, lang: str) -> None:
@@ -223,6 +262,7 @@ def test_a_shebang_names_the_added_languages(first_line: str, lang: str) -> None
         ("widget.zig", ZIG, "grows the widget by step", (7, 10)),
         ("Acme.hs", HASKELL, "grows the widget by a step", (6, 10)),
         ("widget.dart", DART, "grows the widget by step", (8, 11)),
+        ("Widget.swift", SWIFT, "grows the widget by step", (8, 14)),
     ],
 )
 def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
@@ -235,11 +275,19 @@ def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
 def test_a_failed_parse_in_an_added_language_means_the_heuristics() -> None:
     from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
-    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart"):
+    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart", "swift"):
         assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
 
 
-ADDED = {"kotlin": KOTLIN, "scala": SCALA, "lua": LUA, "zig": ZIG, "haskell": HASKELL, "dart": DART}
+ADDED = {
+    "kotlin": KOTLIN,
+    "scala": SCALA,
+    "lua": LUA,
+    "zig": ZIG,
+    "haskell": HASKELL,
+    "dart": DART,
+    "swift": SWIFT,
+}
 
 
 @settings(max_examples=80, deadline=None)
