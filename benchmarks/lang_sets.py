@@ -66,6 +66,8 @@ EXTENSIONS = {
     "elixir": (".ex",),
     "haskell": (".hs",),
     "dart": (".dart",),
+    "ocaml": (".ml",),
+    "objc": (".m",),
 }
 # The function-like nodes of each grammar (the builder's own list, independent of the engine's).
 FUNCTIONS = {
@@ -90,13 +92,15 @@ FUNCTIONS = {
     "elixir": {"call"},  # `def` / `defp` / `defmacro` calls only (`_elixir_def`)
     "haskell": {"signature"},  # with the equations after it (`_haskell_end`)
     "dart": {"function_signature", "method_signature"},  # the body is the next sibling
+    "ocaml": {"value_definition"},  # `let f x = …`, one with parameters
+    "objc": {"method_definition", "function_definition"},
 }
 # Languages added after the first twelve: their comment marks and doc shapes are read by
 # `_NEW_MARKS` and `_is_doc`, so the first twelve's sets stay byte-identical.
 FIRST_LANGS = frozenset({"js", "ts", "go", "rust", "c", "java", "cpp", "csharp", "ruby", "php", "bash"})
 NEW_LANGS = frozenset(EXTENSIONS) - FIRST_LANGS
 # A body child, where the grammar has no `body` field (Kotlin, Julia, Elixir).
-BODIES = {"function_body", "block", "do_block"}
+BODIES = {"function_body", "block", "do_block", "compound_statement"}
 ELIXIR_DEFS = {b"def", b"defp", b"defmacro", b"defmacrop", b"defguard", b"defguardp"}
 # Grammar module and its language function, where not `tree_sitter_<lang>.language`.
 GRAMMAR = {
@@ -104,6 +108,7 @@ GRAMMAR = {
     "ts": ("tree_sitter_typescript", "language_typescript"),
     "csharp": ("tree_sitter_c_sharp", "language"),
     "php": ("tree_sitter_php", "language_php"),
+    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
 }
 # Wrappers whose comment sits above them rather than above the function itself.
 WRAPPERS = {
@@ -113,6 +118,7 @@ WRAPPERS = {
     "variable_declaration",
     "decorated_definition",
     "template_declaration",  # C++ `template <…>` above a function
+    "implementation_definition",  # Objective-C: a method's comment sits above this
 }
 # Wrappers whose comment sits above them but whose other statements are not the function's:
 # Bash `_comp() {…} && complete -F _comp cmd`.
@@ -264,6 +270,10 @@ def _definition(node: Any, lang: str) -> tuple[Any, Any] | None:
         return None if last is None else (node, last)
     if lang == "julia":
         return node, None  # its statements are its direct children
+    if lang == "ocaml":
+        binding = next((c for c in node.named_children if c.type == "let_binding"), None)
+        has_params = binding is not None and any(c.type == "parameter" for c in binding.named_children)
+        return (node, None) if has_params else None
     body = node.child_by_field_name("body")
     if body is None:
         body = next((c for c in node.named_children if c.type in BODIES), None)
@@ -286,11 +296,18 @@ def _field_text(node: Any, field: str) -> str:
 
 
 def _new_name(node: Any, lang: str) -> str:
-    """The defined name where the grammar has no `name` field (Elixir, Julia)."""
+    """The defined name where the grammar has no `name` field (Elixir, Julia, OCaml, Objective-C)."""
     head = node.named_children[1] if lang == "elixir" and len(node.named_children) > 1 else node
     if lang == "julia":
         head = next((c for c in node.named_children if c.type == "signature"), node)
-    m = re.match(r"[\w.]*?(\w+[?!]?)\s*\(", (head.text or b"").decode("utf-8", "replace"))
+    text = (head.text or b"").decode("utf-8", "replace")
+    if lang == "objc":  # `- (void)setImage:(UIImage *)image`
+        found = re.match(r"[-+]\s*\([^)]*\)\s*(\w+)", text)
+        return found.group(1) if found else ""
+    if lang == "ocaml":  # `let rec f x =`
+        found = re.match(r"let\s+(?:rec\s+)?(\w+)", text)
+        return found.group(1) if found else ""
+    m = re.match(r"[\w.]*?(\w+[?!]?)\s*\(", text)
     return m.group(1) if m else ""
 
 
