@@ -55,6 +55,7 @@ EXTENSIONS: dict[str, str] = {
     ".hs": "haskell",
     ".dart": "dart",
     ".swift": "swift",
+    ".ml": "ocaml",
     ".scala": "scala",
     ".sc": "scala",
 }
@@ -70,8 +71,7 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".r": "r",
     ".m": "objc",  # or MATLAB: unparsed either way
     ".mm": "objcpp",
-    ".ml": "ocaml",
-    ".mli": "ocaml",
+    ".mli": "ocaml_interface",
     ".erl": "erlang",
     ".hrl": "erlang",
     ".clj": "clojure",

@@ -44,6 +44,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "haskell": ("tree_sitter_haskell", "language"),
     "dart": ("tree_sitter_dart", "language"),
     "swift": ("tree_sitter_swift", "language"),
+    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),  # `.ml`; `.mli` signatures are left unparsed
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -234,6 +235,8 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         if t in ("function_definition", "function_item") or _body(node) is not None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
+    if lang == "ocaml":
+        return _ocaml_kind(node)
     if t == "variable_declaration" and lang == "zig":  # `const Foo = struct { … };`
         body = next((c for c in node.named_children if c.type in _ZIG_CONTAINERS), None)
         return None if body is None else ("container", body)
@@ -252,6 +255,33 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
             if found is not None:
                 return found
     return None
+
+
+def _ocaml_kind(node: Any) -> tuple[str, Any] | None:
+    """A `let` over several lines is a function; a `module X = struct … end` holds its members."""
+    if node.type == "value_definition":
+        return ("function", node) if node.end_point[0] > node.start_point[0] else None
+    if node.type == "module_definition":
+        binding = next((c for c in node.named_children if c.type == "module_binding"), None)
+        body = (
+            None
+            if binding is None
+            else next((c for c in binding.named_children if c.type == "structure"), None)
+        )
+        return None if body is None else ("container", body)
+    return None
+
+
+def _ocaml_name(node: Any) -> str | None:
+    """The name an OCaml `let` or `module` binds (its binding's `pattern` or module name)."""
+    binding = next((c for c in node.named_children if c.type in ("let_binding", "module_binding")), None)
+    if binding is None:
+        return None
+    found = binding.child_by_field_name("pattern") or next(
+        (c for c in binding.named_children if c.type == "module_name"), None
+    )
+    text = found.text if found is not None else None
+    return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
 
 
 def _unwrap(node: Any) -> Any:
@@ -407,7 +437,7 @@ def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: in
         start = header if container else _leading(child, siblings, index, lang)
         if lang in _TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = _trailing_doc_row(siblings[index - 1], start)
-        name = _name(definition)
+        name = _ocaml_name(node) if lang == "ocaml" else _name(definition)
         if lang == "haskell" and _same_function(out, parent, name, start):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue

@@ -1,5 +1,6 @@
-"""Units from the parser in the languages added after the first twelve: Kotlin, Scala, Lua,
-Zig, Haskell, Dart and Swift (members inside containers, doc comments and attributes with their function)."""
+"""Units from the parser in the languages added after the first twelve: Kotlin, Scala, Lua, Zig,
+Haskell, Dart, Swift and OCaml (members inside containers, doc comments and attributes with their
+function)."""
 
 from __future__ import annotations
 
@@ -156,6 +157,26 @@ extension Widget {
 }
 """
 
+OCAML = """\
+open Printf
+
+(** A widget. *)
+module Widget = struct
+  type t = { size : int }
+
+  (** Grows the widget by [step]. *)
+  let grow w step =
+    { size = w.size + step }
+
+  let zero = { size = 0 }
+end
+
+(* Shrinks it. *)
+let rec shrink w =
+  if w.Widget.size > 0 then shrink { Widget.size = w.Widget.size - 1 }
+  else w
+"""
+
 
 def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
     return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
@@ -224,6 +245,14 @@ def test_swift_units_are_functions_and_initialisers_inside_types_and_extensions(
     assert blocks_of(SWIFT, "swift")[1].sig_end == 11
 
 
+def test_an_ocaml_let_over_several_lines_is_a_unit_inside_its_module() -> None:
+    assert _spans(OCAML, "ocaml") == [
+        (3, 3, 12, True, None, "Widget"),  # `module Widget = struct … end`
+        (6, 7, 9, False, 0, "grow"),  # its `(** … *)` doc above; `let zero = …` is one line
+        (13, 14, 17, False, None, "shrink"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("path", "lang"),
     [
@@ -235,6 +264,7 @@ def test_swift_units_are_functions_and_initialisers_inside_types_and_extensions(
         ("Data/Map.hs", "haskell"),
         ("lib/src/wrappers.dart", "dart"),
         ("Sources/Deque.swift", "swift"),
+        ("src/core/opamProcess.ml", "ocaml"),
     ],
 )
 def test_the_extension_names_the_added_languages(path: str, lang: str) -> None:
@@ -263,6 +293,7 @@ def test_a_shebang_names_the_added_languages(first_line: str, lang: str) -> None
         ("Acme.hs", HASKELL, "grows the widget by a step", (6, 10)),
         ("widget.dart", DART, "grows the widget by step", (8, 11)),
         ("Widget.swift", SWIFT, "grows the widget by step", (8, 14)),
+        ("widget.ml", OCAML, "grows the widget by step", (7, 9)),
     ],
 )
 def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
@@ -275,7 +306,7 @@ def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
 def test_a_failed_parse_in_an_added_language_means_the_heuristics() -> None:
     from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
-    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart", "swift"):
+    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart", "swift", "ocaml"):
         assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
 
 
