@@ -56,6 +56,7 @@ EXTENSIONS: dict[str, str] = {
     ".dart": "dart",
     ".swift": "swift",
     ".ml": "ocaml",
+    ".m": "objc",  # or MATLAB, Octave: a parse of those has errors and goes to the heuristics
     ".scala": "scala",
     ".sc": "scala",
 }
@@ -69,7 +70,6 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".pl": "perl",
     ".pm": "perl",
     ".r": "r",
-    ".m": "objc",  # or MATLAB: unparsed either way
     ".mm": "objcpp",
     ".mli": "ocaml_interface",
     ".erl": "erlang",

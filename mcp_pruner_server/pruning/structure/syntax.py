@@ -45,6 +45,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "dart": ("tree_sitter_dart", "language"),
     "swift": ("tree_sitter_swift", "language"),
     "ocaml": ("tree_sitter_ocaml", "language_ocaml"),  # `.ml`; `.mli` signatures are left unparsed
+    "objc": ("tree_sitter_objc", "language"),
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -135,6 +136,7 @@ WRAPPERS = frozenset(
         "variable_declaration",
         "declaration",
         "ambient_declaration",
+        "implementation_definition",  # Objective-C: one method, its comment above this
     }
 )
 # What binds a function to a name (`const f = () => …`, `a.b = function …`, `k: function …`).
@@ -189,6 +191,8 @@ _BODY_NODES = frozenset(
 )
 # Dart gives a function as two siblings: its signature, then its `function_body`.
 _DART_SIGNATURES = frozenset({"method_signature", "function_signature"})
+# Objective-C's `@implementation` and `@interface`, whose members are their direct children.
+_OBJC_CONTAINERS = frozenset({"class_implementation", "class_interface"})
 # Zig's types are values: `const Foo = struct { … };` holds its methods.
 _ZIG_CONTAINERS = frozenset(
     {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}
@@ -237,6 +241,8 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
     if lang == "ocaml":
         return _ocaml_kind(node)
+    if t in _OBJC_CONTAINERS and lang == "objc":
+        return "container", node  # `@implementation X … @end`: its members are its children
     if t == "variable_declaration" and lang == "zig":  # `const Foo = struct { … };`
         body = next((c for c in node.named_children if c.type in _ZIG_CONTAINERS), None)
         return None if body is None else ("container", body)
@@ -280,6 +286,13 @@ def _ocaml_name(node: Any) -> str | None:
     found = binding.child_by_field_name("pattern") or next(
         (c for c in binding.named_children if c.type == "module_name"), None
     )
+    text = found.text if found is not None else None
+    return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+
+
+def _objc_selector(method: Any) -> str | None:
+    """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
+    found = next((c for c in method.named_children if c.type == "identifier"), None)
     text = found.text if found is not None else None
     return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
 
@@ -438,6 +451,8 @@ def _walk(scope: Any, lang: str, parent: int | None, out: list[Block], depth: in
         if lang in _TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = _trailing_doc_row(siblings[index - 1], start)
         name = _ocaml_name(node) if lang == "ocaml" else _name(definition)
+        if name is None and lang == "objc" and definition.type == "method_definition":
+            name = _objc_selector(definition)
         if lang == "haskell" and _same_function(out, parent, name, start):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue

@@ -1,5 +1,5 @@
 """Units from the parser in the languages added after the first twelve: Kotlin, Scala, Lua, Zig,
-Haskell, Dart, Swift and OCaml (members inside containers, doc comments and attributes with their
+Haskell, Dart, Swift, OCaml and Objective-C (members inside containers, doc comments and attributes with their
 function)."""
 
 from __future__ import annotations
@@ -177,6 +177,27 @@ let rec shrink w =
   else w
 """
 
+OBJC = """\
+#import "Widget.h"
+
+static int clamp(int x) {
+    return x < 0 ? 0 : x;
+}
+
+@implementation Widget
+
+// Grows the widget by step.
+- (void)growBy:(NSInteger)step animated:(BOOL)animated {
+    self.size += step;
+}
+
++ (instancetype)widget {
+    return [[self alloc] init];
+}
+
+@end
+"""
+
 
 def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
     return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
@@ -253,6 +274,15 @@ def test_an_ocaml_let_over_several_lines_is_a_unit_inside_its_module() -> None:
     ]
 
 
+def test_objective_c_methods_are_units_inside_their_implementation_named_by_selector() -> None:
+    assert _spans(OBJC, "objc") == [
+        (2, 2, 5, False, None, "clamp"),  # a C function
+        (6, 6, 18, True, None, None),  # `@implementation Widget … @end`
+        (8, 9, 12, False, 1, "growBy"),  # its comment sits outside the method's own node
+        (13, 13, 16, False, 1, "widget"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("path", "lang"),
     [
@@ -265,6 +295,7 @@ def test_an_ocaml_let_over_several_lines_is_a_unit_inside_its_module() -> None:
         ("lib/src/wrappers.dart", "dart"),
         ("Sources/Deque.swift", "swift"),
         ("src/core/opamProcess.ml", "ocaml"),
+        ("SDWebImage/Core/SDImageCache.m", "objc"),
     ],
 )
 def test_the_extension_names_the_added_languages(path: str, lang: str) -> None:
@@ -294,6 +325,7 @@ def test_a_shebang_names_the_added_languages(first_line: str, lang: str) -> None
         ("widget.dart", DART, "grows the widget by step", (8, 11)),
         ("Widget.swift", SWIFT, "grows the widget by step", (8, 14)),
         ("widget.ml", OCAML, "grows the widget by step", (7, 9)),
+        ("Widget.m", OBJC, "grows the widget by step", (9, 12)),
     ],
 )
 def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
@@ -306,7 +338,7 @@ def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
 def test_a_failed_parse_in_an_added_language_means_the_heuristics() -> None:
     from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
-    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart", "swift", "ocaml"):
+    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart", "swift", "ocaml", "objc"):
         assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
 
 
