@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_pruner_server.pruning.structure.languages import language_of
+from mcp_pruner_server.pruning.structure.languages import guess_language, language_of
 from tests.mcp_pruner_server.pruning.structure.test_syntax import _damaged_blocks_nest, _kept, blocks_of
 
 KOTLIN = """\
@@ -333,6 +333,30 @@ def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
 ) -> None:
     kept = _kept(source, goal, path)
     assert all(line in kept for line in source.split("\n")[body[0] : body[1]] if line.strip())
+
+
+@pytest.mark.parametrize(
+    ("lang", "source"),
+    [
+        ("kotlin", KOTLIN),
+        ("swift", SWIFT),
+        ("scala", SCALA),
+        ("lua", LUA + "local n = 1\nif n > 0 then\n  n = 0\nend\n"),
+        ("zig", ZIG),
+        ("haskell", HASKELL),
+        ("ocaml", OCAML + "let area w h =\n  w * h\n"),
+        ("objc", OBJC),
+    ],
+)
+def test_an_added_language_is_recognised_by_its_lines_without_a_path(lang: str, source: str) -> None:
+    assert guess_language(source.split("\n")) == lang
+
+
+def test_a_shell_local_and_a_lua_local_are_told_apart() -> None:
+    shell = ["f() {", "    local cur=1", "    local x y", "    if [[ $x ]]; then", "    fi", "}"]
+    lua = ["local M = {}", "local x, y = 1, 2", "local function f(a)", "  return a", "end", "return M"]
+    assert guess_language(shell) == "bash"
+    assert guess_language(lua) == "lua"
 
 
 def test_a_failed_parse_in_an_added_language_means_the_heuristics() -> None:
