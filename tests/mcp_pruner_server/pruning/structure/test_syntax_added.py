@@ -381,3 +381,13 @@ ADDED = {
 @given(lang=st.sampled_from(sorted(ADDED)), keep=st.lists(st.booleans(), min_size=40, max_size=40))
 def test_blocks_of_damaged_code_nest_in_the_added_languages(lang: str, keep: list[bool]) -> None:
     _damaged_blocks_nest(ADDED[lang], lang, keep)
+
+
+def test_a_minified_line_prunes_without_error_in_every_added_language() -> None:
+    from mcp_pruner_server.pruning.engine import prune
+    from mcp_pruner_server.pruning.types import PruneOptions
+
+    text = "var a=" + "1+" * 50_000 + "1;\n" + "function f(x) {\n  return x;\n}\n"
+    for ext in ("kt", "swift", "scala", "dart", "lua", "zig", "hs", "ml", "m", "ex", "jl", "pl"):
+        result = prune(text, "f", "code", PruneOptions(path=f"m.{ext}"), "t")
+        assert "internal_error" not in result.warnings, ext
