@@ -56,19 +56,19 @@ EXTENSIONS: dict[str, str] = {
     ".dart": "dart",
     ".swift": "swift",
     ".ml": "ocaml",
+    ".pl": "perl",
+    ".pm": "perl",
     ".m": "objc",  # or MATLAB, Octave: a parse of those has errors and goes to the heuristics
     ".scala": "scala",
     ".sc": "scala",
 }
 # Languages known by their extension but without a grammar here: named, so that their lines
-# are not sniffed (Elixir's `def … do` / `end` read as Ruby, Perl's `use x;` as Rust, and a
+# are not sniffed (Elixir's `def … do` / `end` read as Ruby, Julia's `function` / `end` too, and a
 # wrong parse costs time and can be trusted), and their units found by the heuristics.
 UNPARSED_EXTENSIONS: dict[str, str] = {
     ".ex": "elixir",
     ".exs": "elixir",
     ".jl": "julia",
-    ".pl": "perl",
-    ".pm": "perl",
     ".r": "r",
     ".mm": "objcpp",
     ".mli": "ocaml_interface",
@@ -116,8 +116,8 @@ INTERPRETERS: dict[str, str] = {
     "swift": "swift",
     "runhaskell": "haskell",
     "runghc": "haskell",
-    "perl": "perl",  # no grammar: named so the heuristics run without a sniff
-    "elixir": "elixir",
+    "perl": "perl",
+    "elixir": "elixir",  # no grammar: named so the heuristics run without a sniff
     "julia": "julia",
     "Rscript": "r",
 }
@@ -235,6 +235,17 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^open [A-Z][\w.]*$",
         r"^module [A-Z]\w* = struct\b|^\s*(?:end|done);;$|^\(\*",
     ),
+    # Named to be left to the heuristics (no grammar here), not read as Ruby, whose `end` it shares.
+    "elixir": (
+        r"^\s*(?:defmodule [A-Z][\w.]*|defp? [\w?!]+.*|defmacro [\w?!]+.*) do$",
+        r"^\s*@(?:moduledoc|doc|spec|impl|behaviour|typedoc)\b",
+        r"^\s*\|> \w",
+    ),
+    "perl": (
+        r"^use (?:strict|warnings|utf8|vars|constant|parent|base|lib|[A-Z]\w*(?:::\w+)*)\b[^;]*;$",
+        r"^package [A-Za-z]\w*(?:::\w+)*;$|^1;$|^__(?:END|DATA)__$",
+        r"^\s*my [$@%(]|^sub \w+\s*\{?$",
+    ),
     "objc": (
         r"^#import [<\"]",
         r"^@(?:interface|implementation|end|property|protocol|synthesize)\b",
@@ -245,7 +256,7 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
 # is also Rust's `fn f(` start, but Rust writes no return type there without `->`.
 # Swift's `import Foundation` and Kotlin's `import okio.Buffer` (a class) are also Python's shape.
 _NARROWER: dict[str, frozenset[str]] = {
-    "rust": frozenset({"zig"}),
+    "rust": frozenset({"zig", "perl"}),  # and Perl's `use strict;`, `use Foo::Bar;`
     "python": frozenset({"swift", "kotlin"}),
     "haskell": frozenset({"swift"}),
 }

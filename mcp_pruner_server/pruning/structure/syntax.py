@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -46,6 +47,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "swift": ("tree_sitter_swift", "language"),
     "ocaml": ("tree_sitter_ocaml", "language_ocaml"),  # `.ml`; `.mli` signatures are left unparsed
     "objc": ("tree_sitter_objc", "language"),
+    "perl": ("tree_sitter_perl", "language"),
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -81,6 +83,7 @@ FUNCTIONS = frozenset(
         "init_declaration",  # Swift
         "deinit_declaration",
         "subscript_declaration",
+        "subroutine_declaration_statement",  # Perl
     }
 )
 # Nodes whose body holds members: (node type, field of the body).
@@ -220,7 +223,9 @@ def _language(lang: str) -> Any:
         import tree_sitter
 
         module = importlib.import_module(entry[0])
-        return tree_sitter.Language(getattr(module, entry[1])())
+        with warnings.catch_warnings():  # an older wheel (Perl's) hands over an int, deprecated
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return tree_sitter.Language(getattr(module, entry[1])())
     except (ImportError, AttributeError, ValueError):
         return None
 

@@ -1,6 +1,6 @@
 """Units from the parser in the languages added after the first twelve: Kotlin, Scala, Lua, Zig,
-Haskell, Dart, Swift, OCaml and Objective-C (members inside containers, doc comments and attributes with their
-function)."""
+Haskell, Dart, Swift, OCaml, Objective-C and Perl (members inside containers, doc comments and
+attributes with their function)."""
 
 from __future__ import annotations
 
@@ -198,6 +198,27 @@ static int clamp(int x) {
 @end
 """
 
+PERL = """\
+package Acme::Widget;
+use strict;
+use warnings;
+
+# Grows the widget by a step.
+sub grow {
+    my ($self, $step) = @_;
+    $self->{size} += $step;
+    return $self;
+}
+
+sub shrink
+{
+    my $self = shift;
+    $self->{size} -= 1;
+}
+
+1;
+"""
+
 
 def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
     return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
@@ -283,6 +304,11 @@ def test_objective_c_methods_are_units_inside_their_implementation_named_by_sele
     ]
 
 
+def test_perl_subs_are_units_with_their_comments_an_allman_brace_included() -> None:
+    assert _spans(PERL, "perl") == [(4, 5, 10, False, None, "grow"), (11, 11, 16, False, None, "shrink")]
+    assert [b.sig_end for b in blocks_of(PERL, "perl")] == [6, 13]
+
+
 @pytest.mark.parametrize(
     ("path", "lang"),
     [
@@ -296,6 +322,7 @@ def test_objective_c_methods_are_units_inside_their_implementation_named_by_sele
         ("Sources/Deque.swift", "swift"),
         ("src/core/opamProcess.ml", "ocaml"),
         ("SDWebImage/Core/SDImageCache.m", "objc"),
+        ("IO/Socket/IP.pm", "perl"),
     ],
 )
 def test_the_extension_names_the_added_languages(path: str, lang: str) -> None:
@@ -326,6 +353,7 @@ def test_a_shebang_names_the_added_languages(first_line: str, lang: str) -> None
         ("Widget.swift", SWIFT, "grows the widget by step", (8, 14)),
         ("widget.ml", OCAML, "grows the widget by step", (7, 9)),
         ("Widget.m", OBJC, "grows the widget by step", (9, 12)),
+        ("Widget.pm", PERL, "grows the widget by a step", (5, 10)),
     ],
 )
 def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
@@ -346,10 +374,21 @@ def test_the_engine_keeps_the_whole_unit_in_the_added_languages(
         ("haskell", HASKELL),
         ("ocaml", OCAML + "let area w h =\n  w * h\n"),
         ("objc", OBJC),
+        ("perl", PERL),
     ],
 )
 def test_an_added_language_is_recognised_by_its_lines_without_a_path(lang: str, source: str) -> None:
     assert guess_language(source.split("\n")) == lang
+
+
+def test_elixir_is_recognised_and_left_to_the_heuristics_not_read_as_ruby() -> None:
+    from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+
+    elixir = ["defmodule Acme.Widget do", '  @moduledoc "A widget."', "", '  @doc "Grows it."']
+    elixir += ["  @spec grow(t, integer) :: t", "  def grow(w, step) do", "    w", "    |> add(step)"]
+    elixir += ["  end", "", "  defp add(w, n) do", "    %{w | size: w.size + n}", "  end", "end"]
+    assert guess_language(elixir) == "elixir"
+    assert syntax_blocks("\n".join(elixir), len(elixir), "elixir") is None
 
 
 def test_a_shell_local_and_a_lua_local_are_told_apart() -> None:
@@ -362,7 +401,7 @@ def test_a_shell_local_and_a_lua_local_are_told_apart() -> None:
 def test_a_failed_parse_in_an_added_language_means_the_heuristics() -> None:
     from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
-    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart", "swift", "ocaml", "objc"):
+    for lang in ("kotlin", "scala", "lua", "zig", "haskell", "dart", "swift", "ocaml", "objc", "perl"):
         assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
 
 
@@ -388,6 +427,6 @@ def test_a_minified_line_prunes_without_error_in_every_added_language() -> None:
     from mcp_pruner_server.pruning.types import PruneOptions
 
     text = "var a=" + "1+" * 50_000 + "1;\n" + "function f(x) {\n  return x;\n}\n"
-    for ext in ("kt", "swift", "scala", "dart", "lua", "zig", "hs", "ml", "m", "ex", "jl", "pl"):
+    for ext in ("kt", "swift", "scala", "dart", "lua", "zig", "hs", "ml", "m", "pm", "ex", "jl"):
         result = prune(text, "f", "code", PruneOptions(path=f"m.{ext}"), "t")
         assert "internal_error" not in result.warnings, ext
