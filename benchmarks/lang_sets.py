@@ -9,6 +9,12 @@ and decorators included — the shared harness's Python tasks, for every languag
 shuffled with `--seed`; a file goes to the held-out split when its path's SHA-1 is odd, so the
 two splits never share a file. Python tasks come from the harness's own builder (`ast`).
 
+Kotlin, Swift, Scala, Lua, Zig, Perl, Julia, Elixir, Haskell and Dart tasks are built the same
+way; their docs are also Lua's `---`, Haskell's `-- |`, Elixir's `@doc \"""…\"""` (`@spec`,
+`@impl` after it are attributes) and Julia's docstring (its indented signature skipped: it
+names the target); a Haskell function is its signature and its equations, a Dart one its
+signature and the body after it, and paths with "test" in any case are skipped.
+
 Sources used for the sets in README: see "Languages, build logs, grep" there.
 
 Each task also records `path` (relative, with its extension) and `lang`, so a bench can give the
@@ -50,6 +56,18 @@ EXTENSIONS = {
     "ruby": (".rb",),
     "php": (".php",),
     "bash": (".sh", ".bash", ""),  # extensionless: a `sh`/`bash` shebang, or file(1) says shell
+    "kotlin": (".kt",),
+    "swift": (".swift",),
+    "scala": (".scala",),
+    "lua": (".lua",),
+    "zig": (".zig",),
+    "perl": (".pm", ".pl"),
+    "julia": (".jl",),
+    "elixir": (".ex",),
+    "haskell": (".hs",),
+    "dart": (".dart",),
+    "ocaml": (".ml",),
+    "objc": (".m",),
 }
 # The function-like nodes of each grammar (the builder's own list, independent of the engine's).
 FUNCTIONS = {
@@ -64,13 +82,33 @@ FUNCTIONS = {
     "ruby": {"method", "singleton_method"},
     "php": {"function_definition", "method_declaration"},
     "bash": {"function_definition"},
+    "kotlin": {"function_declaration", "secondary_constructor"},
+    "swift": {"function_declaration", "init_declaration"},
+    "scala": {"function_definition"},
+    "lua": {"function_declaration"},
+    "zig": {"function_declaration"},
+    "perl": {"subroutine_declaration_statement"},
+    "julia": {"function_definition", "macro_definition"},
+    "elixir": {"call"},  # `def` / `defp` / `defmacro` calls only (`_elixir_def`)
+    "haskell": {"signature"},  # with the equations after it (`_haskell_end`)
+    "dart": {"function_signature", "method_signature"},  # the body is the next sibling
+    "ocaml": {"value_definition"},  # `let f x = …`, one with parameters
+    "objc": {"method_definition", "function_definition"},
 }
+# Languages added after the first twelve: their comment marks and doc shapes are read by
+# `_NEW_MARKS` and `_is_doc`, so the first twelve's sets stay byte-identical.
+FIRST_LANGS = frozenset({"js", "ts", "go", "rust", "c", "java", "cpp", "csharp", "ruby", "php", "bash"})
+NEW_LANGS = frozenset(EXTENSIONS) - FIRST_LANGS
+# A body child, where the grammar has no `body` field (Kotlin, Julia, Elixir).
+BODIES = {"function_body", "block", "do_block", "compound_statement"}
+ELIXIR_DEFS = {b"def", b"defp", b"defmacro", b"defmacrop", b"defguard", b"defguardp"}
 # Grammar module and its language function, where not `tree_sitter_<lang>.language`.
 GRAMMAR = {
     "js": ("tree_sitter_javascript", "language"),
     "ts": ("tree_sitter_typescript", "language_typescript"),
     "csharp": ("tree_sitter_c_sharp", "language"),
     "php": ("tree_sitter_php", "language_php"),
+    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
 }
 # Wrappers whose comment sits above them rather than above the function itself.
 WRAPPERS = {
@@ -80,12 +118,19 @@ WRAPPERS = {
     "variable_declaration",
     "decorated_definition",
     "template_declaration",  # C++ `template <…>` above a function
+    "implementation_definition",  # Objective-C: a method's comment sits above this
 }
 # Wrappers whose comment sits above them but whose other statements are not the function's:
 # Bash `_comp() {…} && complete -F _comp cmd`.
 COMMENT_ONLY_WRAPPERS = {"list"}
 ATTRIBUTES = {"attribute_item", "decorator", "annotation", "marker_annotation", "attribute_list"}
 _COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+)\s?")
+# Also Lua `---` / `--[[`, Haskell `-- |` / `{-|`, OCaml `(**`, Elixir `@doc """`, Julia `"""`.
+_NEW_MARKS = re.compile(
+    r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+(?:\[=*\[)?\s*[|^]?|\{-\|?|-\}|\(\*\*?"
+    r"|@(?:module)?doc\s+(?:~[sS])?\"(?:\"\")?|\"\"\")\s?"
+)
+_NEW_END_MARKS = re.compile(r"\s*(?:\*+\)|-\}|\]=*\]|\"\"\"|\")\s*$")
 # C# XML docs: `<summary>` is the description, `<param>`, `<returns>` … end it like `@param`.
 _XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
 _XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
@@ -122,20 +167,45 @@ def _after_code(comment: Any) -> bool:
     return before is not None and before.end_point[0] == comment.start_point[0]
 
 
-def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
+def _is_doc(node: Any, lang: str) -> bool:
+    """A comment, or a new language's doc that is not one to the grammar: a Haskell `-- |`
+    (`haddock`), a Julia docstring above its function, an Elixir `@doc \"""…\"""`."""
+    if "comment" in node.type and lang != "haskell":
+        return True
+    if lang not in NEW_LANGS:
+        return False
+    if lang == "haskell":
+        return bool(node.type == "haddock")  # a plain `--` comment above is not its doc
+    if lang == "julia":
+        return bool(node.type == "string_literal")
+    return lang == "elixir" and _elixir_doc(node)
+
+
+def _elixir_doc(node: Any) -> bool:
+    return node.type == "unary_operator" and re.match(rb'@doc\s+(?:~[sS])?"', node.text or b"") is not None
+
+
+def _is_attribute(node: Any, lang: str) -> bool:
+    """An attribute: also Elixir's `@spec`, `@impl`, `@doc since: …` between `@doc` and `def`."""
+    if node.type in ATTRIBUTES:
+        return True
+    return lang == "elixir" and node.type == "unary_operator" and (node.text or b"").startswith(b"@")
+
+
+def _doc_comment(outer: Any, lang: str) -> tuple[list[Any], list[Any]]:
     """The comment nodes directly above `outer` (no blank line between) and attribute nodes."""
     comments: list[Any] = []
     attrs: list[Any] = []
     row = outer.start_point[0]
     prev = outer.prev_named_sibling
     while prev is not None and _last_row(prev) >= row - 1:
-        if "comment" in prev.type:
+        if _is_doc(prev, lang):
             if prev.text is not None and prev.text.startswith(b"#!"):
                 break  # a shebang documents the script, not its first function
             if _after_code(prev):
                 break  # `#[attr] // why` explains the line it ends, not the function
             comments.insert(0, prev)
-        elif prev.type in ATTRIBUTES:
+        elif _is_attribute(prev, lang):
             if comments:
                 break
             attrs.insert(0, prev)
@@ -146,11 +216,17 @@ def _doc_comment(outer: Any) -> tuple[list[Any], list[Any]]:
     return comments, attrs
 
 
-def _query(lines: list[str], first: int, last: int, name: str) -> str:
+def _query(lines: list[str], first: int, last: int, name: str, lang: str) -> str:
     paragraph: list[str] = []
     call_seq = False  # RDoc's `call-seq:` block names the method: the prose after it is asked
+    new = lang in NEW_LANGS
     for raw in lines[first : last + 1]:
-        text = _COMMENT_MARKS.sub("", raw).strip().rstrip("*/").strip()
+        if lang == "julia" and raw.startswith("    ") and not paragraph:
+            continue  # a Julia docstring opens with the indented signature: it names the target
+        if new:
+            text = _NEW_END_MARKS.sub("", _NEW_MARKS.sub("", raw)).strip().rstrip("*/").strip()
+        else:
+            text = _COMMENT_MARKS.sub("", raw).strip().rstrip("*/").strip()
         if _XML_END.match(text):
             break
         text = _MARKUP.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", text))).strip()
@@ -172,6 +248,69 @@ def _query(lines: list[str], first: int, last: int, name: str) -> str:
     return " ".join(words)
 
 
+def _definition(node: Any, lang: str) -> tuple[Any, Any] | None:
+    """(the node holding the body, the definition's last node if not its own) for a
+    function-like node, or None when it is not a definition."""
+    if lang not in NEW_LANGS:
+        body = node.child_by_field_name("body")
+        return None if body is None else (body, None)
+    if lang == "elixir":
+        head = node.named_children[0] if node.named_children else None
+        if head is None or head.type != "identifier" or head.text not in ELIXIR_DEFS:
+            return None
+    if lang == "dart":  # `method_signature` then `function_body`, siblings
+        if node.parent is not None and node.parent.type == "method_signature":
+            return None
+        body = node.next_named_sibling
+        return (body, body) if body is not None and body.type == "function_body" else None
+    if lang == "haskell":  # `f :: …` then the equations of `f`
+        name, last, nxt = _field_text(node, "name"), None, node.next_named_sibling
+        while nxt is not None and nxt.type in ("function", "bind") and _field_text(nxt, "name") == name:
+            last, nxt = nxt, nxt.next_named_sibling
+        return None if last is None else (node, last)
+    if lang == "julia":
+        return node, None  # its statements are its direct children
+    if lang == "ocaml":
+        binding = next((c for c in node.named_children if c.type == "let_binding"), None)
+        has_params = binding is not None and any(c.type == "parameter" for c in binding.named_children)
+        return (node, None) if has_params else None
+    body = node.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in node.named_children if c.type in BODIES), None)
+    return None if body is None else (body, None)
+
+
+def _last_code_row(node: Any) -> int:
+    """The row of the last token of `node` that is not a comment."""
+    for _ in range(10_000):
+        kids = [c for c in node.children if "comment" not in c.type and c.end_point != c.start_point]
+        if not kids:
+            break
+        node = kids[-1]
+    return _last_row(node)
+
+
+def _field_text(node: Any, field: str) -> str:
+    found = node.child_by_field_name(field)
+    return found.text.decode() if found is not None and found.text is not None else ""
+
+
+def _new_name(node: Any, lang: str) -> str:
+    """The defined name where the grammar has no `name` field (Elixir, Julia, OCaml, Objective-C)."""
+    head = node.named_children[1] if lang == "elixir" and len(node.named_children) > 1 else node
+    if lang == "julia":
+        head = next((c for c in node.named_children if c.type == "signature"), node)
+    text = (head.text or b"").decode("utf-8", "replace")
+    if lang == "objc":  # `- (void)setImage:(UIImage *)image`
+        found = re.match(r"[-+]\s*\([^)]*\)\s*(\w+)", text)
+        return found.group(1) if found else ""
+    if lang == "ocaml":  # `let rec f x =`
+        found = re.match(r"let\s+(?:rec\s+)?(\w+)", text)
+        return found.group(1) if found else ""
+    m = re.match(r"[\w.]*?(\w+[?!]?)\s*\(", text)
+    return m.group(1) if m else ""
+
+
 def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, Any]]:
     lines = text.split("\n")
     tree = parser.parse(text.encode("utf-8"))
@@ -182,8 +321,8 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         bound = node.parent is not None and node.parent.type == "variable_declarator"
         if node.type == "arrow_function" and not bound:
             continue  # an arrow function is a definition only when it is bound to a name
-        body = node.child_by_field_name("body")
-        if body is None:
+        definition = _definition(node, lang)
+        if definition is None:
             continue
         outer = node
         while outer.parent is not None and outer.parent.type in WRAPPERS:
@@ -195,15 +334,19 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         ):
             outer = outer.parent
         end = node.end_point[0] if outer.type in COMMENT_ONLY_WRAPPERS else outer.end_point[0]
-        comments, attrs = _doc_comment(outer)
+        if lang in NEW_LANGS:  # a Scala indented body can hold what follows it: comments, spaces
+            end = _last_code_row(definition[1] or outer)
+        comments, attrs = _doc_comment(outer, lang)
         if not comments:
             continue
         name_node = node.child_by_field_name("name")
         if name_node is None and bound:  # `const name = (…) => …`: the name is the declarator's
             name_node = node.parent.child_by_field_name("name")
         name = name_node.text.decode() if name_node is not None else ""
+        if not name and lang in NEW_LANGS:
+            name = _new_name(node, lang)
         c0, c1 = comments[0].start_point[0], _last_row(comments[-1])
-        query = _query(lines, c0, c1, name)
+        query = _query(lines, c0, c1, name, lang)
         if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
             continue
         ctx = list(lines)
@@ -282,6 +425,7 @@ def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
         and not p.is_symlink()
         and p.suffix in EXTENSIONS[lang]
         and not skip.search(str(p.relative_to(src)))
+        and not (lang in NEW_LANGS and skip.search(str(p.relative_to(src)).lower()))
         and (p.suffix or _is_shell_script(p))
     )
     rng.shuffle(files)

@@ -18,12 +18,18 @@ from mcp_pruner_server.pruning.structure.common import indent_of
 
 _DEF = re.compile(
     r"^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|final|abstract|"
-    r"override|virtual|async|unsafe|extern|inline|const|open|data|sealed)\s+)*"
+    r"override|virtual|async|unsafe|extern|inline|const|open|data|sealed|"
+    # Kotlin, Swift and Scala modifiers (`suspend fun`, `mutating func`, `private[data] def`)
+    r"suspend|operator|infix|tailrec|mutating|fileprivate|convenience|required|implicit|"
+    r"(?:private|protected)\[\w+\])\s+)*"
     r"(?P<kw>def|class|function\*?|func|fn|impl|struct|enum|trait|interface|module|namespace|object|record|"
-    r"macro_rules!|sub|proc)\b"
+    r"macro_rules!|sub|proc|"
+    # Kotlin `fun`, Elixir `defp` / `defmacro` / `defmodule`, Lua `local function`: only before
+    # a name (`fun = …` assigns a variable)
+    r"(?:fun|defp|defmacrop?|defmodule|local\s+function)(?=\s+[\w<`(]))\b"
 )
 _CONTAINER = frozenset(
-    {"class", "impl", "struct", "enum", "trait", "interface", "module", "namespace", "object"}
+    {"class", "impl", "struct", "enum", "trait", "interface", "module", "namespace", "object", "defmodule"}
 )
 # `foo(a, b) {`, `int main(void) {`, `const f = (x) => {`, `name: function (x) {`
 _BRACE_SIGNATURE = re.compile(
@@ -33,8 +39,13 @@ _CONTROL = re.compile(
     r"^\s*(?:\}\s*)?(?:if|else|for|foreach|while|do|switch|case|catch|try|finally|return|with)\b"
 )
 _DECORATOR = re.compile(r"^\s*@")
-_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--\s)")
+# Also Lua's `---`, Haskell's `{-`, OCaml's `(*`, Lisp's `;;`, Erlang's and MATLAB's `%`.
+_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--|\{-|\(\*|;;|%)")
 _CLOSER = re.compile(r"^\s*[)\]}]")
+_OPENER = re.compile(r"^\s*\{\s*$")
+# The `end` closing a Lua, Julia, Elixir, Ruby, Crystal, MATLAB or Fortran block at its header's
+# indentation (with `)`/`,`/`;` after it, or a comment), not a variable named `end`.
+_END_LINE = re.compile(r"^\s*end\b[\s)\]},;.]*(?:(?:#|--|%|!).*)?$")
 _IMPORT = re.compile(
     r"^(?:import\s|from\s+\S+\s+import\s|#include\b|using\s+[\w.]+;|use\s+[\w:{}, ]+;|require\(|"
     r"(?:const|let|var)\s+\S+\s*=\s*require\(|package\s+\w+|extern\s+crate\s)"
@@ -63,7 +74,9 @@ def is_header(line: str) -> bool:
     return bool(_BRACE_SIGNATURE.search(line)) and not _CONTROL.match(line)
 
 
-def _block_end(lines: Sequence[str], header: int, indents: Sequence[int | None]) -> int:
+def _block_end(
+    lines: Sequence[str], header: int, indents: Sequence[int | None], *, allman: bool = False
+) -> int:
     base = indents[header]
     assert base is not None
     last = header
@@ -76,7 +89,9 @@ def _block_end(lines: Sequence[str], header: int, indents: Sequence[int | None])
             continue
         if ind > base:
             last = j
-        elif _CLOSER.match(lines[j]):
+        elif allman and j == last + 1 == header + 1 and _OPENER.match(lines[j]):
+            last = j  # Allman style: the body's `{` on the line after its header
+        elif _CLOSER.match(lines[j]) or _END_LINE.match(lines[j]):
             last = j
             tail = lines[j].rstrip()
             # `) -> None:` / `) {` continue a multi-line signature; `}` closes the block
@@ -201,7 +216,11 @@ def find_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> li
         if indents[i] is None or not is_header(line):
             continue
         deadline.check()  # one header's block can be most of the file
-        end = _block_end(lines, i, indents)
+        m = _DEF.match(line)
+        container = bool(m and m.group("kw") in _CONTAINER)
+        # a function's Allman `{` opens its body; a class's would make the class one unit of
+        # hundreds of lines, in competition with its members
+        end = _block_end(lines, i, indents, allman=not container)
         if line.rstrip().endswith("{"):
             # braces are the truth where they exist: a string or macro at column 0 ends no block
             closing, scanned = _brace_end(lines, i, min(MAX_BRACE_SCAN_LINES, brace_budget), deadline)
@@ -210,8 +229,6 @@ def find_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> li
                 end = closing
         if end - i < 2 and not line.rstrip().endswith((":", "{")):
             continue  # a one-line declaration (`class X;`, `fn f();`) opens nothing
-        m = _DEF.match(line)
-        container = bool(m and m.group("kw") in _CONTAINER)
         base = indents[i]
         assert base is not None
         raw.append((_block_start(lines, i, base), i, end, container))

@@ -48,6 +48,44 @@ EXTENSIONS: dict[str, str] = {
     ".phtml": "php",
     ".sh": "bash",
     ".bash": "bash",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".lua": "lua",
+    ".zig": "zig",
+    ".hs": "haskell",
+    ".dart": "dart",
+    ".swift": "swift",
+    ".ml": "ocaml",
+    ".pl": "perl",
+    ".pm": "perl",
+    ".m": "objc",  # or MATLAB, Octave: a parse of those has errors and goes to the heuristics
+    ".scala": "scala",
+    ".sc": "scala",
+}
+# Languages known by their extension but without a grammar here: named, so that their lines
+# are not sniffed (Elixir's `def … do` / `end` read as Ruby, Julia's `function` / `end` too, and a
+# wrong parse costs time and can be trusted), and their units found by the heuristics.
+UNPARSED_EXTENSIONS: dict[str, str] = {
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".jl": "julia",
+    ".r": "r",
+    ".mm": "objcpp",
+    ".mli": "ocaml_interface",
+    ".erl": "erlang",
+    ".hrl": "erlang",
+    ".clj": "clojure",
+    ".cljs": "clojure",
+    ".el": "elisp",
+    ".fsx": "fsharp",
+    ".groovy": "groovy",
+    ".gradle": "groovy",
+    ".cr": "crystal",
+    ".nim": "nim",
+    ".sql": "sql",
+    ".ps1": "powershell",
+    ".f90": "fortran",
+    ".vb": "vbnet",
 }
 # Whole file names (lower case) that say the language without an extension.
 FILE_NAMES: dict[str, str] = {
@@ -71,6 +109,17 @@ INTERPRETERS: dict[str, str] = {
     "sh": "bash",  # POSIX sh, dash and ksh scripts parse as Bash well enough for their functions
     "dash": "bash",
     "ksh": "bash",
+    "kotlin": "kotlin",  # `kotlin` runs `.main.kts` scripts
+    "lua": "lua",
+    "scala": "scala",
+    "scala-cli": "scala",
+    "swift": "swift",
+    "runhaskell": "haskell",
+    "runghc": "haskell",
+    "perl": "perl",
+    "elixir": "elixir",  # no grammar: named so the heuristics run without a sniff
+    "julia": "julia",
+    "Rscript": "r",
 }
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
@@ -126,7 +175,7 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
     "bash": (
         r"^(?:function\s+)?[\w-]+\s*\(\)\s*\{?\s*$",  # unindented: a JS method `render() {` is not
         r"^\s*function\s+[\w-]+\s*\{?\s*$",
-        r"^\s*local\s+-?\w",
+        r"^\s*local\s+-?\w(?!\w*(?:\s*,\s*\w+)*\s+=\s)",  # not Lua's `local x = 1`
         r"^\s*(?:fi|esac|done)\s*(?:[;&|].*)?$",
         r"^\s*complete\s+-|\bCOMPREPLY\b|\$\{?(?:BASH_SOURCE|COMP_\w+)",
         r"^\s*(?:if|while|elif)\s+\[\[? ",
@@ -138,6 +187,78 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^import \w+(?:\.\w+)*(?: as \w+)?$",
         r"^\s+(?:elif|except\b|self\.)",
     ),
+    "kotlin": (
+        r"^\s*(?:(?:public|private|internal|protected|override|open|abstract|suspend|inline|operator|"
+        r"infix|tailrec|actual|expect)\s+)*fun\s+(?:<[^>]*>\s*)?[\w.`]+\(",
+        r"^\s*(?:companion object\b|data class \w|sealed (?:class|interface) \w)",
+        r"^import [a-z]\w*(?:\.[a-z]\w*)+\.[A-Z]\w*$",  # a class: Python imports modules
+        r"^\s*(?:(?:private|internal|override|lateinit)\s+)*va[lr] \w+(?:: [\w<>?, .]+)? by ",
+    ),
+    "swift": (
+        r"^import (?:Foundation|UIKit|SwiftUI|Combine|XCTest|AppKit|Dispatch|os)$",
+        r"\bfunc \w+(?:<[^>]*>)?\(.*\)\s*(?:async\s+)?(?:re)?(?:throws\s+)?->",  # Go has no `->`
+        r"^\s*(?:guard (?:let|var) |if (?:let|var) \w+ = |@(?:objc|discardableResult|inlinable|MainActor)\b)",
+        r"^\s*(?:(?:public|private|fileprivate|internal)\s+)?extension [A-Z]\w*(?:\.\w+)*\s*(?::[^{]*)?\{",
+    ),
+    "scala": (
+        r"^\s*(?:(?:override|final|private|protected|implicit)(?:\[\w+\])?\s+)*def \w+(?:\[[^\]]*\])?"
+        r"(?:\(.*\))*\s*:\s*[\w\[(]",  # a return type after `:` (Python's `def f(x):` ends there)
+        r"^\s*(?:sealed |abstract )?(?:trait \w+|case class \w+|(?:case )?object \w+ (?:extends|\{))",
+        r"^import [\w.]+\.(?:_|\{[^}]*\}|given)$",
+    ),
+    "dart": (
+        r"^(?:import|export) '(?:package|dart):",
+        r"^part (?:of )?'",
+        r"^\s*@override$",
+    ),
+    "lua": (
+        r"^\s*local function \w",
+        r"^\s*local \w+(?:\s*,\s*\w+)*\s+=\s",  # spaces around `=`: a shell's `local x=1` has none
+        r"^\s*local \w+ = require[ (]",
+        r"^\s*function \w+[.:]\w+\(",  # `function M.f(` / `function M:f(`: not JavaScript
+        r"^\s*--\[=*\[|^\s*---? @\w",
+        r"^\s*(?:else)?if [^;]+ then$|^\s*(?:for|while) [^;|]+ do$",  # a shell writes `; then`
+    ),
+    "zig": (
+        r"@import\(\"",
+        r"^\s*(?:pub\s+)?(?:inline\s+|export\s+)?fn \w+\(.*\)\s+[!?\w\[*][^{]*\{$",  # Rust writes `->`
+        r"^\s*(?:errdefer|comptime)\b",
+    ),
+    "haskell": (
+        r"^module [A-Z][\w.]*(?:\s*\(|\s+where\b|$)",
+        r"^import (?:qualified )?[A-Z][\w.]*(?: as [A-Z]\w*)?(?: hiding)?(?: \(|$)",
+        r"^[a-z_]\w*'* :: ",
+        r"^\{-#|^\s*where$",
+    ),
+    "ocaml": (
+        r"^let (?:rec )?[a-z_]\w*(?: [~?]?\(?[a-z_][\w:' ]*\)?)+ =",  # parameters without parentheses
+        r"^open [A-Z][\w.]*$",
+        r"^module [A-Z]\w* = struct\b|^\s*(?:end|done);;$|^\(\*",
+    ),
+    # Named to be left to the heuristics (no grammar here), not read as Ruby, whose `end` it shares.
+    "elixir": (
+        r"^\s*(?:defmodule [A-Z][\w.]*|defp? [\w?!]+.*|defmacro [\w?!]+.*) do$",
+        r"^\s*@(?:moduledoc|doc|spec|impl|behaviour|typedoc)\b",
+        r"^\s*\|> \w",
+    ),
+    "perl": (
+        r"^use (?:strict|warnings|utf8|vars|constant|parent|base|lib|[A-Z]\w*(?:::\w+)*)\b[^;]*;$",
+        r"^package [A-Za-z]\w*(?:::\w+)*;$|^1;$|^__(?:END|DATA)__$",
+        r"^\s*my [$@%(]|^sub \w+\s*\{?$",
+    ),
+    "objc": (
+        r"^#import [<\"]",
+        r"^@(?:interface|implementation|end|property|protocol|synthesize)\b",
+        r"^[-+] \(\w",
+    ),
+}
+# A line that is a sign of one of the values is no sign of the key: Zig's `fn f(x: u8) void {`
+# is also Rust's `fn f(` start, but Rust writes no return type there without `->`.
+# Swift's `import Foundation` and Kotlin's `import okio.Buffer` (a class) are also Python's shape.
+_NARROWER: dict[str, frozenset[str]] = {
+    "rust": frozenset({"zig", "perl"}),  # and Perl's `use strict;`, `use Foo::Bar;`
+    "python": frozenset({"swift", "kotlin"}),
+    "haskell": frozenset({"swift"}),
 }
 _SIGNS = tuple((lang, re.compile("|".join(parts))) for lang, parts in _SIGN_PARTS.items())
 # Lines looked at, and how many signs one language needs, ahead of any other, to be named.
@@ -152,16 +273,19 @@ def guess_language(lines: Sequence[str]) -> str | None:
     counts = dict.fromkeys([lang for lang, _ in _SIGNS], 0)
     for line in lines[:SNIFF_LINES]:
         line = line[:SNIFF_LINE_CHARS]
-        for lang, sign in _SIGNS:
-            if sign.search(line):
+        matched = {lang for lang, sign in _SIGNS if sign.search(line)}
+        for lang in matched:
+            if not _NARROWER.get(lang, frozenset()) & matched:
                 counts[lang] += 1
     if counts["cpp"] and counts["c"]:
         counts["cpp"] += counts["c"]  # C++ includes and declares like C
     if counts["typescript"] and counts["javascript"]:
         counts["typescript"] += counts["javascript"]  # TS imports and exports like JS
+    if counts["objc"] and counts["c"]:
+        counts["objc"] += counts["c"]  # Objective-C includes and defines like C
     ranked = sorted(counts.items(), key=lambda kv: -kv[1])
     (best, top), (_, second) = ranked[0], ranked[1]
-    if top < MIN_SIGNS or (top < 2 * second and best not in ("cpp", "typescript")):
+    if top < MIN_SIGNS or (top < 2 * second and best not in ("cpp", "typescript", "objc")):
         return None
     return best
 
@@ -170,7 +294,9 @@ def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
     """The language of the file at `path` holding `lines`, or None if unsure."""
     if path:
         name = PurePosixPath(path.lower())
-        lang = EXTENSIONS.get(name.suffix) or FILE_NAMES.get(name.name)
+        lang = (
+            EXTENSIONS.get(name.suffix) or UNPARSED_EXTENSIONS.get(name.suffix) or FILE_NAMES.get(name.name)
+        )
         if lang == "c" and name.suffix == ".h" and guess_language(lines) == "cpp":
             return "cpp"  # a C++ header: `namespace`, `template<…>`, `class X {`, `std::`
         if lang is not None:

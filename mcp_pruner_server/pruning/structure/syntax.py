@@ -14,7 +14,9 @@ from __future__ import annotations
 import functools
 import importlib
 import re
+import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
@@ -41,6 +43,16 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML too, not only `<?php` files
     "php_only": ("tree_sitter_php", "language_php_only"),  # a fragment without `<?php`
     "bash": ("tree_sitter_bash", "language"),
+    "kotlin": ("tree_sitter_kotlin", "language"),
+    "scala": ("tree_sitter_scala", "language"),
+    "lua": ("tree_sitter_lua", "language"),
+    "zig": ("tree_sitter_zig", "language"),
+    "haskell": ("tree_sitter_haskell", "language"),
+    "dart": ("tree_sitter_dart", "language"),
+    "swift": ("tree_sitter_swift", "language"),
+    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),  # `.ml`; `.mli` signatures are left unparsed
+    "objc": ("tree_sitter_objc", "language"),
+    "perl": ("tree_sitter_perl", "language"),
 }
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -72,6 +84,11 @@ FUNCTIONS = frozenset(
         "union_item",
         "type_alias_declaration",
         "enum_declaration",  # TS (Java's enums are containers, below)
+        "secondary_constructor",  # Kotlin
+        "init_declaration",  # Swift
+        "deinit_declaration",
+        "subscript_declaration",
+        "subroutine_declaration_statement",  # Perl
     }
 )
 # Nodes whose body holds members: (node type, field of the body).
@@ -97,12 +114,25 @@ CONTAINERS = frozenset(
         "struct_declaration",
         "trait_declaration",  # PHP
         "singleton_class",  # Ruby `class << self`
+        "object_declaration",  # Kotlin
+        "companion_object",
+        "protocol_declaration",  # Swift
+        "object_definition",  # Scala
+        "trait_definition",
+        "enum_definition",
+        "instance",  # Haskell (`class` is above)
+        "extension_declaration",  # Dart
+        "mixin_declaration",
     }
 )
 # Java's and PHP's enums hold methods; TS's and C#'s hold constants only.
-ENUM_CONTAINERS = frozenset({"java", "php", "php_only"})
+ENUM_CONTAINERS = frozenset({"java", "php", "php_only", "dart"})
 # C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
 CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
+# Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
+HASKELL_FUNCTIONS = frozenset({"function", "bind"})
+# What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.
+_HASKELL_ANNOTATIONS = frozenset({"haddock", "signature", "pragma"})
 # Nodes wrapping a definition whose doc comment sits above the wrapper.
 WRAPPERS = frozenset(
     {
@@ -114,6 +144,7 @@ WRAPPERS = frozenset(
         "variable_declaration",
         "declaration",
         "ambient_declaration",
+        "implementation_definition",  # Objective-C: one method, its comment above this
     }
 )
 # What binds a function to a name (`const f = () => …`, `a.b = function …`, `k: function …`).
@@ -138,6 +169,7 @@ TRANSPARENT = frozenset(
         "compound_statement",  # PHP `if (! function_exists('f')) { function f() … }`
         "enum_body_declarations",
         "list",  # Bash `_comp() { … } && complete -F _comp cmd`
+        "declarations",  # Haskell's top level
     }
 )
 # A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.
@@ -152,8 +184,39 @@ _NOT_WRAPPED = _ATTRIBUTES | {"template_parameter_list"}
 # A first member's comments can lie outside its parent: Ruby's `body_statement` starts at the
 # first member (the comment above it is the class's child), Bash's `f() {…} && complete …` list
 # starts at the function.
-_STARTS_AT_FIRST_CHILD = frozenset({"body_statement", "list"})
+_STARTS_AT_FIRST_CHILD = frozenset({"body_statement", "list", "declarations"})
 _BODY_FIELDS = ("body", "value", "right")
+# A definition's body where the grammar gives it no `body` field (Kotlin).
+_BODY_NODES = frozenset(
+    {
+        "function_body",
+        "class_body",
+        "enum_class_body",
+        "class_declarations",
+        "instance_declarations",
+        "extension_body",  # Dart
+        "enum_body",
+    }
+)
+# Dart gives a function as two siblings: its signature, then its `function_body`.
+_DART_SIGNATURES = frozenset({"method_signature", "function_signature"})
+# Objective-C's `@implementation` and `@interface`, whose members are their direct children.
+_OBJC_CONTAINERS = frozenset({"class_implementation", "class_interface"})
+# Zig's types are values: `const Foo = struct { … };` holds its methods.
+_ZIG_CONTAINERS = frozenset(
+    {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}
+)
+# Grammars whose indentation-delimited bodies reach over the comments and blank lines after
+# them (Scala 3's `def f =` and its lines): such a block ends at its last token of code.
+_TRAILING_COMMENTS = frozenset({"scala"})
+
+
+def _body(node: Any) -> Any:
+    """The `body` field, or the body child where the grammar has no such field."""
+    found = node.child_by_field_name("body")
+    if found is None:
+        found = next((c for c in node.named_children if c.type in _BODY_NODES), None)
+    return found
 
 
 @functools.cache
@@ -166,7 +229,9 @@ def _language(lang: str) -> Any:
         import tree_sitter
 
         module = importlib.import_module(entry[0])
-        return tree_sitter.Language(getattr(module, entry[1])())
+        with warnings.catch_warnings():  # an older wheel (Perl's) hands over an int, deprecated
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return tree_sitter.Language(getattr(module, entry[1])())
     except (ImportError, AttributeError, ValueError):
         return None
 
@@ -175,14 +240,23 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
     """("function" | "container", the node whose body holds members) for a definition, else None."""
     t = node.type
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
-        body = node.child_by_field_name("body")
+        body = _body(node)
         if body is None:
             return ("function", node) if t in ("struct_specifier", "class_specifier") else None
         return "container", body
+    if lang == "haskell" and t in HASKELL_FUNCTIONS:
+        return "function", node  # one equation (`f 0 = 1`) is a definition too
     if t in FUNCTIONS or (lang == "csharp" and t in CSHARP_FUNCTIONS):
-        if t in ("function_definition", "function_item") or node.child_by_field_name("body") is not None:
+        if t in ("function_definition", "function_item") or _body(node) is not None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
+    if lang == "ocaml":
+        return _ocaml_kind(node)
+    if t in _OBJC_CONTAINERS and lang == "objc":
+        return "container", node  # `@implementation X … @end`: its members are its children
+    if t == "variable_declaration" and lang == "zig":  # `const Foo = struct { … };`
+        body = next((c for c in node.named_children if c.type in _ZIG_CONTAINERS), None)
+        return None if body is None else ("container", body)
     if t == "object":  # an object literal of functions (`module.exports = {…}`) is a container
         members = [c for c in node.named_children if _kind(c, lang) is not None]
         return ("container", node) if members else None
@@ -198,6 +272,40 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
             if found is not None:
                 return found
     return None
+
+
+def _ocaml_kind(node: Any) -> tuple[str, Any] | None:
+    """A `let` over several lines is a function; a `module X = struct … end` holds its members."""
+    if node.type == "value_definition":
+        return ("function", node) if node.end_point[0] > node.start_point[0] else None
+    if node.type == "module_definition":
+        binding = next((c for c in node.named_children if c.type == "module_binding"), None)
+        body = (
+            None
+            if binding is None
+            else next((c for c in binding.named_children if c.type == "structure"), None)
+        )
+        return None if body is None else ("container", body)
+    return None
+
+
+def _ocaml_name(node: Any) -> str | None:
+    """The name an OCaml `let` or `module` binds (its binding's `pattern` or module name)."""
+    binding = next((c for c in node.named_children if c.type in ("let_binding", "module_binding")), None)
+    if binding is None:
+        return None
+    found = binding.child_by_field_name("pattern") or next(
+        (c for c in binding.named_children if c.type == "module_name"), None
+    )
+    text = found.text if found is not None else None
+    return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+
+
+def _objc_selector(method: Any) -> str | None:
+    """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
+    found = next((c for c in method.named_children if c.type == "identifier"), None)
+    text = found.text if found is not None else None
+    return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
 
 
 def _unwrap(node: Any) -> Any:
@@ -221,7 +329,7 @@ def _last_row(node: Any) -> int:
     return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
 
 
-def _leading(node: Any, siblings: Sequence[Any], index: int) -> int:
+def _leading(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
     """First row of the comments and attributes directly above `node` (no blank line between).
 
     `node` is `siblings[index]`: the siblings above it are read from that list rather than
@@ -232,7 +340,7 @@ def _leading(node: Any, siblings: Sequence[Any], index: int) -> int:
         while index > 0:
             index -= 1
             prev = siblings[index]
-            if not row - 1 <= _last_row(prev) < top or not _annotates(prev):
+            if not row - 1 <= _last_row(prev) < top or not _annotates(prev, lang):
                 break
             row = int(prev.start_point[0])
         return row
@@ -241,13 +349,43 @@ def _leading(node: Any, siblings: Sequence[Any], index: int) -> int:
         if parent.start_point[0] != row:
             break
         prev, parent = parent.prev_named_sibling, parent.parent
-    while prev is not None and row - 1 <= _last_row(prev) < top and _annotates(prev):
+    while prev is not None and row - 1 <= _last_row(prev) < top and _annotates(prev, lang):
         row = int(prev.start_point[0])
         prev = prev.prev_named_sibling
     return row
 
 
-def _annotates(node: Any) -> bool:
+def _last_code_row(node: Any) -> int:
+    """The row of the last token of `node` that is not a comment."""
+    for _ in range(MAX_DEPTH):
+        k = node.child_count - 1  # from the end: most nodes end in code, found at once
+        while k >= 0 and ("comment" in (kid := node.child(k)).type or kid.end_point == kid.start_point):
+            k -= 1
+        if k < 0:
+            break
+        node = node.child(k)
+    return _last_row(node)
+
+
+def _trailing_doc_row(prev: Any, top: int) -> int:
+    """First row of the comments ending `prev` directly above row `top` (a Scala indented body
+    holds the next member's doc comment), else `top`."""
+    if _last_row(prev) < top - 1:
+        return top  # a blank line between: nothing of `prev` is directly above
+    row, node = top, prev
+    for _ in range(MAX_DEPTH):
+        kids = [c for c in node.children if c.end_point != c.start_point]
+        while kids and "comment" in kids[-1].type and row - 1 <= _last_row(kids[-1]) < top:
+            row = int(kids.pop().start_point[0])
+        if row < top or not kids:
+            return row
+        node = kids[-1]
+    return row
+
+
+def _annotates(node: Any, lang: str) -> bool:
+    if lang == "haskell":
+        return node.type in _HASKELL_ANNOTATIONS or "comment" in node.type
     return "comment" in node.type or node.type in _ATTRIBUTES
 
 
@@ -287,7 +425,7 @@ def _opens_with_brace(body: Any) -> bool:
 
 def _sig_end(node: Any, header: int) -> int:
     """Exclusive end of the signature: the line opening the body (`{`), or the one before it."""
-    body = node.child_by_field_name("body")
+    body = _body(node)
     if body is None:
         return header + 1
     if body.type == "body_statement":  # Ruby: no brace; the body starts at its first statement
@@ -305,6 +443,9 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
     for index, child, parent in scope_members(scope, siblings, enclosing, out):
         if "comment" in child.type:
             continue  # defines nothing (C#'s `///` docs are one node per line: most children)
+        if lang == "dart" and child.type in _DART_SIGNATURES:
+            _dart_function(child, siblings, index, parent, out)
+            continue
         node = _unwrap(child)
         found = _kind(node, lang)
         if found is None:
@@ -314,15 +455,48 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         kind, inner = found
         definition = inner if kind == "function" else node
         header = max(_header_row(definition), child.start_point[0])
-        end = _last_row(child) + 1
+        end = (_last_code_row(child) if lang in _TRAILING_COMMENTS else _last_row(child)) + 1
         container = kind == "container"
         sig = _container_sig(inner, header) if container else _sig_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
-        start = header if container else _leading(child, siblings, index)
-        name = _name(definition)
+        start = header if container else _leading(child, siblings, index, lang)
+        if lang in _TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
+            start = _trailing_doc_row(siblings[index - 1], start)
+        name = _ocaml_name(node) if lang == "ocaml" else _name(definition)
+        if name is None and lang == "objc" and definition.type == "method_definition":
+            name = _objc_selector(definition)
+        if lang == "haskell" and _same_function(out, parent, name, start):
+            out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
+            continue
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
+
+
+def _same_function(out: list[Block], parent: int | None, name: str | None, start: int) -> bool:
+    """Whether a Haskell equation continues the function just before it (same name, no gap)."""
+    if not out or name is None:
+        return False
+    last = out[-1]
+    return last.name == name and last.parent == parent and not last.container and last.end == start
+
+
+def _dart_function(
+    signature: Any, siblings: Sequence[Any], index: int, parent: int | None, out: list[Block]
+) -> None:
+    """A Dart function: its signature node and the `function_body` sibling after it."""
+    body = siblings[index + 1] if index + 1 < len(siblings) else None
+    if body is None or body.type != "function_body":
+        return  # abstract: a declaration only, left to the chunks
+    header = int(signature.start_point[0])
+    end = _last_row(body) + 1
+    named = signature.named_children
+    inner = named[0] if signature.type == "method_signature" and named else signature
+    sig = max(
+        header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
+    )
+    start = _leading(signature, siblings, index, "dart")
+    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=_name(inner)))
 
 
 def _container_sig(body: Any, header: int) -> int:

@@ -139,3 +139,42 @@ def test_a_brace_header_signature_is_its_line_not_the_whole_block() -> None:
     outer, inner = find_blocks(lines)
     assert signature_end(lines, outer) == 1  # the namespace's `{` opens its body
     assert signature_end(lines, inner) == 4  # a parameter list over two lines, then `{`
+
+
+def _spans(text: str) -> list[tuple[int, int, int]]:
+    return [(b.start, b.header, b.end) for b in find_blocks(text.split("\n"))]
+
+
+def test_an_end_keyword_closes_a_lua_julia_or_elixir_block_at_its_header_indentation() -> None:
+    lua = "--- Joins two paths.\nlocal function join(a, b)\n  return a .. b\nend\n\nend_of = 3\n"
+    assert _spans(lua) == [(0, 1, 4)]
+    julia = 'function area(r)\n    pi * r^2\nend  # of area\nprintln("x")\n'
+    assert _spans(julia) == [(0, 0, 3)]
+    elixir = "defmodule Acme do\n  defp grow(x) do\n    x + 1\n  end\nend\n"
+    assert _spans(elixir) == [(0, 0, 5), (1, 1, 4)]
+    assert find_blocks(elixir.split("\n"))[0].container
+
+
+def test_a_variable_named_end_closes_nothing() -> None:
+    python = "def f(a):\n    return a\nend = f(1)\n"
+    assert _spans(python) == [(0, 0, 2)]
+
+
+def test_kotlin_scala_and_swift_modifiers_and_keywords_open_definitions() -> None:
+    for line in (
+        "    suspend fun fetch(url: String): Int {",
+        "fun <T> List<T>.second(): T =",
+        "  private[data] def toNel: NonEmptyList[A] =",
+        "    mutating func append(_ x: Int) {",
+        "  defmacro guard(x) do",
+    ):
+        assert is_header(line), line
+    assert not is_header("fun = compose(f, g)")
+
+
+def test_an_allman_brace_after_a_perl_sub_opens_its_body_but_not_after_a_class() -> None:
+    perl = "# Accepts one.\nsub accept\n{\n   my $self = shift;\n   return 1;\n}\n\nmy $x = 1;\n"
+    assert _spans(perl) == [(0, 1, 6)]
+    # a class opened so would be one unit of all its members, competing with them
+    csharp = "public class Widget\n{\n    int size;\n    int Grow() {\n        return 1;\n    }\n}\n"
+    assert _spans(csharp) == [(3, 3, 6)]

@@ -45,7 +45,7 @@ def test_the_extension_names_the_language(path: str, lang: str) -> None:
         ("#!/usr/bin/ruby3.1 -w", "ruby"),
         ("#!/usr/bin/env php", "php"),
         ("<?php", "php"),
-        ("#!/usr/bin/perl", None),
+        ("#!/usr/bin/perl", "perl"),
         ("import os", None),
         ("", None),
     ],
@@ -57,6 +57,22 @@ def test_a_shebang_names_the_language_when_the_path_does_not(first_line: str, la
 
 def test_the_extension_wins_over_the_shebang() -> None:
     assert language_of("tool.js", ["#!/usr/bin/env python3"]) == "javascript"
+
+
+@pytest.mark.parametrize(
+    ("path", "lines", "lang"),
+    [
+        ("lib/keyword.ex", ["defmodule Keyword do", "  def new, do: []", "  end", "end"] * 3, "elixir"),
+        ("src/show.jl", ["function show(io)", "    print(io)", "end", "  end"] * 3, "julia"),
+        ("src/lists.erl", ["use strict;", "use std::fmt;", "impl X {", "fn f() {"] * 3, "erlang"),
+        ("R/mutate.R", ["import os", "def f(x):", "    self.x <- x"] * 3, "r"),
+    ],
+)
+def test_a_known_extension_without_a_grammar_is_not_sniffed_as_another_language(
+    path: str, lines: list[str], lang: str
+) -> None:
+    assert guess_language(lines) not in (None, lang)  # the lines alone look like another language
+    assert language_of(path, lines) == lang
 
 
 def test_an_unknown_extension_without_a_shebang_is_no_language() -> None:
