@@ -560,4 +560,6 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
         return None
     out: list[Block] = []
     _walk(tree.root_node, lang, None, out, 0)  # the root too may be one error node
+    if not out and tree.root_node.has_error:
+        return None  # a parse that failed and found nothing: the heuristics can't do worse
     return tuple(out)
