@@ -40,6 +40,17 @@ HARNESS = Path("/work/shared/eval/prune_eval.py")
 # The harness's bounds: files long enough for pruning to matter, short enough to be one read.
 MIN_FILE_LINES, MAX_FILE_LINES = 300, 4000
 MIN_QUERY_WORDS = 6
+# The doc comment's opening, in languages that have one (the others document with any comment).
+DOC_MARKS: dict[str, tuple[bytes, ...]] = {
+    "java": (b"/**",),
+    "js": (b"/**",),
+    "ts": (b"/**",),
+    "php": (b"/**",),
+    "csharp": (b"///", b"/**"),
+    "rust": (b"///", b"/**"),
+}
+# A note to the maintainers, not a description of the function.
+_NOTE = re.compile(r"(?:TODO|FIXME|XXX|HACK)\b|!!!|#?region\b")
 _WORD = re.compile(r"[^\W\d_]{2}")  # a word has two letters: `- - - -` rulers are not questions
 MIN_GOLD, MAX_GOLD = 3, 80
 PER_FILE = 3
@@ -190,6 +201,13 @@ def _is_attribute(node: Any, lang: str) -> bool:
     if node.type in ATTRIBUTES:
         return True
     return lang == "elixir" and node.type == "unary_operator" and (node.text or b"").startswith(b"@")
+
+
+def _describes(first_comment: Any, lang: str) -> bool:
+    """Whether a comment is the language's doc comment where it has one: a `// why` note above
+    a Java method is not its documentation (`/** … */` is), nor `//` above a Rust `fn`."""
+    marks = DOC_MARKS.get(lang)
+    return marks is None or (first_comment.text or b"").lstrip().startswith(marks)
 
 
 def _doc_comment(outer: Any, lang: str) -> tuple[list[Any], list[Any]]:
@@ -348,6 +366,8 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         c0, c1 = comments[0].start_point[0], _last_row(comments[-1])
         query = _query(lines, c0, c1, name, lang)
         if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
+            continue
+        if not _describes(comments[0], lang) or _NOTE.match(query):
             continue
         ctx = list(lines)
         for i in range(c0, c1 + 1):
