@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import re
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.phrases import phrase_terms
-from mcp_pruner_server.pruning.terms import ABBREVIATIONS, STOPWORDS, SYNONYMS, phrase_synonyms, terms
+from mcp_pruner_server.pruning.terms import ABBREVIATIONS, STOPWORDS, SYNONYMS, phrase_synonyms, stem, terms
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.types import SourceType
 
@@ -148,6 +149,23 @@ MIN_REST = 2
 LEAD_WEIGHT = 0.5
 
 
+# A question word written run together (`inmemory`, `readonly`, `filename`) matches an
+# identifier that writes it as consecutive parts (`WithInMemory`, `read_only`, `fileName`) when
+# it is at least this long (shorter joins are chance: `is` + `set`).
+MIN_JOINED = 6
+
+
+def _joined_runs(compound: str) -> set[str]:
+    """The stems of every run of two or more consecutive parts of `compound`, written together."""
+    parts = compound.split("_")
+    return {
+        stem("".join(parts[i:j]))
+        for i in range(len(parts) - 1)
+        for j in range(i + 2, len(parts) + 1)
+        if sum(map(len, parts[i:j])) >= MIN_JOINED
+    }
+
+
 def _holds(term: str, q: str) -> bool:
     """Whether the run-together identifier `term` holds the question term `q` as a part."""
     return len(term) >= len(q) + MIN_REST and (term.startswith(q) or term.endswith(q))
@@ -208,12 +226,18 @@ def line_hits(
     per_line: Sequence[Sequence[str]], query: dict[str, float], *, deadline: Deadline = NO_DEADLINE
 ) -> LineHits:
     """Find the question's terms in every line, also at the start or end of longer terms
-    (`fileno` holds `fil`, `readlines` holds `read`).
+    (`fileno` holds `fil`, `readlines` holds `read`), and a question word written run together
+    as consecutive parts of an identifier (`WithInMemory` holds "inmemory").
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
     wanted = [q for q in query if len(q) >= MIN_SUBTERM and "_" not in q]
+    # the question words that may be written run together (a stem may have lost a letter), with
+    # their roots (as in `term_roots`): only an identifier holding a root is cut into runs (cutting
+    # every one of a file's 6,000 camelCase names cost tens of milliseconds)
+    joined = {q: q[:-1] if q.endswith("i") else q for q in wanted if len(q) >= MIN_JOINED - 1}
+    any_root = re.compile("|".join(map(re.escape, joined.values()))) if joined else None
     found: dict[str, tuple[str, ...]] = {}
     out: list[dict[str, int]] = []
     shortest = MIN_SUBTERM + MIN_REST
@@ -223,16 +247,29 @@ def line_hits(
             if term in query:
                 bag[term] = bag.get(term, 0) + 1
                 continue
-            if "_" in term or len(term) < shortest:
-                continue  # a whole compound (its parts are terms already), or too short to hold one
-            hits = found.get(term)
-            if hits is None:
-                hits = tuple(
-                    q
-                    for q in wanted
-                    if len(term) >= len(q) + MIN_REST and (term.startswith(q) or term.endswith(q))
-                )
-                found[term] = hits
+            if "_" in term:  # a whole compound: its parts are terms already, its runs may not be
+                if any_root is None:
+                    continue
+                hits = found.get(term)
+                if hits is None:
+                    compact = term.replace("_", "")
+                    hits = ()
+                    if any_root.search(compact):  # one C-level test for most compounds
+                        hits = tuple(
+                            q for q, root in joined.items() if root in compact and q in _joined_runs(term)
+                        )
+                    found[term] = hits
+            elif len(term) < shortest:
+                continue  # too short to hold a question term
+            else:
+                hits = found.get(term)
+                if hits is None:
+                    hits = tuple(
+                        q
+                        for q in wanted
+                        if len(term) >= len(q) + MIN_REST and (term.startswith(q) or term.endswith(q))
+                    )
+                    found[term] = hits
             for q in hits:
                 bag[q] = bag.get(q, 0) + 1
         out.append(bag)
@@ -266,7 +303,8 @@ def sparse_line_hits(
 
     Counting terms needs every line tokenised, the cost this avoids; BM25 only uses lengths
     relative to their average, which characters give for log lines. (An acronym plural such
-    as `URLsPDF`, whose terms are not all in the line as written, may be missed.)
+    as `URLsPDF`, whose terms are not all in the line as written, may be missed, and so may a
+    run-together question word written with `_` in the line: `read_only` for "readonly".)
 
     Raises:
         EngineTimeout: `deadline` passed.

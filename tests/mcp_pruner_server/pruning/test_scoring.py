@@ -92,3 +92,11 @@ def test_a_name_the_question_says_in_part_counts_less_than_one_it_says_wholly_or
     assert names_said(["scopeRuntime"], query_weights("the scope to run in")) == [
         1.0
     ]  # `runtime` holds "run"
+
+
+def test_a_question_word_written_run_together_matches_an_identifier_s_consecutive_parts() -> None:
+    lines = ["func (opt Options) WithInMemory(b bool) Options {", "x = read_only", "isReadOnly()", "is_set"]
+    hits = line_hits(line_terms(lines), query_weights("the inmemory mode, readonly or isset")).hits
+    assert hits[0]["inmemori"] == 1
+    assert hits[1]["readonli"] == hits[2]["readonli"] == 1
+    assert not hits[3]  # a join shorter than MIN_JOINED letters is chance
