@@ -9,6 +9,8 @@ from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.scoring import (
     LEAD_WEIGHT,
     UNSAID_NAME_FLOOR,
+    Doc,
+    bm25,
     line_hits,
     line_terms,
     names_said,
@@ -100,3 +102,13 @@ def test_a_question_word_written_run_together_matches_an_identifier_s_consecutiv
     assert hits[0]["inmemori"] == 1
     assert hits[1]["readonli"] == hits[2]["readonli"] == 1
     assert not hits[3]  # a join shorter than MIN_JOINED letters is chance
+
+
+def test_a_synonym_never_outweighs_the_question_word_it_stands_for_when_the_text_uses_that_word() -> None:
+    query = query_weights("the query")
+    assert query["fetch"] < 1.0  # a synonym of "query"
+    docs = [*[Doc({"queri": 1}, 5)] * 3, Doc({"fetch": 1}, 5), Doc({}, 5)]
+    uses_query = bm25(query, docs)
+    assert uses_query[3] <= uses_query[0]  # `fetch`, rarer here, still counts less than "query"
+    never_says_query = bm25(query, [Doc({"fetch": 1}, 5), Doc({}, 5), Doc({}, 5)])
+    assert never_says_query[0] > 0.0  # there the synonym is the text's word for it
