@@ -33,6 +33,10 @@ _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # No "ly": adverbs hardly matter in code, and it cut `apply`, `reply`, `family`, `assembly`.
 _SUFFIXES = ("ations", "ation", "ings", "ing", "edly", "ies", "ers", "er", "ed", "es", "s")
 _MIN_STEM = 3
+# Adverbs whose adjective code names things with (`currently` → `current`, `recursively`,
+# `immediately`, `globally`, `exactly`); not any "ly" (`apply`, `reply`, `family`, `assembly`).
+_ADVERB_ENDINGS = ("ntly", "ely", "ously", "ally", "ctly")
+_MIN_ADVERB_BASE = 5
 # Entries of the per-process caches of stems, word terms and line terms: a code base's
 # vocabulary and its repeated lines (`return None`, `}`) fit, a stream of unique log lines
 # cannot grow them without bound.
@@ -44,6 +48,8 @@ LINE_CACHE_ENTRIES = 16384
 def stem(word: str) -> str:
     """A light English stemmer: `breakpoints` -> `breakpoint`, `saved`/`save`/`saving` -> `sav`,
     `entry`/`entries` -> `entri`, `optional` -> `option`."""
+    if word.endswith(_ADVERB_ENDINGS) and len(word) - 2 >= _MIN_ADVERB_BASE:
+        word = word[:-2]  # "currently"/"recursively" are about what is current, recursive
     if word.endswith(("ional", "ionals")):
         word = word[: word.rindex("al")]  # "optional"/"conditional" are about an option, a condition
     base = word

@@ -44,6 +44,15 @@ def test_words_ending_in_ly_keep_their_letters() -> None:
     assert stem("reply") != "rep"
 
 
+def test_an_adverb_meets_the_adjective_code_names_things_with() -> None:
+    assert stem("currently") == stem("current")
+    assert stem("recursively") == stem("recursive")
+    assert stem("globally") == stem("global")
+    assert stem("exactly") == stem("exact")
+    assert stem("family") == stem("families")  # not an adverb
+    assert stem("assembly") != stem("assemble")
+
+
 def test_an_acronym_plural_is_the_acronym() -> None:
     assert terms("CPUs") == terms("cpu") == ["cpu"]
     assert terms("getPIDs") == ["pid", "get_pid"]
