@@ -174,6 +174,10 @@ TRANSPARENT = frozenset(
 )
 # A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.
 _DECLARATORS = frozenset({"function_declarator", "pointer_declarator", "parenthesized_declarator"})
+# A function this long that defines functions (`function enableArrayMethods() {` and its
+# helpers, a factory's closures) is their container: kept whole, it is more than the budget
+# of most reads (a fifth of a file at the default ratio), and its helpers are what is asked.
+SPLIT_FUNCTION_LINES = 150
 # Longer "names" are not names (a computed key, a minified expression).
 MAX_NAME = 200
 # Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
@@ -471,6 +475,20 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
+        elif end - header >= SPLIT_FUNCTION_LINES:
+            _split(definition, lang, out, depth)
+
+
+def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
+    """Make the function just added (`out[-1]`) the container of the functions its body
+    defines, if it defines any: kept whole, it would be more than a read's budget."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return
+    k = len(out) - 1
+    _walk(body, lang, k, out, depth + 1)
+    if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
+        out[k] = replace(out[k], start=out[k].header, container=True)
 
 
 def _same_function(out: list[Block], parent: int | None, name: str | None, start: int) -> bool:

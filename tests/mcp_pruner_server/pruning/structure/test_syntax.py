@@ -92,6 +92,31 @@ def test_an_object_of_functions_is_a_container_and_an_arrow_bound_to_a_name_a_fu
     assert (twice.start, twice.end, twice.parent) == (11, 13, None)
 
 
+def _factory(body_lines: int) -> str:
+    """A TS factory defining two helpers, `body_lines` lines of statements between them."""
+    filler = "".join(f"  const v{i} = {i};\n" for i in range(body_lines))
+    return (
+        "/** Build the plugin. */\n"
+        "export function enablePlugin() {\n"
+        "  function markChanged(state: State) {\n    state.modified = true;\n  }\n"
+        f"{filler}"
+        "  const handle = (op: string) => {\n    markChanged(op);\n  };\n"
+        "  return { handle };\n"
+        "}\n"
+    )
+
+
+def test_a_function_too_long_to_keep_whole_is_the_container_of_the_functions_it_defines() -> None:
+    long_body = syntax.SPLIT_FUNCTION_LINES
+    outer, mark, handle = blocks_of(_factory(long_body), "typescript")
+    assert (outer.container, outer.name) == (True, "enablePlugin")
+    assert outer.start == outer.header == 1  # its comment is left to the chunks, as a container's
+    assert (mark.name, mark.parent, mark.start, mark.end) == ("markChanged", 0, 2, 5)
+    assert (handle.name, handle.parent) == ("handle", 0)
+    (short,) = blocks_of(_factory(10), "typescript")  # short enough to keep whole: one unit
+    assert (short.container, short.start) == (False, 0)
+
+
 RUST_SOURCE = """\
 /// A thing.
 impl<T> Thing for Wrapper<T>
