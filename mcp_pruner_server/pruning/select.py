@@ -121,8 +121,13 @@ def choose(
         add(unit.context)
         add(unit.uses)
     # (a runner-up left out above is larger than the lines still missing: the fill skips it too)
+    # the best unit alone over the budget: the next units still get the slack, or one huge unit
+    # (a 400-line `Encode`) leaves nothing for a short one the question may mean (`EncodeNoHist`)
+    unit_floor = floor
+    if focus and len(focus[0].lines) > budget:
+        unit_floor = max(floor, count + int(FOCUS_SLACK_FRACTION * n))
     for unit in sorted(ranked[len(focus) :], key=_fill_rank):
-        missing = floor - count
+        missing = unit_floor - count
         if missing <= free.count:
             break
         fresh = sum(1 for i in unit.lines if not keep[i])

@@ -6,9 +6,9 @@ from mcp_pruner_server.pruning.select import Unit, choose
 
 
 def test_the_focus_is_kept_whole_with_its_context_even_beyond_the_floor() -> None:
-    units = [Unit(tuple(range(10, 30)), 5.0, (0,)), Unit(tuple(range(40, 45)), 1.0)]
+    units = [Unit(tuple(range(10, 22)), 5.0, (0,)), Unit(tuple(range(40, 45)), 1.0)]
     keep = choose(100, units, [], 5, [0.0] * 100, [False] * 100)
-    assert [i for i in range(100) if keep[i]] == [0, *range(10, 30)]
+    assert [i for i in range(100) if keep[i]] == [0, *range(10, 22)]
 
 
 def test_the_floor_is_met_with_free_blank_lines_before_lower_ranked_units() -> None:
@@ -55,3 +55,18 @@ def test_the_fill_takes_small_units_before_a_long_one_scoring_about_the_same() -
     keep = choose(400, units, [], 50, [0.0] * 400, [False] * 400)
     assert all(keep[i] for s in small for i in s)
     assert not all(keep[i] for i in range(100, 140))
+
+
+def test_a_best_unit_over_the_budget_leaves_the_slack_to_the_next_units() -> None:
+    # 200 lines, floor 40: the best unit holds 120, over the budget alone; the next one (4 lines)
+    # still joins in the slack (5 % of the lines: 10), one of 20 lines does not fit it
+    huge, short, longer = (
+        Unit(tuple(range(120)), 10.0),
+        Unit(tuple(range(150, 154)), 5.0),
+        Unit(tuple(range(160, 180)), 4.0),
+    )
+    units = [huge, short, longer]
+    keep = choose(200, units, [], 40, [0.0] * 200, [False] * 200)
+    assert all(keep[i] for i in range(150, 154))
+    assert not any(keep[i] for i in range(160, 180))
+    assert sum(keep) == 124
