@@ -482,11 +482,13 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
 def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
     """Make the function just added (`out[-1]`) the container of the functions its body
     defines, if it defines any: kept whole, it would be more than a read's budget."""
-    body = function.child_by_field_name("body")
+    body = _function_body(function)
     if body is None:
         return
     k = len(out) - 1
     _walk(body, lang, k, out, depth + 1)
+    for returned in _returned_functions(body):  # `return (client) => { function respond() … }`
+        _walk(returned, lang, k, out, depth + 1)
     if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
         out[k] = replace(out[k], start=out[k].header, container=True)
 
@@ -515,6 +517,29 @@ def _dart_function(
     )
     start = _leading(signature, siblings, index, "dart")
     out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=_name(inner)))
+
+
+def _function_body(function: Any) -> Any:
+    """The body of a function, also of one bound to a name (`const f = () => {…}`)."""
+    body = function.child_by_field_name("body")
+    for field in _BODY_FIELDS[1:]:
+        value = function.child_by_field_name(field) if body is None else None
+        if value is not None and value.type in _FUNCTION_VALUES:
+            body = value.child_by_field_name("body")
+    return body
+
+
+def _returned_functions(body: Any) -> list[Any]:
+    """The bodies of the functions `body` returns (a factory's closure holds its helpers)."""
+    found = []
+    for statement in body.named_children:
+        if statement.type != "return_statement":
+            continue
+        for value in statement.named_children:
+            inner = _function_body(value) if value.type in _FUNCTION_VALUES else None
+            if inner is not None and inner.named_child_count:
+                found.append(inner)
+    return found
 
 
 def _container_sig(body: Any, header: int) -> int:

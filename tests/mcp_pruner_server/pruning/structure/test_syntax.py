@@ -117,6 +117,24 @@ def test_a_function_too_long_to_keep_whole_is_the_container_of_the_functions_it_
     assert (short.container, short.start) == (False, 0)
 
 
+def test_a_long_factory_is_the_container_of_the_helpers_of_the_closure_it_returns() -> None:
+    filler = "".join(f"    const v{i} = {i};\n" for i in range(syntax.SPLIT_FUNCTION_LINES))
+    text = (
+        "export function getHandler(opts: Options) {\n"
+        "  const encoder = opts.encoder;\n"
+        "  return (client: Client) => {\n"
+        "    function respond(message: string) {\n      client.send(encoder(message));\n    }\n"
+        f"{filler}"
+        "    const abort = () => {\n      client.close();\n    };\n"
+        "  };\n"
+        "}\n"
+    )
+    outer, respond, abort = blocks_of(text, "typescript")
+    assert (outer.container, outer.name) == (True, "getHandler")
+    assert (respond.name, respond.parent, respond.start, respond.end) == ("respond", 0, 3, 6)
+    assert (abort.name, abort.parent) == ("abort", 0)
+
+
 RUST_SOURCE = """\
 /// A thing.
 impl<T> Thing for Wrapper<T>
