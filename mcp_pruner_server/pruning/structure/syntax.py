@@ -487,7 +487,7 @@ def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
         return
     k = len(out) - 1
     _walk(body, lang, k, out, depth + 1)
-    for returned in _returned_functions(body):  # `return (client) => { function respond() … }`
+    for returned in _returned_scopes(body, lang):  # `return (client) => { function respond() … }`
         _walk(returned, lang, k, out, depth + 1)
     if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
         out[k] = replace(out[k], start=out[k].header, container=True)
@@ -529,14 +529,23 @@ def _function_body(function: Any) -> Any:
     return body
 
 
-def _returned_functions(body: Any) -> list[Any]:
-    """The bodies of the functions `body` returns (a factory's closure holds its helpers)."""
+def _returned_scopes(body: Any, lang: str) -> list[Any]:
+    """What holds the definitions of the functions and types `body` returns: a factory's closure
+    holds its helpers, Zig's `fn Server(comptime H: type) type { return struct {…}; }` its methods."""
     found = []
     for statement in body.named_children:
-        if statement.type != "return_statement":
+        if statement.type == "expression_statement" and statement.named_child_count == 1:
+            statement = statement.named_children[0]  # Zig's `return struct {…};`
+        if statement.type not in ("return_statement", "return_expression"):
             continue
         for value in statement.named_children:
-            inner = _function_body(value) if value.type in _FUNCTION_VALUES else None
+            if value.type in _FUNCTION_VALUES:
+                inner = _function_body(value)
+            elif lang == "zig" and value.type in _ZIG_CONTAINERS:
+                inner = value
+            else:
+                kind = _kind(value, lang)
+                inner = kind[1] if kind is not None and kind[0] == "container" else None
             if inner is not None and inner.named_child_count:
                 found.append(inner)
     return found

@@ -133,6 +133,18 @@ def test_a_long_factory_is_the_container_of_the_helpers_of_the_closure_it_return
     assert (outer.container, outer.name) == (True, "getHandler")
     assert (respond.name, respond.parent, respond.start, respond.end) == ("respond", 0, 3, 6)
     assert (abort.name, abort.parent) == ("abort", 0)
+    fields = "".join(f"    v{i} = {i};\n" for i in range(syntax.SPLIT_FUNCTION_LINES))
+    returns_a_class = (
+        "export function getHandler(opts: Options) {\n"
+        "  const encoder = opts.encoder;\n"
+        "  return class Handler {\n"
+        "    respond(message: string) {\n      send(encoder(message));\n    }\n"
+        f"{fields}"
+        "  };\n"
+        "}\n"
+    )
+    outer, respond = blocks_of(returns_a_class, "typescript")
+    assert (outer.container, respond.name, respond.parent, respond.start) == (True, "respond", 0, 3)
 
 
 RUST_SOURCE = """\
