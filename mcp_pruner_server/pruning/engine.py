@@ -21,10 +21,10 @@ from mcp_pruner_server.pruning.scoring import (
     line_terms,
     query_weights,
     score_lines,
-    sparse_line_hits,
     window_scores,
 )
 from mcp_pruner_server.pruning.select import choose, trim_to_budget
+from mcp_pruner_server.pruning.sparse import sparse_line_hits
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.common import looks_like_diff
 from mcp_pruner_server.pruning.structure.docs import close_fences, docs_plan

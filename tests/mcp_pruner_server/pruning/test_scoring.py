@@ -16,8 +16,8 @@ from mcp_pruner_server.pruning.scoring import (
     names_said,
     query_weights,
     score_lines,
-    sparse_line_hits,
 )
+from mcp_pruner_server.pruning.sparse import sparse_line_hits
 
 
 def test_the_best_line_scores_one_and_unrelated_or_blank_lines_zero() -> None:
