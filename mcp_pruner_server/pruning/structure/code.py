@@ -85,7 +85,7 @@ def code_units(
     relevance of every line (`line_scores`), a definition called from a relevant line also
     gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
     (`syntax.py`); without them they are found by indentation and braces. `lang` (a key of
-    `syntax.GRAMMARS`, None if unknown) says whether calls may omit their parentheses.
+    `syntax_grammars.GRAMMARS`, None if unknown) says whether calls may omit their parentheses.
 
     Raises:
         EngineTimeout: `deadline` passed.

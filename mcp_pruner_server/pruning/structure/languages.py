@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-# Extension (lower case) -> language; the names are the keys of `syntax.GRAMMARS`.
+# Extension (lower case) -> language; the names are the keys of `syntax_grammars.GRAMMARS`.
 EXTENSIONS: dict[str, str] = {
     ".py": "python",
     ".pyi": "python",

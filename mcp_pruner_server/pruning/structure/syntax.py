@@ -7,237 +7,72 @@ so it never competes with its members). Anything else at the top level (imports,
 statements) is left to `code.py`'s chunks. `syntax_blocks` returns None when the language has
 no grammar installed, the text is too large to parse in time, or the parse mostly failed:
 the engine then uses `code_blocks.find_blocks`, the language-independent heuristics.
+
+The walk is the same for every language; what each grammar's node types mean (and where its
+wheel is) is `syntax_grammars.py`, and what a parse with errors still tells, `syntax_recovery.py`.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import re
-import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.syntax_grammars import (
+    ATTRIBUTES,
+    BODY_FIELDS,
+    BODY_NODES,
+    CONTAINERS,
+    CSHARP_FUNCTIONS,
+    DART_SIGNATURES,
+    DECLARATORS,
+    ENUM_CONTAINERS,
+    FUNCTION_VALUES,
+    FUNCTIONS,
+    HASKELL_ANNOTATIONS,
+    HASKELL_FUNCTIONS,
+    MAX_NAME,
+    NOT_WRAPPED,
+    OBJC_CONTAINERS,
+    STARTS_AT_FIRST_CHILD,
+    TRAILING_COMMENTS,
+    TRANSPARENT,
+    WRAPPERS,
+    ZIG_CONTAINERS,
+    language,
+    objc_selector,
+    ocaml_kind,
+    ocaml_name,
+)
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_export_macros,
     failed_rows,
     scope_members,
 )
 
-# Language -> (grammar module, its function returning the language pointer).
-# Python is not here: its indentation is its syntax, and `code_blocks.py` finds its blocks as
-# well (dev set: recall 0.95 by indentation, 0.93 with the parser).
-GRAMMARS: dict[str, tuple[str, str]] = {
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML too, not only `<?php` files
-    "php_only": ("tree_sitter_php", "language_php_only"),  # a fragment without `<?php`
-    "bash": ("tree_sitter_bash", "language"),
-    "kotlin": ("tree_sitter_kotlin", "language"),
-    "scala": ("tree_sitter_scala", "language"),
-    "lua": ("tree_sitter_lua", "language"),
-    "zig": ("tree_sitter_zig", "language"),
-    "haskell": ("tree_sitter_haskell", "language"),
-    "dart": ("tree_sitter_dart", "language"),
-    "swift": ("tree_sitter_swift", "language"),
-    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),  # `.ml`; `.mli` signatures are left unparsed
-    "objc": ("tree_sitter_objc", "language"),
-    "perl": ("tree_sitter_perl", "language"),
-}
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
 MAX_PARSE_CHARS = 2_000_000
 # A parse that could not place what more than this fraction of the lines hold is not trusted
 # (a fragment, a template, the wrong language): the heuristics cope with anything.
 MAX_ERROR_FRACTION = 0.2
-
-# Nodes that define a function-like unit.
-FUNCTIONS = frozenset(
-    {
-        "function_definition",  # Python, C, C++, PHP, Bash
-        "function_declaration",  # JS/TS, Go
-        "generator_function_declaration",
-        "method_definition",  # JS/TS
-        "method_declaration",  # Go, Java, C#, PHP
-        "constructor_declaration",
-        "destructor_declaration",  # C#
-        "operator_declaration",
-        "conversion_operator_declaration",
-        "method",  # Ruby
-        "singleton_method",  # Ruby `def self.x`
-        "compact_constructor_declaration",
-        "function_item",  # Rust
-        "macro_definition",
-        "type_declaration",  # Go `type X struct {…}`: a whole definition, members are outside
-        "struct_item",
-        "enum_item",
-        "union_item",
-        "type_alias_declaration",
-        "enum_declaration",  # TS (Java's enums are containers, below)
-        "secondary_constructor",  # Kotlin
-        "init_declaration",  # Swift
-        "deinit_declaration",
-        "subscript_declaration",
-        "subroutine_declaration_statement",  # Perl
-    }
-)
-# Nodes whose body holds members: (node type, field of the body).
-CONTAINERS = frozenset(
-    {
-        "class_definition",  # Python
-        "class_declaration",  # JS/TS, Java
-        "abstract_class_declaration",
-        "class",  # JS class expression (`const A = class {…}`)
-        "interface_declaration",
-        "record_declaration",
-        "annotation_type_declaration",
-        "impl_item",  # Rust
-        "trait_item",
-        "mod_item",
-        "internal_module",  # TS namespace
-        "module",
-        "namespace_definition",  # C++
-        "class_specifier",
-        "struct_specifier",
-        "linkage_specification",  # `extern "C" { … }`
-        "namespace_declaration",  # C#
-        "struct_declaration",
-        "trait_declaration",  # PHP
-        "singleton_class",  # Ruby `class << self`
-        "object_declaration",  # Kotlin
-        "companion_object",
-        "protocol_declaration",  # Swift
-        "object_definition",  # Scala
-        "trait_definition",
-        "enum_definition",
-        "instance",  # Haskell (`class` is above)
-        "extension_declaration",  # Dart
-        "mixin_declaration",
-    }
-)
-# Java's and PHP's enums hold methods; TS's and C#'s hold constants only.
-ENUM_CONTAINERS = frozenset({"java", "php", "php_only", "dart"})
-# C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
-CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
-# Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
-HASKELL_FUNCTIONS = frozenset({"function", "bind"})
-# What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.
-_HASKELL_ANNOTATIONS = frozenset({"haddock", "signature", "pragma"})
-# Nodes wrapping a definition whose doc comment sits above the wrapper.
-WRAPPERS = frozenset(
-    {
-        "export_statement",
-        "decorated_definition",
-        "template_declaration",
-        "expression_statement",
-        "lexical_declaration",
-        "variable_declaration",
-        "declaration",
-        "ambient_declaration",
-        "implementation_definition",  # Objective-C: one method, its comment above this
-    }
-)
-# What binds a function to a name (`const f = () => …`, `a.b = function …`, `k: function …`).
-_FUNCTION_VALUES = frozenset(
-    {"arrow_function", "function_expression", "function", "generator_function", "anonymous_function"}
-)
-# Statements whose definitions belong to the enclosing scope (`#ifdef`, `if TYPE_CHECKING:`).
-TRANSPARENT = frozenset(
-    {
-        "preproc_if",
-        "preproc_ifdef",
-        "preproc_else",
-        "preproc_elif",
-        "preproc_elifdef",
-        "if_statement",
-        "else_clause",
-        "elif_clause",
-        "try_statement",
-        "except_clause",
-        "finally_clause",
-        "block",
-        "compound_statement",  # PHP `if (! function_exists('f')) { function f() … }`
-        "enum_body_declarations",
-        "list",  # Bash `_comp() { … } && complete -F _comp cmd`
-        "declarations",  # Haskell's top level
-    }
-)
-# A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.
-_DECLARATORS = frozenset({"function_declarator", "pointer_declarator", "parenthesized_declarator"})
 # A function this long that defines functions (`function enableArrayMethods() {` and its
 # helpers, a factory's closures) is their container: kept whole, it is more than the budget
 # of most reads (a fifth of a file at the default ratio), and its helpers are what is asked.
 SPLIT_FUNCTION_LINES = 150
-# Longer "names" are not names (a computed key, a minified expression).
-MAX_NAME = 200
 # Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
 MAX_DEPTH = 64
-_ATTRIBUTES = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation", "attribute_list"})
-# What a wrapper holds besides the definition (`template <typename T>`'s parameters).
-_NOT_WRAPPED = _ATTRIBUTES | {"template_parameter_list"}
-# A first member's comments can lie outside its parent: Ruby's `body_statement` starts at the
-# first member (the comment above it is the class's child), Bash's `f() {…} && complete …` list
-# starts at the function.
-_STARTS_AT_FIRST_CHILD = frozenset({"body_statement", "list", "declarations"})
-_BODY_FIELDS = ("body", "value", "right")
-# A definition's body where the grammar gives it no `body` field (Kotlin).
-_BODY_NODES = frozenset(
-    {
-        "function_body",
-        "class_body",
-        "enum_class_body",
-        "class_declarations",
-        "instance_declarations",
-        "extension_body",  # Dart
-        "enum_body",
-    }
-)
-# Dart gives a function as two siblings: its signature, then its `function_body`.
-_DART_SIGNATURES = frozenset({"method_signature", "function_signature"})
-# Objective-C's `@implementation` and `@interface`, whose members are their direct children.
-_OBJC_CONTAINERS = frozenset({"class_implementation", "class_interface"})
-# Zig's types are values: `const Foo = struct { … };` holds its methods.
-_ZIG_CONTAINERS = frozenset(
-    {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}
-)
-# Grammars whose indentation-delimited bodies reach over the comments and blank lines after
-# them (Scala 3's `def f =` and its lines): such a block ends at its last token of code.
-_TRAILING_COMMENTS = frozenset({"scala"})
 
 
 def _body(node: Any) -> Any:
     """The `body` field, or the body child where the grammar has no such field."""
     found = node.child_by_field_name("body")
     if found is None:
-        found = next((c for c in node.named_children if c.type in _BODY_NODES), None)
+        found = next((c for c in node.named_children if c.type in BODY_NODES), None)
     return found
-
-
-@functools.cache
-def _language(lang: str) -> Any:
-    """The grammar of `lang`, None when its wheel is not installed (optional at run time)."""
-    entry = GRAMMARS.get(lang)
-    if entry is None:
-        return None
-    try:
-        import tree_sitter
-
-        module = importlib.import_module(entry[0])
-        with warnings.catch_warnings():  # an older wheel (Perl's) hands over an int, deprecated
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return tree_sitter.Language(getattr(module, entry[1])())
-    except (ImportError, AttributeError, ValueError):
-        return None
 
 
 def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
@@ -255,21 +90,21 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
     if lang == "ocaml":
-        return _ocaml_kind(node)
-    if t in _OBJC_CONTAINERS and lang == "objc":
+        return ocaml_kind(node)
+    if t in OBJC_CONTAINERS and lang == "objc":
         return "container", node  # `@implementation X … @end`: its members are its children
     if t == "variable_declaration" and lang == "zig":  # `const Foo = struct { … };`
-        body = next((c for c in node.named_children if c.type in _ZIG_CONTAINERS), None)
+        body = next((c for c in node.named_children if c.type in ZIG_CONTAINERS), None)
         return None if body is None else ("container", body)
     if t == "object":  # an object literal of functions (`module.exports = {…}`) is a container
         members = [c for c in node.named_children if _kind(c, lang) is not None]
         return ("container", node) if members else None
     if t == "pair":
         value = node.child_by_field_name("value")
-        return ("function", node) if value is not None and value.type in _FUNCTION_VALUES else None
-    for field in _BODY_FIELDS:
+        return ("function", node) if value is not None and value.type in FUNCTION_VALUES else None
+    for field in BODY_FIELDS:
         inner = node.child_by_field_name(field)
-        if inner is not None and inner.type in _FUNCTION_VALUES:
+        if inner is not None and inner.type in FUNCTION_VALUES:
             return "function", node
         if inner is not None and inner.type in ("object", "class"):
             found = _kind(inner, lang)
@@ -278,46 +113,12 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
     return None
 
 
-def _ocaml_kind(node: Any) -> tuple[str, Any] | None:
-    """A `let` over several lines is a function; a `module X = struct … end` holds its members."""
-    if node.type == "value_definition":
-        return ("function", node) if node.end_point[0] > node.start_point[0] else None
-    if node.type == "module_definition":
-        binding = next((c for c in node.named_children if c.type == "module_binding"), None)
-        body = (
-            None
-            if binding is None
-            else next((c for c in binding.named_children if c.type == "structure"), None)
-        )
-        return None if body is None else ("container", body)
-    return None
-
-
-def _ocaml_name(node: Any) -> str | None:
-    """The name an OCaml `let` or `module` binds (its binding's `pattern` or module name)."""
-    binding = next((c for c in node.named_children if c.type in ("let_binding", "module_binding")), None)
-    if binding is None:
-        return None
-    found = binding.child_by_field_name("pattern") or next(
-        (c for c in binding.named_children if c.type == "module_name"), None
-    )
-    text = found.text if found is not None else None
-    return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
-
-
-def _objc_selector(method: Any) -> str | None:
-    """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
-    found = next((c for c in method.named_children if c.type == "identifier"), None)
-    text = found.text if found is not None else None
-    return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
-
-
 def _unwrap(node: Any) -> Any:
     """The definition inside wrappers (`export`, decorators, `template<…>`, `const x = …;`)."""
     while node.type in WRAPPERS:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("definition")
         if inner is None:
-            named = [c for c in node.named_children if "comment" not in c.type and c.type not in _NOT_WRAPPED]
+            named = [c for c in node.named_children if "comment" not in c.type and c.type not in NOT_WRAPPED]
             if len(named) != 1:
                 return node
             inner = named[0]
@@ -349,7 +150,7 @@ def _leading(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
             row = int(prev.start_point[0])
         return row
     prev, parent = None, node.parent
-    while prev is None and parent is not None and parent.type in _STARTS_AT_FIRST_CHILD:
+    while prev is None and parent is not None and parent.type in STARTS_AT_FIRST_CHILD:
         if parent.start_point[0] != row:
             break
         prev, parent = parent.prev_named_sibling, parent.parent
@@ -389,8 +190,8 @@ def _trailing_doc_row(prev: Any, top: int) -> int:
 
 def _annotates(node: Any, lang: str) -> bool:
     if lang == "haskell":
-        return node.type in _HASKELL_ANNOTATIONS or "comment" in node.type
-    return "comment" in node.type or node.type in _ATTRIBUTES
+        return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
+    return "comment" in node.type or node.type in ATTRIBUTES
 
 
 def _name(node: Any) -> str | None:
@@ -399,7 +200,7 @@ def _name(node: Any) -> str | None:
         found = node.child_by_field_name("name") or node.child_by_field_name("key")
         if found is not None and found.type == "template_type":  # `Layout<T…>`: the name is `Layout`
             found = found.child_by_field_name("name") or found
-        if found is not None and found.type not in _DECLARATORS:
+        if found is not None and found.type not in DECLARATORS:
             text = found.text
             return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
         node = found or node.child_by_field_name("declarator")
@@ -447,7 +248,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
     for index, child, parent in scope_members(scope, siblings, enclosing, out):
         if "comment" in child.type:
             continue  # defines nothing (C#'s `///` docs are one node per line: most children)
-        if lang == "dart" and child.type in _DART_SIGNATURES:
+        if lang == "dart" and child.type in DART_SIGNATURES:
             _dart_function(child, siblings, index, parent, out)
             continue
         node = _unwrap(child)
@@ -459,16 +260,16 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         kind, inner = found
         definition = inner if kind == "function" else node
         header = max(_header_row(definition), child.start_point[0])
-        end = (_last_code_row(child) if lang in _TRAILING_COMMENTS else _last_row(child)) + 1
+        end = (_last_code_row(child) if lang in TRAILING_COMMENTS else _last_row(child)) + 1
         container = kind == "container"
         sig = _container_sig(inner, header) if container else _sig_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
         start = header if container else _leading(child, siblings, index, lang)
-        if lang in _TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
+        if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = _trailing_doc_row(siblings[index - 1], start)
-        name = _ocaml_name(node) if lang == "ocaml" else _name(definition)
+        name = ocaml_name(node) if lang == "ocaml" else _name(definition)
         if name is None and lang == "objc" and definition.type == "method_definition":
-            name = _objc_selector(definition)
+            name = objc_selector(definition)
         if lang == "haskell" and _same_function(out, parent, name, start):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue
@@ -522,9 +323,9 @@ def _dart_function(
 def _function_body(function: Any) -> Any:
     """The body of a function, also of one bound to a name (`const f = () => {…}`)."""
     body = function.child_by_field_name("body")
-    for field in _BODY_FIELDS[1:]:
+    for field in BODY_FIELDS[1:]:
         value = function.child_by_field_name(field) if body is None else None
-        if value is not None and value.type in _FUNCTION_VALUES:
+        if value is not None and value.type in FUNCTION_VALUES:
             body = value.child_by_field_name("body")
     return body
 
@@ -539,9 +340,9 @@ def _returned_scopes(body: Any, lang: str) -> list[Any]:
         if statement.type not in ("return_statement", "return_expression"):
             continue
         for value in statement.named_children:
-            if value.type in _FUNCTION_VALUES:
+            if value.type in FUNCTION_VALUES:
                 inner = _function_body(value)
-            elif lang == "zig" and value.type in _ZIG_CONTAINERS:
+            elif lang == "zig" and value.type in ZIG_CONTAINERS:
                 inner = value
             else:
                 kind = _kind(value, lang)
@@ -582,7 +383,7 @@ def syntax_blocks(text: str, line_count: int, lang: str | None) -> list[Block] |
         return None
     if lang == "php" and "<?" not in text:
         lang = "php_only"  # else the whole fragment would be HTML text, with no units and no error
-    if _language(lang) is None:
+    if language(lang) is None:
         return None
     found = (
         _cached_blocks(text, line_count, lang)
@@ -607,7 +408,7 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
 
     if lang in ("c", "cpp"):
         text = blank_export_macros(_MACRO_LINE.sub(_blank, text))
-    tree = tree_sitter.Parser(_language(lang)).parse(text.encode("utf-8", "surrogatepass"))
+    tree = tree_sitter.Parser(language(lang)).parse(text.encode("utf-8", "surrogatepass"))
     if failed_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
         return None
     out: list[Block] = []

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.structure import syntax
+from mcp_pruner_server.pruning.structure import syntax, syntax_grammars
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 from mcp_pruner_server.pruning.types import PruneOptions
@@ -196,12 +196,12 @@ def test_a_missing_grammar_wheel_means_the_heuristics(
     monkeypatch: pytest.MonkeyPatch, lang: str, text: str
 ) -> None:
     assert syntax_blocks(text, 3, lang)  # installed: the parser finds the unit
-    monkeypatch.setitem(syntax.GRAMMARS, lang, ("tree_sitter_not_installed", "language"))
-    syntax._language.cache_clear()
+    monkeypatch.setitem(syntax_grammars.GRAMMARS, lang, ("tree_sitter_not_installed", "language"))
+    syntax_grammars.language.cache_clear()
     try:
         assert syntax_blocks(text, 3, lang) is None
     finally:
-        syntax._language.cache_clear()
+        syntax_grammars.language.cache_clear()
 
 
 def test_the_same_text_is_parsed_once_and_each_caller_gets_its_own_list(
