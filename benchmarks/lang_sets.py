@@ -15,6 +15,9 @@ way; their docs are also Lua's `---`, Haskell's `-- |`, Elixir's `@doc \"""…\"
 names the target); a Haskell function is its signature and its equations, a Dart one its
 signature and the body after it, and paths with "test" in any case are skipped.
 
+The languages' tables are `lang_tables.py`; reading a doc comment into the question,
+`lang_docs.py`.
+
 Sources used for the sets in README: see "Languages, build logs, grep" there.
 
 Each task also records `path` (relative, with its extension) and `lang`, so a bench can give the
@@ -36,118 +39,27 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from lang_docs import describes, doc_comment, last_row, question
+from lang_tables import (
+    BODIES,
+    COMMENT_ONLY_WRAPPERS,
+    ELIXIR_DEFS,
+    EXTENSIONS,
+    FUNCTIONS,
+    GRAMMAR,
+    NEW_LANGS,
+    WRAPPERS,
+)
+
 HARNESS = Path("/work/shared/eval/prune_eval.py")
 # The harness's bounds: files long enough for pruning to matter, short enough to be one read.
 MIN_FILE_LINES, MAX_FILE_LINES = 300, 4000
 MIN_QUERY_WORDS = 6
-# The doc comment's opening, in languages that have one (the others document with any comment).
-DOC_MARKS: dict[str, tuple[bytes, ...]] = {
-    "java": (b"/**",),
-    "js": (b"/**",),
-    "ts": (b"/**",),
-    "php": (b"/**",),
-    "csharp": (b"///", b"/**"),
-    "rust": (b"///", b"/**"),
-}
 # A note to the maintainers, not a description of the function.
 _NOTE = re.compile(r"(?:TODO|FIXME|XXX|HACK)\b|!!!|#?region\b")
 _WORD = re.compile(r"[^\W\d_]{2}")  # a word has two letters: `- - - -` rulers are not questions
 MIN_GOLD, MAX_GOLD = 3, 80
 PER_FILE = 3
-
-EXTENSIONS = {
-    "js": (".js", ".mjs", ".cjs"),
-    "ts": (".ts",),
-    "go": (".go",),
-    "rust": (".rs",),
-    "c": (".c",),
-    "java": (".java",),
-    "cpp": (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".h"),  # `.h` from C++ trees: the engine sniffs it
-    "csharp": (".cs",),
-    "ruby": (".rb",),
-    "php": (".php",),
-    "bash": (".sh", ".bash", ""),  # extensionless: a `sh`/`bash` shebang, or file(1) says shell
-    "kotlin": (".kt",),
-    "swift": (".swift",),
-    "scala": (".scala",),
-    "lua": (".lua",),
-    "zig": (".zig",),
-    "perl": (".pm", ".pl"),
-    "julia": (".jl",),
-    "elixir": (".ex",),
-    "haskell": (".hs",),
-    "dart": (".dart",),
-    "ocaml": (".ml",),
-    "objc": (".m",),
-}
-# The function-like nodes of each grammar (the builder's own list, independent of the engine's).
-FUNCTIONS = {
-    "js": {"function_declaration", "generator_function_declaration", "method_definition", "arrow_function"},
-    "ts": {"function_declaration", "generator_function_declaration", "method_definition", "arrow_function"},
-    "go": {"function_declaration", "method_declaration"},
-    "rust": {"function_item"},
-    "c": {"function_definition"},
-    "java": {"method_declaration", "constructor_declaration"},
-    "cpp": {"function_definition"},
-    "csharp": {"method_declaration", "constructor_declaration"},
-    "ruby": {"method", "singleton_method"},
-    "php": {"function_definition", "method_declaration"},
-    "bash": {"function_definition"},
-    "kotlin": {"function_declaration", "secondary_constructor"},
-    "swift": {"function_declaration", "init_declaration"},
-    "scala": {"function_definition"},
-    "lua": {"function_declaration"},
-    "zig": {"function_declaration"},
-    "perl": {"subroutine_declaration_statement"},
-    "julia": {"function_definition", "macro_definition"},
-    "elixir": {"call"},  # `def` / `defp` / `defmacro` calls only (`_elixir_def`)
-    "haskell": {"signature"},  # with the equations after it (`_haskell_end`)
-    "dart": {"function_signature", "method_signature"},  # the body is the next sibling
-    "ocaml": {"value_definition"},  # `let f x = …`, one with parameters
-    "objc": {"method_definition", "function_definition"},
-}
-# Languages added after the first twelve: their comment marks and doc shapes are read by
-# `_NEW_MARKS` and `_is_doc`, so the first twelve's sets stay byte-identical.
-FIRST_LANGS = frozenset({"js", "ts", "go", "rust", "c", "java", "cpp", "csharp", "ruby", "php", "bash"})
-NEW_LANGS = frozenset(EXTENSIONS) - FIRST_LANGS
-# A body child, where the grammar has no `body` field (Kotlin, Julia, Elixir).
-BODIES = {"function_body", "block", "do_block", "compound_statement"}
-ELIXIR_DEFS = {b"def", b"defp", b"defmacro", b"defmacrop", b"defguard", b"defguardp"}
-# Grammar module and its language function, where not `tree_sitter_<lang>.language`.
-GRAMMAR = {
-    "js": ("tree_sitter_javascript", "language"),
-    "ts": ("tree_sitter_typescript", "language_typescript"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "php": ("tree_sitter_php", "language_php"),
-    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
-}
-# Wrappers whose comment sits above them rather than above the function itself.
-WRAPPERS = {
-    "variable_declarator",
-    "export_statement",
-    "lexical_declaration",
-    "variable_declaration",
-    "decorated_definition",
-    "template_declaration",  # C++ `template <…>` above a function
-    "implementation_definition",  # Objective-C: a method's comment sits above this
-}
-# Wrappers whose comment sits above them but whose other statements are not the function's:
-# Bash `_comp() {…} && complete -F _comp cmd`.
-COMMENT_ONLY_WRAPPERS = {"list"}
-ATTRIBUTES = {"attribute_item", "decorator", "annotation", "marker_annotation", "attribute_list"}
-_COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+)\s?")
-# Also Lua `---` / `--[[`, Haskell `-- |` / `{-|`, OCaml `(**`, Elixir `@doc """`, Julia `"""`.
-_NEW_MARKS = re.compile(
-    r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+(?:\[=*\[)?\s*[|^]?|\{-\|?|-\}|\(\*\*?"
-    r"|@(?:module)?doc\s+(?:~[sS])?\"(?:\"\")?|\"\"\")\s?"
-)
-_NEW_END_MARKS = re.compile(r"\s*(?:\*+\)|-\}|\]=*\]|\"\"\"|\")\s*$")
-# C# XML docs: `<summary>` is the description, `<param>`, `<returns>` … end it like `@param`.
-_XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
-_XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
-_XML_TAG = re.compile(r"</?\w+[^>]*>")
-# Markup that is not prose: Doxygen `@brief` / `\brief`, fmt's `\rst` … `\endrst`, RDoc's `\Word`.
-_MARKUP = re.compile(r"^[@\\]brief\s+|\\(?:end)?rst\b|^\\(?=\w)")
 
 
 def _parser(lang: str) -> Any:
@@ -164,106 +76,6 @@ def _walk(node: Any) -> Iterator[Any]:
         cur = stack.pop()
         yield cur
         stack.extend(reversed(cur.named_children))
-
-
-def _last_row(node: Any) -> int:
-    """The node's last line: a Rust `///` comment ends at column 0 of the next one."""
-    row, col = node.end_point
-    return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
-
-
-def _after_code(comment: Any) -> bool:
-    """The comment ends a line of code (its previous sibling ends on the row it starts on)."""
-    before = comment.prev_sibling
-    return before is not None and before.end_point[0] == comment.start_point[0]
-
-
-def _is_doc(node: Any, lang: str) -> bool:
-    """A comment, or a new language's doc that is not one to the grammar: a Haskell `-- |`
-    (`haddock`), a Julia docstring above its function, an Elixir `@doc \"""…\"""`."""
-    if "comment" in node.type and lang != "haskell":
-        return True
-    if lang not in NEW_LANGS:
-        return False
-    if lang == "haskell":
-        return bool(node.type == "haddock")  # a plain `--` comment above is not its doc
-    if lang == "julia":
-        return bool(node.type == "string_literal")
-    return lang == "elixir" and _elixir_doc(node)
-
-
-def _elixir_doc(node: Any) -> bool:
-    return node.type == "unary_operator" and re.match(rb'@doc\s+(?:~[sS])?"', node.text or b"") is not None
-
-
-def _is_attribute(node: Any, lang: str) -> bool:
-    """An attribute: also Elixir's `@spec`, `@impl`, `@doc since: …` between `@doc` and `def`."""
-    if node.type in ATTRIBUTES:
-        return True
-    return lang == "elixir" and node.type == "unary_operator" and (node.text or b"").startswith(b"@")
-
-
-def _describes(first_comment: Any, lang: str) -> bool:
-    """Whether a comment is the language's doc comment where it has one: a `// why` note above
-    a Java method is not its documentation (`/** … */` is), nor `//` above a Rust `fn`."""
-    marks = DOC_MARKS.get(lang)
-    return marks is None or (first_comment.text or b"").lstrip().startswith(marks)
-
-
-def _doc_comment(outer: Any, lang: str) -> tuple[list[Any], list[Any]]:
-    """The comment nodes directly above `outer` (no blank line between) and attribute nodes."""
-    comments: list[Any] = []
-    attrs: list[Any] = []
-    row = outer.start_point[0]
-    prev = outer.prev_named_sibling
-    while prev is not None and _last_row(prev) >= row - 1:
-        if _is_doc(prev, lang):
-            if prev.text is not None and prev.text.startswith(b"#!"):
-                break  # a shebang documents the script, not its first function
-            if _after_code(prev):
-                break  # `#[attr] // why` explains the line it ends, not the function
-            comments.insert(0, prev)
-        elif _is_attribute(prev, lang):
-            if comments:
-                break
-            attrs.insert(0, prev)
-        else:
-            break
-        row = prev.start_point[0]
-        prev = prev.prev_named_sibling
-    return comments, attrs
-
-
-def _query(lines: list[str], first: int, last: int, name: str, lang: str) -> str:
-    paragraph: list[str] = []
-    call_seq = False  # RDoc's `call-seq:` block names the method: the prose after it is asked
-    new = lang in NEW_LANGS
-    for raw in lines[first : last + 1]:
-        if lang == "julia" and raw.startswith("    ") and not paragraph:
-            continue  # a Julia docstring opens with the indented signature: it names the target
-        if new:
-            text = _NEW_END_MARKS.sub("", _NEW_MARKS.sub("", raw)).strip().rstrip("*/").strip()
-        else:
-            text = _COMMENT_MARKS.sub("", raw).strip().rstrip("*/").strip()
-        if _XML_END.match(text):
-            break
-        text = _MARKUP.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", text))).strip()
-        if text.startswith("call-seq:"):
-            call_seq = True
-        if not text:
-            call_seq = False
-            if paragraph:
-                break
-            continue
-        if call_seq:
-            continue
-        if text.startswith("@"):  # javadoc / jsdoc tags end the description
-            break
-        paragraph.append(text)
-    words = " ".join(paragraph).split()
-    if words and words[0].strip(".,:") in (name, f"{name}()"):
-        words = words[1:]
-    return " ".join(words)
 
 
 def _definition(node: Any, lang: str) -> tuple[Any, Any] | None:
@@ -305,7 +117,7 @@ def _last_code_row(node: Any) -> int:
         if not kids:
             break
         node = kids[-1]
-    return _last_row(node)
+    return last_row(node)
 
 
 def _field_text(node: Any, field: str) -> str:
@@ -354,7 +166,7 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         end = node.end_point[0] if outer.type in COMMENT_ONLY_WRAPPERS else outer.end_point[0]
         if lang in NEW_LANGS:  # a Scala indented body can hold what follows it: comments, spaces
             end = _last_code_row(definition[1] or outer)
-        comments, attrs = _doc_comment(outer, lang)
+        comments, attrs = doc_comment(outer, lang)
         if not comments:
             continue
         name_node = node.child_by_field_name("name")
@@ -363,11 +175,11 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         name = name_node.text.decode() if name_node is not None else ""
         if not name and lang in NEW_LANGS:
             name = _new_name(node, lang)
-        c0, c1 = comments[0].start_point[0], _last_row(comments[-1])
-        query = _query(lines, c0, c1, name, lang)
+        c0, c1 = comments[0].start_point[0], last_row(comments[-1])
+        query = question(lines, c0, c1, name, lang)
         if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
             continue
-        if not _describes(comments[0], lang) or _NOTE.match(query):
+        if not describes(comments[0], lang) or _NOTE.match(query):
             continue
         ctx = list(lines)
         for i in range(c0, c1 + 1):
