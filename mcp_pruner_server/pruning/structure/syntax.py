@@ -9,7 +9,8 @@ no grammar installed, the text is too large to parse in time, or the parse mostl
 the engine then uses `code_blocks.find_blocks`, the language-independent heuristics.
 
 The walk is the same for every language; what each grammar's node types mean (and where its
-wheel is) is `syntax_grammars.py`, and what a parse with errors still tells, `syntax_recovery.py`.
+wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the name it defines
+`syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`.
 """
 
 from __future__ import annotations
@@ -22,22 +23,16 @@ from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
-    ATTRIBUTES,
     BODY_FIELDS,
-    BODY_NODES,
     CONTAINERS,
     CSHARP_FUNCTIONS,
     DART_SIGNATURES,
-    DECLARATORS,
     ENUM_CONTAINERS,
     FUNCTION_VALUES,
     FUNCTIONS,
-    HASKELL_ANNOTATIONS,
     HASKELL_FUNCTIONS,
-    MAX_NAME,
     NOT_WRAPPED,
     OBJC_CONTAINERS,
-    STARTS_AT_FIRST_CHILD,
     TRAILING_COMMENTS,
     TRANSPARENT,
     WRAPPERS,
@@ -52,6 +47,18 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     failed_rows,
     scope_members,
 )
+from mcp_pruner_server.pruning.structure.syntax_spans import (
+    MAX_DEPTH,
+    body_of,
+    container_signature_end,
+    definition_name,
+    header_row,
+    last_code_row,
+    last_row,
+    leading_row,
+    signature_end,
+    trailing_doc_row,
+)
 
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -63,30 +70,20 @@ MAX_ERROR_FRACTION = 0.2
 # helpers, a factory's closures) is their container: kept whole, it is more than the budget
 # of most reads (a fifth of a file at the default ratio), and its helpers are what is asked.
 SPLIT_FUNCTION_LINES = 150
-# Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
-MAX_DEPTH = 64
-
-
-def _body(node: Any) -> Any:
-    """The `body` field, or the body child where the grammar has no such field."""
-    found = node.child_by_field_name("body")
-    if found is None:
-        found = next((c for c in node.named_children if c.type in BODY_NODES), None)
-    return found
 
 
 def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
     """("function" | "container", the node whose body holds members) for a definition, else None."""
     t = node.type
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
-        body = _body(node)
+        body = body_of(node)
         if body is None:
             return ("function", node) if t in ("struct_specifier", "class_specifier") else None
         return "container", body
     if lang == "haskell" and t in HASKELL_FUNCTIONS:
         return "function", node  # one equation (`f 0 = 1`) is a definition too
     if t in FUNCTIONS or (lang == "csharp" and t in CSHARP_FUNCTIONS):
-        if t in ("function_definition", "function_item") or _body(node) is not None:
+        if t in ("function_definition", "function_item") or body_of(node) is not None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
     if lang == "ocaml":
@@ -128,118 +125,6 @@ def _unwrap(node: Any) -> Any:
     return node
 
 
-def _last_row(node: Any) -> int:
-    """The node's last line: a Rust `///` comment ends at column 0 of the next one."""
-    row, col = node.end_point
-    return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
-
-
-def _leading(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
-    """First row of the comments and attributes directly above `node` (no blank line between).
-
-    `node` is `siblings[index]`: the siblings above it are read from that list rather than
-    asked of the tree one by one (each ask builds a new Python node).
-    """
-    top = row = int(node.start_point[0])
-    if index > 0:
-        while index > 0:
-            index -= 1
-            prev = siblings[index]
-            if not row - 1 <= _last_row(prev) < top or not _annotates(prev, lang):
-                break
-            row = int(prev.start_point[0])
-        return row
-    prev, parent = None, node.parent
-    while prev is None and parent is not None and parent.type in STARTS_AT_FIRST_CHILD:
-        if parent.start_point[0] != row:
-            break
-        prev, parent = parent.prev_named_sibling, parent.parent
-    while prev is not None and row - 1 <= _last_row(prev) < top and _annotates(prev, lang):
-        row = int(prev.start_point[0])
-        prev = prev.prev_named_sibling
-    return row
-
-
-def _last_code_row(node: Any) -> int:
-    """The row of the last token of `node` that is not a comment."""
-    for _ in range(MAX_DEPTH):
-        k = node.child_count - 1  # from the end: most nodes end in code, found at once
-        while k >= 0 and ("comment" in (kid := node.child(k)).type or kid.end_point == kid.start_point):
-            k -= 1
-        if k < 0:
-            break
-        node = node.child(k)
-    return _last_row(node)
-
-
-def _trailing_doc_row(prev: Any, top: int) -> int:
-    """First row of the comments ending `prev` directly above row `top` (a Scala indented body
-    holds the next member's doc comment), else `top`."""
-    if _last_row(prev) < top - 1:
-        return top  # a blank line between: nothing of `prev` is directly above
-    row, node = top, prev
-    for _ in range(MAX_DEPTH):
-        kids = [c for c in node.children if c.end_point != c.start_point]
-        while kids and "comment" in kids[-1].type and row - 1 <= _last_row(kids[-1]) < top:
-            row = int(kids.pop().start_point[0])
-        if row < top or not kids:
-            return row
-        node = kids[-1]
-    return row
-
-
-def _annotates(node: Any, lang: str) -> bool:
-    if lang == "haskell":
-        return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
-    return "comment" in node.type or node.type in ATTRIBUTES
-
-
-def _name(node: Any) -> str | None:
-    """The defined name: a `name` / `key` field, or down a C declarator to its identifier."""
-    for _ in range(MAX_DEPTH):
-        found = node.child_by_field_name("name") or node.child_by_field_name("key")
-        if found is not None and found.type == "template_type":  # `Layout<T…>`: the name is `Layout`
-            found = found.child_by_field_name("name") or found
-        if found is not None and found.type not in DECLARATORS:
-            text = found.text
-            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
-        node = found or node.child_by_field_name("declarator")
-        if node is None:
-            return None
-        if node.type in ("identifier", "field_identifier", "type_identifier", "operator_name"):
-            text = node.text
-            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
-        if node.type in ("qualified_identifier", "destructor_name"):
-            node = node.child_by_field_name("name") or node
-            if node.type in ("qualified_identifier", "destructor_name"):
-                return None
-            text = node.text
-            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
-    return None
-
-
-def _header_row(node: Any) -> int:
-    named = node.child_by_field_name("name") or node.child_by_field_name("declarator")
-    return int(named.start_point[0]) if named is not None else int(node.start_point[0])
-
-
-def _opens_with_brace(body: Any) -> bool:
-    first = body.child(0) if body.child_count else None  # a leaf body (`def x = 1`) has none
-    return first is not None and first.type == "{"
-
-
-def _sig_end(node: Any, header: int) -> int:
-    """Exclusive end of the signature: the line opening the body (`{`), or the one before it."""
-    body = _body(node)
-    if body is None:
-        return header + 1
-    if body.type == "body_statement":  # Ruby: no brace; the body starts at its first statement
-        params = node.child_by_field_name("parameters")
-        return max(header, int(params.end_point[0]) if params is not None else header) + 1
-    row = int(body.start_point[0])
-    return max(header + 1, row + 1 if _opens_with_brace(body) else row)
-
-
 def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth: int) -> None:
     if depth > MAX_DEPTH:
         return
@@ -259,15 +144,15 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
             continue
         kind, inner = found
         definition = inner if kind == "function" else node
-        header = max(_header_row(definition), child.start_point[0])
-        end = (_last_code_row(child) if lang in TRAILING_COMMENTS else _last_row(child)) + 1
+        header = max(header_row(definition), child.start_point[0])
+        end = (last_code_row(child) if lang in TRAILING_COMMENTS else last_row(child)) + 1
         container = kind == "container"
-        sig = _container_sig(inner, header) if container else _sig_end(definition, header)
+        sig = container_signature_end(inner, header) if container else signature_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
-        start = header if container else _leading(child, siblings, index, lang)
+        start = header if container else leading_row(child, siblings, index, lang)
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
-            start = _trailing_doc_row(siblings[index - 1], start)
-        name = ocaml_name(node) if lang == "ocaml" else _name(definition)
+            start = trailing_doc_row(siblings[index - 1], start)
+        name = ocaml_name(node) if lang == "ocaml" else definition_name(definition)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)
         if lang == "haskell" and _same_function(out, parent, name, start):
@@ -310,14 +195,14 @@ def _dart_function(
     if body is None or body.type != "function_body":
         return  # abstract: a declaration only, left to the chunks
     header = int(signature.start_point[0])
-    end = _last_row(body) + 1
+    end = last_row(body) + 1
     named = signature.named_children
     inner = named[0] if signature.type == "method_signature" and named else signature
     sig = max(
         header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
     )
-    start = _leading(signature, siblings, index, "dart")
-    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=_name(inner)))
+    start = leading_row(signature, siblings, index, "dart")
+    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=definition_name(inner)))
 
 
 def _function_body(function: Any) -> Any:
@@ -350,13 +235,6 @@ def _returned_scopes(body: Any, lang: str) -> list[Any]:
             if inner is not None and inner.named_child_count:
                 found.append(inner)
     return found
-
-
-def _container_sig(body: Any, header: int) -> int:
-    """A container's signature ends on the line its body opens (`{`, or `:` in Python)."""
-    if body.type == "body_statement":  # Ruby's body starts at its first member
-        return header + 1
-    return max(header + 1, int(body.start_point[0]) + (1 if _opens_with_brace(body) else 0))
 
 
 # A line holding one upper-case macro alone (`ABSL_NAMESPACE_BEGIN`, `__BEGIN_DECLS`,

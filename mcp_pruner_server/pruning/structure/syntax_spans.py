@@ -1,0 +1,151 @@
+"""Where a definition's block lies in a parse tree: its first and last rows, its signature, its name.
+
+`syntax.py` decides which nodes are definitions and walks them; each block's lines are read
+here from its node: the comments and attributes directly above it (also where the grammar puts
+them outside the node: Ruby's first member, a Scala body's trailing doc), the line its body
+opens on, its last line of code, and the name it defines (down a C declarator if need be).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mcp_pruner_server.pruning.structure.syntax_grammars import (
+    ATTRIBUTES,
+    BODY_NODES,
+    DECLARATORS,
+    HASKELL_ANNOTATIONS,
+    MAX_NAME,
+    STARTS_AT_FIRST_CHILD,
+)
+
+# Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
+MAX_DEPTH = 64
+
+
+def body_of(node: Any) -> Any:
+    """The `body` field, or the body child where the grammar has no such field."""
+    found = node.child_by_field_name("body")
+    if found is None:
+        found = next((c for c in node.named_children if c.type in BODY_NODES), None)
+    return found
+
+
+def last_row(node: Any) -> int:
+    """The node's last line: a Rust `///` comment ends at column 0 of the next one."""
+    row, col = node.end_point
+    return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
+
+
+def leading_row(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
+    """First row of the comments and attributes directly above `node` (no blank line between).
+
+    `node` is `siblings[index]`: the siblings above it are read from that list rather than
+    asked of the tree one by one (each ask builds a new Python node).
+    """
+    top = row = int(node.start_point[0])
+    if index > 0:
+        while index > 0:
+            index -= 1
+            prev = siblings[index]
+            if not row - 1 <= last_row(prev) < top or not _annotates(prev, lang):
+                break
+            row = int(prev.start_point[0])
+        return row
+    prev, parent = None, node.parent
+    while prev is None and parent is not None and parent.type in STARTS_AT_FIRST_CHILD:
+        if parent.start_point[0] != row:
+            break
+        prev, parent = parent.prev_named_sibling, parent.parent
+    while prev is not None and row - 1 <= last_row(prev) < top and _annotates(prev, lang):
+        row = int(prev.start_point[0])
+        prev = prev.prev_named_sibling
+    return row
+
+
+def last_code_row(node: Any) -> int:
+    """The row of the last token of `node` that is not a comment."""
+    for _ in range(MAX_DEPTH):
+        k = node.child_count - 1  # from the end: most nodes end in code, found at once
+        while k >= 0 and ("comment" in (kid := node.child(k)).type or kid.end_point == kid.start_point):
+            k -= 1
+        if k < 0:
+            break
+        node = node.child(k)
+    return last_row(node)
+
+
+def trailing_doc_row(prev: Any, top: int) -> int:
+    """First row of the comments ending `prev` directly above row `top` (a Scala indented body
+    holds the next member's doc comment), else `top`."""
+    if last_row(prev) < top - 1:
+        return top  # a blank line between: nothing of `prev` is directly above
+    row, node = top, prev
+    for _ in range(MAX_DEPTH):
+        kids = [c for c in node.children if c.end_point != c.start_point]
+        while kids and "comment" in kids[-1].type and row - 1 <= last_row(kids[-1]) < top:
+            row = int(kids.pop().start_point[0])
+        if row < top or not kids:
+            return row
+        node = kids[-1]
+    return row
+
+
+def _annotates(node: Any, lang: str) -> bool:
+    if lang == "haskell":
+        return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
+    return "comment" in node.type or node.type in ATTRIBUTES
+
+
+def definition_name(node: Any) -> str | None:
+    """The defined name: a `name` / `key` field, or down a C declarator to its identifier."""
+    for _ in range(MAX_DEPTH):
+        found = node.child_by_field_name("name") or node.child_by_field_name("key")
+        if found is not None and found.type == "template_type":  # `Layout<T…>`: the name is `Layout`
+            found = found.child_by_field_name("name") or found
+        if found is not None and found.type not in DECLARATORS:
+            text = found.text
+            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+        node = found or node.child_by_field_name("declarator")
+        if node is None:
+            return None
+        if node.type in ("identifier", "field_identifier", "type_identifier", "operator_name"):
+            text = node.text
+            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+        if node.type in ("qualified_identifier", "destructor_name"):
+            node = node.child_by_field_name("name") or node
+            if node.type in ("qualified_identifier", "destructor_name"):
+                return None
+            text = node.text
+            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+    return None
+
+
+def header_row(node: Any) -> int:
+    named = node.child_by_field_name("name") or node.child_by_field_name("declarator")
+    return int(named.start_point[0]) if named is not None else int(node.start_point[0])
+
+
+def _opens_with_brace(body: Any) -> bool:
+    first = body.child(0) if body.child_count else None  # a leaf body (`def x = 1`) has none
+    return first is not None and first.type == "{"
+
+
+def signature_end(node: Any, header: int) -> int:
+    """Exclusive end of the signature: the line opening the body (`{`), or the one before it."""
+    body = body_of(node)
+    if body is None:
+        return header + 1
+    if body.type == "body_statement":  # Ruby: no brace; the body starts at its first statement
+        params = node.child_by_field_name("parameters")
+        return max(header, int(params.end_point[0]) if params is not None else header) + 1
+    row = int(body.start_point[0])
+    return max(header + 1, row + 1 if _opens_with_brace(body) else row)
+
+
+def container_signature_end(body: Any, header: int) -> int:
+    """A container's signature ends on the line its body opens (`{`, or `:` in Python)."""
+    if body.type == "body_statement":  # Ruby's body starts at its first member
+        return header + 1
+    return max(header + 1, int(body.start_point[0]) + (1 if _opens_with_brace(body) else 0))
