@@ -24,7 +24,7 @@ STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 # says `strip` or `discard`. General vocabulary, not tied to any code base.
 SYNONYM_GROUPS = (
     "find search lookup locate discover fetch retrieve query",
-    "remove delete del strip drop discard pop erase purge unset",
+    "remove delete del strip drop discard pop erase purge unset prune destroy",
     "clear reset empty flush",
     "create make build construct constructor init initialize setup instantiate factory",
     "handle process serve dispatch handler",
@@ -33,7 +33,7 @@ SYNONYM_GROUPS = (
     "check validate verify ensure",
     "read load parse decode deserialize unpack receive recv",
     "write save store dump serialize encode pack persist",
-    "start run launch spawn execute exec invoke",
+    "start begin run launch spawn execute exec invoke",
     "stop close finish terminate shutdown kill exit quit",
     "copy clone duplicate",
     "compare cmp equal less greater",
@@ -43,8 +43,9 @@ SYNONYM_GROUPS = (
     "error exception fail failure raise err",
     "wait sleep poll await",
     "none null nil absent missing",
-    "free release dealloc deallocate",
+    "free release dealloc deallocate dispose",
     "name label title identifier identification id",
+    "type kind",
 )
 
 # What a question says in several words that code names in one: "removes all the items" is

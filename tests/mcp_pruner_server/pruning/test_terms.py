@@ -142,3 +142,11 @@ def test_absence_and_freeing_memory_have_their_code_words() -> None:
     assert weights[stem("none")] > 0
     weights = query_weights("Release memory back to the allocator")
     assert weights[stem("free")] > 0
+
+
+def test_beginning_destroying_pruning_disposing_and_kinds_have_their_code_words() -> None:
+    assert query_weights("Begins watching source files")[stem("start")] == SYNONYM_WEIGHT
+    assert query_weights("Deletes the database on disk")[stem("destroy")] == SYNONYM_WEIGHT
+    assert query_weights("Removes old, unused entries")[stem("prune")] == SYNONYM_WEIGHT
+    assert query_weights("Releases unmanaged resources")[stem("dispose")] == SYNONYM_WEIGHT
+    assert query_weights("Return the specific type of this error")[stem("kind")] == SYNONYM_WEIGHT
