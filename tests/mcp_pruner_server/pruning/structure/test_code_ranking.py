@@ -175,3 +175,37 @@ def test_an_overload_is_told_from_its_documented_twins_by_its_parameters() -> No
     )
     best = _best_header(OVERLOADS, _units(OVERLOADS, question, "csharp"))
     assert best == "public static string Ordinalize(this int number, CultureInfo culture) =>"
+
+
+# Three `@overload` stubs of `to_unicode`, its implementation, and the function the question means.
+STUBS = [
+    "@typing.overload",
+    "def to_unicode(value: str) -> str:",
+    "    pass",
+    "",
+    "@typing.overload",
+    "def to_unicode(value: bytes) -> str:",
+    "    pass",
+    "",
+    "def to_unicode(value):",
+    '    """Converts a byte string to a unicode string."""',
+    "    if isinstance(value, bytes):",
+    "        return value.decode('utf-8')",
+    "    return value",
+    "",
+    "def recursive_unicode(obj):",
+    "    if isinstance(obj, dict):",
+    "        return {recursive_unicode(k): recursive_unicode(v) for k, v in obj.items()}",
+    "    if isinstance(obj, list):",
+    "        return [recursive_unicode(i) for i in obj]",
+    "    return to_unicode(obj)",
+]
+
+
+def test_an_overload_stub_does_not_compete_with_its_implementation() -> None:
+    query = query_weights("converting byte strings to unicode")
+    lh = line_hits(line_terms(STUBS), query)
+    units = code_units(STUBS, lh, query, window_scores(query, lh))
+    score = {STUBS[u.lines[0]]: u.score for u in units if u.lines[0] in (0, 4, 8, 14)}
+    assert score["@typing.overload"] == 0.0  # both stubs (the dict keeps the second)
+    assert score["def to_unicode(value):"] > score["def recursive_unicode(obj):"] > 0
