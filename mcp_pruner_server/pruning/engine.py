@@ -147,7 +147,9 @@ def _prune(
     if source_type == "code":
         lang = language_of(options.path, lines)
         blocks = syntax_blocks(text, n, lang)
-        units = code_units(lines, lh, query, line_scores, blocks=blocks, lang=lang, deadline=deadline)
+        units = code_units(
+            lines, lh, query, line_scores, blocks=blocks, lang=lang, question=goal_hint, deadline=deadline
+        )
     elif source_type == "logs":
         units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:

@@ -24,6 +24,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
+from mcp_pruner_server.pruning.structure.unit_kinds import predicates_first, stubs_below_implementation
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
 __all__ = [
@@ -76,6 +77,7 @@ def code_units(
     *,
     blocks: Sequence[Block] | None = None,
     lang: str | None = None,
+    question: str = "",
     deadline: Deadline = NO_DEADLINE,
 ) -> list[Unit]:
     """Each definition (and each chunk of top-level code) as a scored unit with its context.
@@ -161,6 +163,7 @@ def code_units(
         calls = BARE_CALL_WORDS.get(lang or "")
         credit = called_credit(lines, bodies, line_scores, names=defined, bare_calls=calls, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
+    scores = predicates_first(question, defined, scores)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
     scores = stubs_below_implementation(lines, bodies, defined, scores)
@@ -302,34 +305,6 @@ def twins_together(names: Sequence[str | None], scores: Sequence[float]) -> list
 
 
 _TRAILING_COMMENT = re.compile(r"\s#\s.*")
-
-
-# A Python `@overload` stub repeats its implementation's signature with narrower types and no
-# body. Scored alone it is a dense three lines, ranked (and filled) before the implementation
-# that holds the doc and the code, and before other definitions; its implementation answers
-# for it (fresh Python dev set +1.7 points; at 0.9 of the implementation's score, nothing).
-_OVERLOAD_STUB = re.compile(r"\s*@(?:typing\.|t\.)?overload\b")
-
-
-def _is_stub(lines: Sequence[str], body: Sequence[int]) -> bool:
-    return any(_OVERLOAD_STUB.match(lines[i]) for i in body[:HEADER_SEARCH_LINES])
-
-
-def stubs_below_implementation(
-    lines: Sequence[str],
-    bodies: Sequence[Sequence[int]],
-    names: Sequence[str | None],
-    scores: Sequence[float],
-) -> list[float]:
-    """`scores` with every `@overload` stub followed by its implementation (the next unit of that
-    name that is no stub) at 0: the implementation is the unit, the stubs only its context."""
-    out = list(scores)
-    for k, body in enumerate(bodies):
-        if names[k] is None or not _is_stub(lines, body):
-            continue
-        if any(names[j] == names[k] and not _is_stub(lines, bodies[j]) for j in range(k + 1, len(bodies))):
-            out[k] = 0.0
-    return out
 
 
 def _code_part(line: str) -> str:

@@ -209,3 +209,30 @@ def test_an_overload_stub_does_not_compete_with_its_implementation() -> None:
     score = {STUBS[u.lines[0]]: u.score for u in units if u.lines[0] in (0, 4, 8, 14)}
     assert score["@typing.overload"] == 0.0  # both stubs (the dict keeps the second)
     assert score["def to_unicode(value):"] > score["def recursive_unicode(obj):"] > 0
+
+
+# `is_root`'s doc comment is missing; its neighbour's code says "parent" more often.
+PREDICATE = [
+    "impl Ignore {",
+    "    pub fn depth(&self) -> usize {",
+    "        let parent = self.0.parent.as_ref();",
+    "        parent.map_or(0, |p| p.depth() + 1)",
+    "    }",
+    "",
+    "    pub fn is_root(&self) -> bool {",
+    "        self.0.parent.is_none()",
+    "    }",
+    "}",
+]
+
+
+def test_a_question_asking_whether_prefers_a_predicate() -> None:
+    blocks = syntax_blocks("\n".join(PREDICATE), len(PREDICATE), "rust")
+    assert blocks is not None
+    question = "Return true if this matcher has no parent."
+    query = query_weights(question)
+    lh = line_hits(line_terms(PREDICATE), query)
+    units = code_units(PREDICATE, lh, query, window_scores(query, lh), blocks=blocks, question=question)
+    assert _best_header(PREDICATE, units) == "pub fn is_root(&self) -> bool {"
+    units = code_units(PREDICATE, lh, query, window_scores(query, lh), blocks=blocks)  # no question, no boost
+    assert _best_header(PREDICATE, units) == "pub fn depth(&self) -> usize {"
