@@ -165,7 +165,7 @@ def _phrase_table() -> list[tuple[re.Pattern[str], tuple[str, ...]]]:
     for phrase, words in PHRASE_SYNONYMS:
         first, *rest = phrase.split()
         # the first word inflected too: "removes all", "erased all"
-        pattern = re.compile(rf"\b{first}\w*\s+" + r"\s+".join(rest) + r"\b", re.IGNORECASE)
+        pattern = re.compile(rf"\b{first}\w*[\s-]+" + r"[\s-]+".join(rest) + r"\b", re.IGNORECASE)
         out.append((pattern, tuple(stem(w) for w in words.split())))
     return out
 

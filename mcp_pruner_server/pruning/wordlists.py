@@ -56,6 +56,7 @@ PHRASE_SYNONYMS = (
     ("erase all", "clear"),
     ("number of", "count len size"),
     ("how many", "count len size"),
+    ("end of file", "eof"),
 )
 
 

@@ -150,3 +150,8 @@ def test_beginning_destroying_pruning_disposing_and_kinds_have_their_code_words(
     assert query_weights("Removes old, unused entries")[stem("prune")] == SYNONYM_WEIGHT
     assert query_weights("Releases unmanaged resources")[stem("dispose")] == SYNONYM_WEIGHT
     assert query_weights("Return the specific type of this error")[stem("kind")] == SYNONYM_WEIGHT
+
+
+def test_end_of_file_is_eof_spelled_with_spaces_or_hyphens() -> None:
+    assert query_weights("Tests for end-of-file on a file pointer")["eof"] == SYNONYM_WEIGHT
+    assert query_weights("Stops at the end of file")["eof"] == SYNONYM_WEIGHT
