@@ -248,10 +248,19 @@ def unit_names(lines: Sequence[str], bodies: Sequence[Sequence[int]]) -> list[st
 NAMESAKE_SHARE = 0.7
 
 
+def _namesake_key(name: str) -> str:
+    """What namesakes share: the name without its async/sync suffix, its leading underscores (a
+    public `removeImage` and its private `_removeImage`) and its first letter's case (Go's exported
+    `ListObjects` and its unexported worker `listObjects`)."""
+    key = _ASYNC.sub("", name) or name
+    key = key.lstrip("_") or key
+    return key[:1].lower() + key[1:]
+
+
 def namesakes_together(names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
     """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted)."""
     out = list(scores)
-    keys = [None if n is None or n.startswith("__") else _ASYNC.sub("", n) or n for n in names]
+    keys = [None if n is None or n.startswith("__") else _namesake_key(n) for n in names]
     best: dict[str, float] = {}
     for key, score in zip(keys, scores, strict=True):
         if key is not None:

@@ -187,6 +187,16 @@ def test_a_method_and_its_async_or_sync_twin_are_namesakes() -> None:
     assert out[6] == 0.0  # a name that is all suffix has no twin
 
 
+def test_a_public_definition_and_its_private_or_exported_spelling_are_namesakes() -> None:
+    names = ["removeImage", "_removeImage", "ListObjects", "listObjects", "_", "__init__", "init"]
+    scores = [10.0, 1.0, 0.0, 5.0, 0.0, 8.0, 0.0]
+    out = namesakes_together(names, scores)
+    assert out[1] == NAMESAKE_SHARE * 10.0  # the private implementation of a public method
+    assert out[2] == NAMESAKE_SHARE * 5.0  # Go's exported wrapper of its unexported worker
+    assert out[4] == 0.0  # a name that is all underscore is nobody's namesake
+    assert out[6] == 0.0  # dunders keep out of it
+
+
 def test_the_async_twin_of_the_method_a_question_names_is_kept_close() -> None:
     lines = [
         "class Client:",
