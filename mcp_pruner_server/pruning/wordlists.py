@@ -41,7 +41,7 @@ SYNONYM_GROUPS = (
     "count len length size total",
     "show display print render repr",
     "error exception fail failure raise err",
-    "wait sleep poll await",
+    "wait sleep poll await pause",
     "none null nil absent missing",
     "free release dealloc deallocate dispose",
     "name label title identifier identification id",

@@ -155,3 +155,8 @@ def test_beginning_destroying_pruning_disposing_and_kinds_have_their_code_words(
 def test_end_of_file_is_eof_spelled_with_spaces_or_hyphens() -> None:
     assert query_weights("Tests for end-of-file on a file pointer")["eof"] == SYNONYM_WEIGHT
     assert query_weights("Stops at the end of file")["eof"] == SYNONYM_WEIGHT
+
+
+def test_pausing_is_sleeping_or_waiting() -> None:
+    weights = query_weights("Pause the current task for the specified duration")
+    assert weights[stem("sleep")] == weights[stem("wait")] == SYNONYM_WEIGHT
