@@ -41,10 +41,25 @@ def test_a_close_runner_up_may_overshoot_the_floor_by_the_slack() -> None:
 
 
 def test_a_runner_up_beyond_the_slack_stays_out_of_the_focus() -> None:
-    units = [Unit(tuple(range(0, 15)), 10.0), Unit(tuple(range(50, 62)), 9.0)]
+    units = [Unit(tuple(range(0, 15)), 10.0), Unit(tuple(range(50, 62)), 8.0)]
     keep = choose(100, units, [], 20, [0.0] * 100, [False] * 100)
     assert not any(keep[i] for i in range(50, 62))
     assert sum(keep) == 20
+
+
+def test_a_runner_up_scoring_nearly_as_well_as_the_best_joins_beyond_the_slack() -> None:
+    # floor 20 of 100 lines: the best unit holds 15, a runner-up scoring 90 % of it 20; the two
+    # overshoot the floor plus the slack (25), not the further slack of a close runner-up (45)
+    units = [Unit(tuple(range(0, 15)), 10.0), Unit(tuple(range(50, 70)), 9.0)]
+    keep = choose(100, units, [], 20, [0.0] * 100, [False] * 100)
+    assert all(keep[i] for i in range(50, 70))
+    assert sum(keep) == 35
+
+
+def test_even_a_close_runner_up_stays_out_beyond_its_further_slack() -> None:
+    units = [Unit(tuple(range(0, 15)), 10.0), Unit(tuple(range(50, 81)), 9.0)]
+    keep = choose(100, units, [], 20, [0.0] * 100, [False] * 100)
+    assert not any(keep[i] for i in range(50, 81))
 
 
 def test_the_fill_takes_small_units_before_a_long_one_scoring_about_the_same() -> None:
