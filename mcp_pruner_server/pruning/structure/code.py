@@ -115,6 +115,7 @@ def code_units(
             nested_headers.setdefault(top, []).append(c.header)
     owned = [False] * len(lines)
     spans: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    signatures: list[str] = []  # each unit's header lines, for what they declare it returns
     bags: list[Doc] = []
     names: list[Doc] = []
     sig_end = [signature_end(lines, b) for b in deadline.paced(blocks)]
@@ -137,12 +138,14 @@ def code_units(
             context.extend(range(blocks[parent].start, sig_end[parent]))
             parent = blocks[parent].parent
         spans.append((body, tuple(context)))
+        signatures.append(" ".join(lines[b.header : sig_end[k]]))
         # what comes before the header (doc comment, attributes) counts `LEAD_WEIGHT` a line
         bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         names.append(lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner]))
     for chunk in _chunks(lines, owned, in_import, deadline):
         spans.append((chunk, ()))
+        signatures.append("")
         bags.append(lh.doc(chunk))
         names.append(Doc({}, 0))
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
@@ -163,7 +166,7 @@ def code_units(
         calls = BARE_CALL_WORDS.get(lang or "")
         credit = called_credit(lines, bodies, line_scores, names=defined, bare_calls=calls, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
-    scores = predicates_first(question, defined, scores)
+    scores = predicates_first(question, defined, scores, signatures)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
     scores = stubs_below_implementation(lines, bodies, defined, scores)

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 # times its own. Its name's `is` / `has` are stop words, so nothing else tells it from its
 # neighbours (`is_root` lost to `parent` for "true if this matcher has no parent"). Dev, every
 # set: 2 tasks more (Java +1.7 points on both new sets, the new Rust set +1.7), none fewer; 2.0
-# also none fewer, one more.
+# also none fewer, one more. A declared boolean result makes a predicate too (Go's "X reports
+# whether …" is any `bool` function's doc: `ByIgnore`): every dev set, one task more, none fewer.
 PREDICATE_BOOST = 1.5
 _YES_NO = re.compile(
     r"\b(?:whether|(?:true|false)\W{0,2}\s+(?:if|when|iff)|(?:check|test|determine)s?\s+if)\b", re.IGNORECASE
@@ -28,11 +29,33 @@ def is_predicate(name: str | None) -> bool:
     return name is not None and bool(_PREDICATE.search(name.rsplit(".", 1)[-1].lstrip("_")))
 
 
-def predicates_first(question: str, names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
-    """`scores` with every predicate's raised by `PREDICATE_BOOST` when `question` asks whether."""
+# A signature declaring a boolean result: `) bool {` (Go), `-> bool` (Rust, Python, Swift's `Bool`),
+# `): boolean` (TypeScript, Kotlin's `Boolean`), `boolean isX(` / `bool Name(` (Java, C#, C, C++).
+_BOOL_RESULT = re.compile(
+    r"(?:->|\)\s*:?)\s*(?:bool|boolean|Bool|Boolean)\b(?!\s*[,)\]])|\b(?:bool|boolean)\s+[A-Za-z_]\w*\s*\("
+)
+
+
+def returns_bool(signature: str) -> bool:
+    """Whether `signature` (a definition's header lines) declares a boolean result."""
+    return bool(_BOOL_RESULT.search(signature))
+
+
+def predicates_first(
+    question: str,
+    names: Sequence[str | None],
+    scores: Sequence[float],
+    signatures: Sequence[str] | None = None,
+) -> list[float]:
+    """`scores` with every predicate's raised by `PREDICATE_BOOST` when `question` asks whether:
+    a definition named as one or, with `signatures`, declaring a boolean result."""
     if not asks_yes_no(question):
         return list(scores)
-    return [s * PREDICATE_BOOST if is_predicate(name) else s for s, name in zip(scores, names, strict=True)]
+    sigs = signatures if signatures is not None else [""] * len(names)
+    return [
+        s * PREDICATE_BOOST if is_predicate(name) or returns_bool(sig) else s
+        for s, name, sig in zip(scores, names, sigs, strict=True)
+    ]
 
 
 # How many lines at a unit's top may hold its decorators.

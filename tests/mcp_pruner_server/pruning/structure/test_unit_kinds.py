@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.structure.unit_kinds import asks_yes_no, is_predicate
+from mcp_pruner_server.pruning.structure.unit_kinds import asks_yes_no, is_predicate, predicates_first
 
 
 def test_predicates_are_named_is_has_can_or_end_in_a_question_mark() -> None:
@@ -18,3 +18,18 @@ def test_a_question_asks_whether_in_several_wordings() -> None:
         assert asks_yes_no(question), question
     assert not asks_yes_no("This is true.")
     assert not asks_yes_no("Return the parent of this matcher.")
+
+
+def test_a_definition_declaring_a_boolean_result_counts_as_a_predicate() -> None:
+    # Go's "ByIgnore reports whether …": the name says nothing, the `bool` result does
+    signatures = [
+        "func (r Result) ByIgnore() bool {",
+        "fn ignored(&self) -> bool {",
+        "  ignored(node: Node): boolean {",
+        "public boolean ignored(Node n) {",
+        "func apply(ignore bool) error {",
+        "func Foo() (bool, error) {",
+    ]
+    scores = predicates_first("reports whether it was ignored", [None] * 6, [1.0] * 6, signatures)
+    assert scores == [1.5, 1.5, 1.5, 1.5, 1.0, 1.0]
+    assert predicates_first("returns the node", [None], [1.0], signatures[:1]) == [1.0]
