@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from log_fresh_common import block_from, mark, pick, write
+from log_fresh_common import as_task, block_from, mark, pick, write
 from log_sets import Task, run_tool
 
 
@@ -55,11 +55,8 @@ def cmake_build(rng: random.Random, root: Path) -> Task:
         lambda x: ": error:" in x,
     )
     # a warning's own code frame and caret are not the error's
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does {bad}.c not compile?", "why does the cmake build fail?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does {bad}.c not compile?", "why does the cmake build fail?"])
     )
 
 
@@ -79,11 +76,8 @@ def cmake_configure(rng: random.Random, root: Path) -> Task:
         lambda i, x: i in block or x.startswith("CMake Generate step failed"),
         lambda x: "CMake Error" in x or f"{bad}.c" in x,
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice(["why does cmake fail to configure?", f"why is {bad}.c not found?"]),
+    return as_task(
+        lines, gold, crit, rng.choice(["why does cmake fail to configure?", f"why is {bad}.c not found?"])
     )
 
 
@@ -129,11 +123,8 @@ def cargo_test(rng: random.Random, root: Path) -> Task:
         ),
         lambda x: "panicked at" in x or re.match(r"^\s+(left|right):", x) is not None,
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does the {bad} test panic?", "which cargo test fails?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does the {bad} test panic?", "which cargo test fails?"])
     )
 
 
@@ -181,8 +172,8 @@ def gradle_compile(rng: random.Random, root: Path) -> Task:
         ),
         lambda x: ": error:" in x,
     )
-    return (
-        "\n".join(lines),
+    return as_task(
+        lines,
         gold,
         crit,
         rng.choice([f"why does {bad.title()}.java not compile?", "why does the gradle build fail?"]),
@@ -228,11 +219,8 @@ def gradle_test(rng: random.Random, root: Path) -> Task:
         ),
         lambda x: "AssertionError" in x or ("FAILED" in x and "Test >" in x),
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does {bad.title()}Test fail?", "which gradle test fails?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does {bad.title()}Test fail?", "which gradle test fails?"])
     )
 
 
@@ -258,8 +246,8 @@ def valgrind(rng: random.Random, root: Path) -> Task:
     start = next(i for i, x in enumerate(lines) if re.match(r"^==\d+== Invalid ", x))
     block = block_from(lines, start, re.compile(r"^==\d+== $|^\[info\]"))
     gold, crit = mark(lines, lambda i, x: i in block or "ERROR SUMMARY: " in x, lambda x: "Invalid " in x)
-    return (
-        "\n".join(lines),
+    return as_task(
+        lines,
         gold,
         crit,
         rng.choice(["what memory error does valgrind report?", "why does lookup read invalid memory?"]),

@@ -1,5 +1,5 @@
 """What the fresh log set's builders share (`log_fresh_tools.py` and the modules it gathers):
-writing a project, labelling a log's lines, picking the seeded names.
+writing a project, labelling a log's lines, picking the seeded names and failures.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from log_sets import WORDS
+from log_sets import WORDS, Task
 
 # Node tools print colours and progress for a terminal unless told it is CI.
 NODE_ENV = {"FORCE_COLOR": "0", "CI": "1", "npm_config_update_notifier": "false"}
@@ -42,3 +42,14 @@ def block_from(lines: list[str], start: int, stop: re.Pattern[str]) -> set[int]:
 def pick(rng: random.Random, low: int, high: int) -> tuple[list[str], str]:
     names = rng.sample(WORDS, rng.randint(low, high))
     return names, names[rng.randint(1, len(names) - 2)]
+
+
+def seeded_failure(rng: random.Random) -> tuple[int, str, int]:
+    """A script's loop length, the record field it reads and the step (in the loop's second half)
+    whose record is missing."""
+    steps, field = rng.randint(30, 60), rng.choice(WORDS)
+    return steps, field, rng.randint(steps // 2, steps - 3)
+
+
+def as_task(lines: list[str], gold: list[int], crit: list[int], question: str) -> Task:
+    return "\n".join(lines), gold, crit, question

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from log_fresh_common import NODE_ENV, block_from, mark, pick, write
+from log_fresh_common import NODE_ENV, as_task, block_from, mark, pick, write
 from log_sets import Task, run_tool
 
 TS_ERRORS = [
@@ -44,11 +44,8 @@ def tsc(rng: random.Random, root: Path) -> Task:
     start = next(i for i, x in enumerate(lines) if f"{bad}.ts" in x)
     block = block_from(lines, start, re.compile(r"^\S"))
     gold, crit = mark(lines, lambda i, x: i in block, lambda x: "error TS" in x)
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does {bad}.ts not type-check?", f"what is wrong in {bad}Total?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does {bad}.ts not type-check?", f"what is wrong in {bad}Total?"])
     )
 
 
@@ -83,8 +80,8 @@ def eslint(rng: random.Random, root: Path) -> Task:
         ),
         lambda x: "no-undef" in x,
     )
-    return (
-        "\n".join(lines),
+    return as_task(
+        lines,
         gold,
         crit,
         rng.choice([f"why does eslint fail on {bad}.js?", "which eslint error breaks the lint?"]),
@@ -126,11 +123,8 @@ def jest(rng: random.Random, root: Path) -> Task:
         lambda i, x: i in block or x.startswith(f"FAIL test/{bad}.test.js") or x.startswith("Tests: "),
         lambda x: bool(re.match(r"^\s+(Expected|Received):", x)),
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does the {bad} test fail?", "which jest test fails?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does the {bad} test fail?", "which jest test fails?"])
     )
 
 
@@ -144,11 +138,8 @@ def mocha(rng: random.Random, root: Path) -> Task:
         lambda i, x: i >= start or bool(re.match(r"^\s+\d+ failing", x)),
         lambda x: "AssertionError" in x,
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does the {bad} test fail?", "which mocha test fails?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does the {bad} test fail?", "which mocha test fails?"])
     )
 
 
@@ -171,11 +162,8 @@ def vitest(rng: random.Random, root: Path) -> Task:
         lambda i, x: i in block or x.startswith("      Tests "),
         lambda x: "AssertionError" in x,
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does the {bad} test fail?", "which vitest test fails?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does the {bad} test fail?", "which vitest test fails?"])
     )
 
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from log_fresh_common import NODE_ENV, block_from, mark, pick, write
+from log_fresh_common import NODE_ENV, as_task, block_from, mark, pick, write
 from log_sets import WORDS, Task, run_tool
 
 
@@ -42,12 +42,7 @@ def pytest_run(rng: random.Random, root: Path) -> Task:
         ),
         lambda x: x.startswith("E ") or x.startswith("FAILED"),
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does test_{bad}.py fail?", "why does pytest fail?"]),
-    )
+    return as_task(lines, gold, crit, rng.choice([f"why does test_{bad}.py fail?", "why does pytest fail?"]))
 
 
 def python_logging(rng: random.Random, root: Path) -> Task:
@@ -83,11 +78,8 @@ def python_logging(rng: random.Random, root: Path) -> Task:
     gold, crit = mark(
         lines, lambda i, _: i in block, lambda x: bool(re.match(r"^(KeyError|ValueError)|.*ERROR", x))
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice(["why does the worker fail on a record?", f"why is {field} missing?"]),
+    return as_task(
+        lines, gold, crit, rng.choice(["why does the worker fail on a record?", f"why is {field} missing?"])
     )
 
 
@@ -111,8 +103,8 @@ def mypy(rng: random.Random, root: Path) -> Task:
     gold, crit = mark(
         lines, lambda i, x: i in block or x.startswith("Found "), lambda x: "Incompatible return value" in x
     )
-    return (
-        "\n".join(lines),
+    return as_task(
+        lines,
         gold,
         crit,
         rng.choice([f"why does mypy fail on {bad}.py?", f"what is wrong with {bad}_total?"]),
@@ -136,8 +128,8 @@ def ruff(rng: random.Random, root: Path) -> Task:
     for s in starts:
         block |= block_from(lines, s, re.compile(r"^(\S+\.py:\d+:\d+: )?[A-Z]+\d+ |^Found "))
     gold, crit = mark(lines, lambda i, x: i in block or x.startswith("Found "), lambda x: "F821" in x)
-    return (
-        "\n".join(lines),
+    return as_task(
+        lines,
         gold,
         crit,
         rng.choice([f"which names are undefined in {bad}.py?", "why does ruff check fail?"]),
@@ -160,8 +152,8 @@ def pyright(rng: random.Random, root: Path) -> Task:
         lambda i, x: i == head or i in body or bool(re.match(r"^\d+ errors?, ", x)),
         lambda x: " - error: " in x,
     )
-    return (
-        "\n".join(lines),
+    return as_task(
+        lines,
         gold,
         crit,
         rng.choice([f"why does pyright fail on {bad}.py?", "what type error does pyright report?"]),

@@ -33,18 +33,17 @@ from typing import Any
 
 from lang_sets import held_out, write_split
 from log_fresh_builds import SCENARIOS as BUILDS
-from log_fresh_common import block_from, mark, pick, write
+from log_fresh_common import as_task, block_from, mark, pick, seeded_failure, write
 from log_fresh_node import SCENARIOS as NODE
 from log_fresh_python import SCENARIOS as PYTHON
-from log_sets import WORDS, Task, run_tool
+from log_sets import Task, log_task, run_tool
 
 VARIANTS = 6
 DEFAULT_TOOLS = ("/tmp/jp-logs-tools/py/bin", "/tmp/jp-logs-tools/npm/node_modules/.bin")
 
 
 def ruby_script(rng: random.Random, root: Path) -> Task:
-    steps, field = rng.randint(30, 60), rng.choice(WORDS)
-    fail = rng.randint(steps // 2, steps - 3)
+    steps, field, fail = seeded_failure(rng)
     write(
         root,
         {
@@ -58,7 +57,7 @@ def ruby_script(rng: random.Random, root: Path) -> Task:
     start = next(i for i, x in enumerate(lines) if "(NoMethodError)" in x)
     block = block_from(lines, start, re.compile(r"^\["))  # its code frame, caret and `from` frames
     gold, crit = mark(lines, lambda i, _: i in block, lambda x: "NoMethodError" in x)
-    return "\n".join(lines), gold, crit, rng.choice(["why does app.rb crash?", f"why is {field} nil?"])
+    return as_task(lines, gold, crit, rng.choice(["why does app.rb crash?", f"why is {field} nil?"]))
 
 
 def rspec(rng: random.Random, root: Path) -> Task:
@@ -79,11 +78,8 @@ def rspec(rng: random.Random, root: Path) -> Task:
         lambda i, x: i in block or x.startswith(f"rspec ./spec/{bad}_spec.rb") or " examples, " in x,
         lambda x: bool(re.search(r"Failure/Error|expected:|got:", x)),
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does the {bad} spec fail?", "which rspec example fails?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does the {bad} spec fail?", "which rspec example fails?"])
     )
 
 
@@ -113,7 +109,7 @@ def minitest(rng: random.Random, root: Path) -> Task:
         lambda x: bool(re.match(r"^(Expected|\s+Actual|NoMethodError)", x)),
     )
     question = rng.choice([f"why does {bad.title()}Test fail?", "which minitest test fails and why?"])
-    return "\n".join(lines), gold, crit, question
+    return as_task(lines, gold, crit, question)
 
 
 def rake(rng: random.Random, root: Path) -> Task:
@@ -130,17 +126,11 @@ def rake(rng: random.Random, root: Path) -> Task:
     start = next(i for i, x in enumerate(lines) if x.startswith("rake aborted!"))
     block = block_from(lines, start, re.compile(r"^\[rake\]"))  # stdout comes after stderr
     gold, crit = mark(lines, lambda i, _: i in block, lambda x: "manifest" in x)
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice(["why does rake abort?", f"why does the {bad} task fail?"]),
-    )
+    return as_task(lines, gold, crit, rng.choice(["why does rake abort?", f"why does the {bad} task fail?"]))
 
 
 def php_script(rng: random.Random, root: Path) -> Task:
-    steps, field = rng.randint(30, 60), rng.choice(WORDS)
-    fail = rng.randint(steps // 2, steps - 3)
+    steps, field, fail = seeded_failure(rng)
     write(
         root,
         {
@@ -156,7 +146,7 @@ def php_script(rng: random.Random, root: Path) -> Task:
     start = next(i for i, x in enumerate(lines) if "Fatal error" in x)
     block = block_from(lines, start, re.compile(r"^\[info\]|PHP Warning|^Warning"))
     gold, crit = mark(lines, lambda i, _: i in block, lambda x: "Fatal error" in x)
-    return "\n".join(lines), gold, crit, rng.choice(["why does app.php crash?", "why does render fail?"])
+    return as_task(lines, gold, crit, rng.choice(["why does app.php crash?", "why does render fail?"]))
 
 
 def phpunit(rng: random.Random, root: Path) -> Task:
@@ -190,11 +180,8 @@ def phpunit(rng: random.Random, root: Path) -> Task:
         lambda i, x: i in block or x.startswith("Tests: "),
         lambda x: "Failed asserting" in x,
     )
-    return (
-        "\n".join(lines),
-        gold,
-        crit,
-        rng.choice([f"why does {bad.title()}Test fail?", "which phpunit test fails?"]),
+    return as_task(
+        lines, gold, crit, rng.choice([f"why does {bad.title()}Test fail?", "which phpunit test fails?"])
     )
 
 
@@ -216,8 +203,8 @@ def shellcheck(rng: random.Random, root: Path) -> Task:
         for g in gold
         if not (lines[g - 1].startswith("  ") and g - 2 >= 0 and lines[g - 2].startswith("Did you"))
     ]
-    return (
-        "\n".join(lines),
+    return as_task(
+        lines,
         gold,
         crit,
         rng.choice(["which shellcheck error must be fixed?", f"what is wrong in deploy_{bad}?"]),
@@ -225,8 +212,7 @@ def shellcheck(rng: random.Random, root: Path) -> Task:
 
 
 def perl_script(rng: random.Random, root: Path) -> Task:
-    steps, field = rng.randint(30, 60), rng.choice(WORDS)
-    fail = rng.randint(steps // 2, steps - 3)
+    steps, field, fail = seeded_failure(rng)
     write(
         root,
         {
@@ -241,7 +227,7 @@ def perl_script(rng: random.Random, root: Path) -> Task:
     )
     lines = run_tool(["perl", "report.pl"], root).split("\n")
     gold, crit = mark(lines, lambda i, x: x.startswith("no record for line"), lambda x: True)
-    return "\n".join(lines), gold, crit, rng.choice(["why does report.pl die?", "why does the report stop?"])
+    return as_task(lines, gold, crit, rng.choice(["why does report.pl die?", "why does the report stop?"]))
 
 
 def build(seed: int, scenarios: dict[str, Callable[[random.Random, Path], Task]]) -> list[dict[str, Any]]:
@@ -254,20 +240,7 @@ def build(seed: int, scenarios: dict[str, Callable[[random.Random, Path], Task]]
             if not gold or not crit:
                 print(f"{tool} #{v}: no gold or critical lines, skipped", file=sys.stderr)
                 continue
-            tid = f"logs_fresh:{tool}:{v}"
-            tasks.append(
-                {
-                    "id": tid,
-                    "kind": "logs",
-                    "source_type": "logs",
-                    "tool": tool,
-                    "variant": v,
-                    "goal_hint": question,
-                    "text": text,
-                    "gold": gold,
-                    "critical": crit,
-                }
-            )
+            tasks.append(log_task(f"logs_fresh:{tool}:{v}", tool, v, (text, gold, crit, question)))
     return tasks
 
 

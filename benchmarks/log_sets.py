@@ -339,20 +339,24 @@ def build(seed: int, only: set[str] | None) -> list[dict[str, Any]]:
             if not gold:
                 print(f"{tool} #{v}: no gold lines, skipped", file=sys.stderr)
                 continue
-            tasks.append(
-                {
-                    "id": f"logs:{tool}:{v}",
-                    "kind": "logs",
-                    "source_type": "logs",
-                    "tool": tool,
-                    "variant": v,
-                    "goal_hint": question,
-                    "text": text,
-                    "gold": gold,
-                    "critical": crit,
-                }
-            )
+            tasks.append(log_task(f"logs:{tool}:{v}", tool, v, (text, gold, crit, question)))
     return tasks
+
+
+def log_task(task_id: str, tool: str, variant: int, task: Task) -> dict[str, Any]:
+    """One line of a log set's JSONL file."""
+    text, gold, crit, question = task
+    return {
+        "id": task_id,
+        "kind": "logs",
+        "source_type": "logs",
+        "tool": tool,
+        "variant": variant,
+        "goal_hint": question,
+        "text": text,
+        "gold": gold,
+        "critical": crit,
+    }
 
 
 def main() -> int:
