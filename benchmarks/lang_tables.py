@@ -53,8 +53,8 @@ FUNCTIONS = {
     "zig": {"function_declaration"},
     "perl": {"subroutine_declaration_statement"},
     "julia": {"function_definition", "macro_definition"},
-    "elixir": {"call"},  # `def` / `defp` / `defmacro` calls only (`_elixir_def`)
-    "haskell": {"signature"},  # with the equations after it (`_haskell_end`)
+    "elixir": {"call"},  # `def` / `defp` / `defmacro` … calls only (`ELIXIR_DEFS`)
+    "haskell": {"signature"},  # with the equations after it (`lang_sets._definition`)
     "dart": {"function_signature", "method_signature"},  # the body is the next sibling
     "ocaml": {"value_definition"},  # `let f x = …`, one with parameters
     "objc": {"method_definition", "function_definition"},
