@@ -26,8 +26,8 @@ def words_of(lines: Sequence[str], indexes: Iterable[int]) -> set[str]:
 _FIELD = re.compile(
     r"^\s*(?!return\b|//|/\*|\*|@|#|\})(?:[\w<>\[\],.?&*:]+\s+)*?\*?\$?([A-Za-z_]\w*)\s*(?:;|=(?!=)|:(?!:))"
 )
-# At most this many field lines come with a member (a data class's dozens would drown it;
-# 5 pushed a runner-up out of the focus on the Java dev set, 2 did not).
+# At most this many field lines come with a member: a data class's dozens would drown it, and
+# each one is budget taken from the next-best definition.
 MAX_MEMBER_FIELDS = 2
 
 

@@ -4,9 +4,7 @@ Their doc comments are alike ("Adds a parameter …", each with its own `@param`
 question's words found in one overload's doc speak for all of them: each overload's body field
 counts the best of their docs, term by term, and its own code. Its parameters (the signature
 field) and its code tell which overload is meant; the group as a whole keeps its rank among the
-other definitions (its docs counted once per overload crowded out a lone `size()`). Dev sets with
-the path, against main: held C# 0.80 / 0.75 → 0.93 / 0.93 (with the Async twins), Java 0.80 →
-0.82, held Java 0.93 → 0.98, C++ 0.78 → 0.83, new C# set +2 −2 tasks; the rest unchanged.
+other definitions (its docs counted once per overload crowded out a lone `size()`).
 """
 
 from __future__ import annotations

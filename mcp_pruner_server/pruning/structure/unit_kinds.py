@@ -8,10 +8,9 @@ from collections.abc import Sequence
 # A question asking whether something holds ("Returns true if …", "Checks whether …") is most
 # often about a predicate: a definition named `is_…`, `has…`, `IsValid`, `empty?` scores this many
 # times its own. Its name's `is` / `has` are stop words, so nothing else tells it from its
-# neighbours (`is_root` lost to `parent` for "true if this matcher has no parent"). Dev, every
-# set: 2 tasks more (Java +1.7 points on both new sets, the new Rust set +1.7), none fewer; 2.0
-# also none fewer, one more. A declared boolean result makes a predicate too (Go's "X reports
-# whether …" is any `bool` function's doc: `ByIgnore`): every dev set, one task more, none fewer.
+# neighbours (`is_root` lost to `parent` for "true if this matcher has no parent"). A boost, not
+# a filter: a predicate the question's words do not reach stays behind. A declared boolean result
+# makes a predicate too (Go's "X reports whether …" is any `bool` function's doc: `ByIgnore`).
 PREDICATE_BOOST = 1.5
 _YES_NO = re.compile(
     r"\b(?:whether|(?:true|false)\W{0,2}\s+(?:if|when|iff)|(?:check|test|determine)s?\s+if)\b", re.IGNORECASE
@@ -63,7 +62,7 @@ STUB_SEARCH_LINES = 8
 # A Python `@overload` stub repeats its implementation's signature with narrower types and no
 # body. Scored alone it is a dense three lines, ranked (and filled) before the implementation
 # that holds the doc and the code, and before other definitions; its implementation answers
-# for it (fresh Python dev set +1.7 points; at 0.9 of the implementation's score, nothing).
+# for it: the stub scores 0 and comes with it only as context.
 _OVERLOAD_STUB = re.compile(r"\s*@(?:typing\.|t\.)?overload\b")
 
 
