@@ -38,7 +38,6 @@ from mcp_pruner_server.pruning.structure.grep_layout import (
     path_and_text,
     with_columns,
 )
-from mcp_pruner_server.pruning.structure.grep_layout import grep_headings as grep_headings  # logs.py's entry
 from mcp_pruner_server.pruning.terms import line_terms as terms_of_line
 from mcp_pruner_server.pruning.terms import stem, terms
 

@@ -15,7 +15,8 @@ from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25_sparse
 from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.structure.diagnostics import belonging, diagnostic_lines
-from mcp_pruner_server.pruning.structure.grep import grep_headings, grep_units
+from mcp_pruner_server.pruning.structure.grep import grep_units
+from mcp_pruner_server.pruning.structure.grep_layout import grep_headings
 from mcp_pruner_server.pruning.terms import identifiers
 
 _ERROR = re.compile(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
-from mcp_pruner_server.pruning.structure.grep import MAX_FILE_HITS, grep_headings, grep_units
-from mcp_pruner_server.pruning.structure.grep_layout import path_and_text
+from mcp_pruner_server.pruning.structure.grep import MAX_FILE_HITS, grep_units
+from mcp_pruner_server.pruning.structure.grep_layout import grep_headings, path_and_text
 from mcp_pruner_server.pruning.types import PruneOptions
 
 FLAT = [
