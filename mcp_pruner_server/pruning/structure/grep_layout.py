@@ -92,8 +92,13 @@ def with_columns(lines: Sequence[str], headings: Sequence[int | None]) -> bool:
 def is_match(line: str, under_heading: bool) -> bool:
     """A matching line (`path:12:` / `12:`), not a context line (`path-12-` / `12-`), which
     has no column."""
+    return _line_mark(line, under_heading) == ":"
+
+
+def _line_mark(line: str, under_heading: bool) -> str | None:
+    """The mark after a hit's line number: `:` for a match, `-` for a context line."""
     m = (_NUMBERED if under_heading else _FLAT).match(line)
-    return m is not None and line[m.end() - 1] == ":"
+    return line[m.end() - 1] if m is not None else None
 
 
 def path_and_text(line: str, heading: str | None) -> tuple[str, str]:
@@ -143,8 +148,7 @@ def _continues(lines: Sequence[str], headings: Sequence[int | None], last: int, 
 
 
 def _is_context(line: str, under_heading: bool) -> bool:
-    m = (_NUMBERED if under_heading else _FLAT).match(line)
-    return m is not None and line[m.end() - 1] == "-"
+    return _line_mark(line, under_heading) == "-"
 
 
 def _attach(lines: Sequence[str], headings: Sequence[int | None], run: list[int], around: Around) -> None:
