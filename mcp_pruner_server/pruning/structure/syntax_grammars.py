@@ -231,12 +231,16 @@ def ocaml_name(node: Any) -> str | None:
     found = binding.child_by_field_name("pattern") or next(
         (c for c in binding.named_children if c.type == "module_name"), None
     )
-    text = found.text if found is not None else None
-    return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+    return None if found is None else name_text(found)
 
 
 def objc_selector(method: Any) -> str | None:
     """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
     found = next((c for c in method.named_children if c.type == "identifier"), None)
-    text = found.text if found is not None else None
+    return None if found is None else name_text(found)
+
+
+def name_text(node: Any) -> str | None:
+    """The node's text as a name, None when it is too long to be one (`MAX_NAME`)."""
+    text = node.text
     return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None

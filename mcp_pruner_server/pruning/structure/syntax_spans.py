@@ -16,8 +16,8 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     BODY_NODES,
     DECLARATORS,
     HASKELL_ANNOTATIONS,
-    MAX_NAME,
     STARTS_AT_FIRST_CHILD,
+    name_text,
 )
 
 # Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
@@ -105,20 +105,17 @@ def definition_name(node: Any) -> str | None:
         if found is not None and found.type == "template_type":  # `Layout<T…>`: the name is `Layout`
             found = found.child_by_field_name("name") or found
         if found is not None and found.type not in DECLARATORS:
-            text = found.text
-            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+            return name_text(found)
         node = found or node.child_by_field_name("declarator")
         if node is None:
             return None
         if node.type in ("identifier", "field_identifier", "type_identifier", "operator_name"):
-            text = node.text
-            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+            return name_text(node)
         if node.type in ("qualified_identifier", "destructor_name"):
             node = node.child_by_field_name("name") or node
             if node.type in ("qualified_identifier", "destructor_name"):
                 return None
-            text = node.text
-            return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None
+            return name_text(node)
     return None
 
 
