@@ -49,12 +49,12 @@ def cmake_build(rng: random.Random, root: Path) -> Task:
     lines = out.split("\n")
     start = next(i for i, x in enumerate(lines) if x.startswith("FAILED: ") and f"{bad}.c" in x)
     block = block_from(lines, start, re.compile(r"^\[\d+/\d+\]|^ninja: "))
+    # the failing file's `-Wall` warning line (its unused variable) is not the error
     gold, crit = mark(
         lines,
         lambda i, x: (i in block and "warning:" not in x) or x.startswith("ninja: build stopped"),
         lambda x: ": error:" in x,
     )
-    # a warning's own code frame and caret are not the error's
     return as_task(
         lines, gold, crit, rng.choice([f"why does {bad}.c not compile?", "why does the cmake build fail?"])
     )
