@@ -9,11 +9,12 @@ and decorators included — the shared harness's Python tasks, for every languag
 shuffled with `--seed`; a file goes to the held-out split when its path's SHA-1 is odd, so the
 two splits never share a file. Python tasks come from the harness's own builder (`ast`).
 
-Kotlin, Swift, Scala, Lua, Zig, Perl, Julia, Elixir, Haskell and Dart tasks are built the same
-way; their docs are also Lua's `---`, Haskell's `-- |`, Elixir's `@doc \"""…\"""` (`@spec`,
-`@impl` after it are attributes) and Julia's docstring (its indented signature skipped: it
-names the target); a Haskell function is its signature and its equations, a Dart one its
-signature and the body after it, and paths with "test" in any case are skipped.
+Kotlin, Swift, Scala, Lua, Zig, Perl, Julia, Elixir, Haskell, Dart, OCaml and Objective-C tasks
+are built the same way; their docs are also Lua's `---`, Haskell's `-- |`, OCaml's `(**`,
+Elixir's `@doc \"""…\"""` (`@spec`, `@impl` after it are attributes) and Julia's docstring
+(its indented signature skipped: it names the target); a Haskell function is its signature and
+its equations, a Dart one its signature and the body after it, an OCaml one a `let` with
+parameters, and paths with "test" in any case are skipped.
 
 The languages' tables are `lang_tables.py`; reading a doc comment into the question,
 `lang_docs.py`.
