@@ -64,7 +64,7 @@ EXTENSIONS: dict[str, str] = {
 }
 # Languages known by their extension but without a grammar here: named, so that their lines
 # are not sniffed (Elixir's `def … do` / `end` read as Ruby, Julia's `function` / `end` too, and a
-# wrong parse costs time and can be trusted), and their units found by the heuristics.
+# wrong parse costs time and its units would be trusted), and their units found by the heuristics.
 UNPARSED_EXTENSIONS: dict[str, str] = {
     ".ex": "elixir",
     ".exs": "elixir",
