@@ -33,10 +33,10 @@ def overloads_ranked(
     with the overloads of each group (functions, not containers, named alike in one scope) ranked
     by their shared docs and own code (`score` scores the bags so made), the best of them keeping
     the group's best score: which overload is meant changes, not whether the group is."""
-    groups: dict[tuple[int | None, str], list[int]] = {}
+    groups: dict[tuple[object, str], list[int]] = {}
     for k, block in enumerate(blocks):
         if block.name is not None and not block.container:
-            groups.setdefault((block.parent, block.name), []).append(k)
+            groups.setdefault((_scope(blocks, block.parent), block.name), []).append(k)
     overloads = [members for members in groups.values() if len(members) > 1]
     if not overloads:
         return list(scores)
@@ -64,6 +64,20 @@ def overloads_ranked(
             for k in members:
                 out[k] = by_shared[k] * best / best_shared
     return out
+
+
+def _scope(blocks: Sequence[Block], parent: int | None) -> object:
+    """The scope a definition is in: its containers' names, outermost last, so that a type
+    reopened in one file (Swift's `extension Sequence { … }` twice, a Ruby class reopened, C#'s
+    partial classes) is one scope; an unnamed container (Rust's `impl`) is only itself."""
+    names: list[str] = []
+    while parent is not None:
+        name = blocks[parent].name
+        if name is None:
+            return (parent, *names)
+        names.append(name)
+        parent = blocks[parent].parent
+    return tuple(names)
 
 
 def _comments(lines: Sequence[str], block: Block) -> list[int]:

@@ -177,6 +177,38 @@ def test_an_overload_is_told_from_its_documented_twins_by_its_parameters() -> No
     assert best == "public static string Ordinalize(this int number, CultureInfo culture) =>"
 
 
+# The same overloads in two extensions of one type (Swift reopens a type as often as it likes):
+# one scope, so the undocumented overload shares its twin's doc.
+EXTENSION_OVERLOADS = [
+    "extension Int {",
+    "    /// Turns a number into an ordinal string used to denote the position in an ordered",
+    "    /// sequence such as 1st, 2nd, 3rd, 4th, the suffix chosen by the current ordinalizer.",
+    "    public func ordinalized() -> String {",
+    "        Ordinalizers.current.convert(self, String(self))",
+    "    }",
+    "}",
+    "",
+    "extension Int {",
+    "    public func ordinalized(culture: Locale) -> String {",
+    "        Ordinalizers.resolve(for: culture).convert(self, String(self))",
+    "    }",
+    "",
+    "    public func spelledOut(culture: Locale) -> String {",
+    "        Spellers.resolve(for: culture).spell(self)",
+    "    }",
+    "}",
+]
+
+
+def test_overloads_in_two_extensions_of_one_type_share_their_docs() -> None:
+    question = (
+        "Turns a number into an ordinal string used to denote the position in an ordered sequence"
+        " such as 1st, 2nd, 3rd, 4th, in the given culture."
+    )
+    best = _best_header(EXTENSION_OVERLOADS, _units(EXTENSION_OVERLOADS, question, "swift"))
+    assert best == "public func ordinalized(culture: Locale) -> String {"
+
+
 # Three `@overload` stubs of `to_unicode`, its implementation, and the function the question means.
 STUBS = [
     "@typing.overload",
