@@ -155,6 +155,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         name = ocaml_name(node) if lang == "ocaml" else definition_name(definition)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)
+        if name is None and definition.type == "secondary_constructor" and parent is not None:
+            name = out[parent].name  # Kotlin's `constructor(…)`: named by its class, as in Java
         if lang == "haskell" and _same_function(out, parent, name, start):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue

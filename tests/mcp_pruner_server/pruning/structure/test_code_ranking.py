@@ -209,6 +209,36 @@ def test_overloads_in_two_extensions_of_one_type_share_their_docs() -> None:
     assert best == "public func ordinalized(culture: Locale) -> String {"
 
 
+# Kotlin's secondary constructors are overloads of their class, named by it as Java's are.
+KOTLIN_CONSTRUCTORS = [
+    "class Ordinal(val text: String) {",
+    "    /**",
+    "     * Turns a number into an ordinal string used to denote the position in an ordered",
+    "     * sequence such as 1st, 2nd, 3rd, 4th, the suffix chosen by the current ordinalizer.",
+    "     */",
+    "    constructor(number: Int) : this(Ordinalizers.current.convert(number, number.toString())) {",
+    "        check(number >= 0)",
+    "    }",
+    "",
+    "    constructor(number: Int, culture: Locale) :",
+    "        this(Ordinalizers.resolve(culture).convert(number, number.toString())) {",
+    "        check(number >= 0)",
+    "    }",
+    "",
+    "    fun spelledOut(culture: Locale): String = Spellers.resolve(culture).spell(text)",
+    "}",
+]
+
+
+def test_kotlin_secondary_constructors_share_their_docs() -> None:
+    question = (
+        "Turns a number into an ordinal string used to denote the position in an ordered sequence"
+        " such as 1st, 2nd, 3rd, 4th, in the given culture."
+    )
+    best = _best_header(KOTLIN_CONSTRUCTORS, _units(KOTLIN_CONSTRUCTORS, question, "kotlin"))
+    assert best == "constructor(number: Int, culture: Locale) :"
+
+
 # Three `@overload` stubs of `to_unicode`, its implementation, and the function the question means.
 STUBS = [
     "@typing.overload",
