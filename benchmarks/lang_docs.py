@@ -25,12 +25,16 @@ DOC_MARKS: dict[str, tuple[bytes, ...]] = {
     "rust": (b"///", b"/**"),
 }
 _COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+)\s?")
-# Also Lua `---` / `--[[`, Haskell `-- |` / `{-|`, OCaml `(**`, Elixir `@doc """`, Julia `"""`.
+# Also Lua `---` / `--[[` / LDoc's `--[[--`, Haskell `-- |` / `{-|`, OCaml `(**`, Elixir
+# `@doc """`, Julia `"""`; a lone OCaml `*)` is a mark whole, not a `*` and a `)`.
 _NEW_MARKS = re.compile(
-    r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+|--+(?:\[=*\[)?\s*[|^]?|\{-\|?|-\}|\(\*\*?"
+    r"^\s*(?:/\*\*?|\*/|\*+\)|\*|///?|//!|#+|--+(?:\[=*\[-*)?\s*[|^]?|\{-\|?|-\}|\(\*\*?"
     r"|@(?:module)?doc\s+(?:~[sS])?\"(?:\"\")?|\"\"\")\s?"
 )
 _NEW_END_MARKS = re.compile(r"\s*(?:\*+\)|-\}|\]=*\]|\"\"\"|\")\s*$")
+# A ruler: a box's edge, or the underline that makes the line above it a heading (Automake's
+# `# func ($ARG)` / `# -----------`, ExifTool's `#------` above the description).
+_RULER = re.compile(r"[-=*#~_+]{3,}")
 # C# XML docs: `<summary>` is the description, `<param>`, `<returns>` … end it like `@param`.
 _XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
 _XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
@@ -113,11 +117,17 @@ def question(lines: list[str], first: int, last: int, name: str, lang: str) -> s
     paragraph: list[str] = []
     call_seq = False  # RDoc's `call-seq:` block names the method: the prose after it is asked
     new = lang in NEW_LANGS
+    ruled = False  # a ruler under text: that text was a heading, the description follows
     for raw in lines[first : last + 1]:
         if lang == "julia" and raw.startswith("    ") and not paragraph:
             continue  # a Julia docstring opens with the indented signature: it names the target
         if new:
             text = _NEW_END_MARKS.sub("", _NEW_MARKS.sub("", raw)).strip().rstrip("*/").strip()
+            if _RULER.fullmatch(text):
+                ruled = bool(paragraph)
+                continue
+            if ruled:
+                paragraph, ruled = [], False
         else:
             text = _COMMENT_MARKS.sub("", raw).strip().rstrip("*/").strip()
         if _XML_END.match(text):
