@@ -41,6 +41,8 @@ _XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]
 _XML_TAG = re.compile(r"</?\w+[^>]*>")
 # Markup that is not prose: Doxygen `@brief` / `\brief`, fmt's `\rst` … `\endrst`, RDoc's `\Word`.
 _MARKUP = re.compile(r"^[@\\]brief\s+|\\(?:end)?rst\b|^\\(?=\w)")
+# Xcode's `// MARK: Section` heads the section below it: it does not describe the function.
+_SECTION_MARK = re.compile(rb"\s*//\s*MARK:")
 
 
 def last_row(node: Any) -> int:
@@ -99,6 +101,8 @@ def doc_comment(outer: Any, lang: str) -> tuple[list[Any], list[Any]]:
                 break  # a shebang documents the script, not its first function
             if _after_code(prev):
                 break  # `#[attr] // why` explains the line it ends, not the function
+            if lang in NEW_LANGS and _SECTION_MARK.match(prev.text or b""):
+                break
             comments.insert(0, prev)
         elif _is_attribute(prev, lang):
             if comments:
