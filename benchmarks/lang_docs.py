@@ -41,6 +41,8 @@ _XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]
 _XML_TAG = re.compile(r"</?\w+[^>]*>")
 # Markup that is not prose: Doxygen `@brief` / `\brief`, fmt's `\rst` … `\endrst`, RDoc's `\Word`.
 _MARKUP = re.compile(r"^[@\\]brief\s+|\\(?:end)?rst\b|^\\(?=\w)")
+# Dartdoc's directives (`{@template name}`, `{@macro name}`, …) are markup, not prose.
+_DARTDOC = re.compile(r"\{@(?:template|endtemplate|macro|category|subCategory|tool|end-tool)\b[^}]*\}")
 # Xcode's `// MARK: Section` heads the section below it: it does not describe the function.
 _SECTION_MARK = re.compile(rb"\s*//\s*MARK:")
 
@@ -137,6 +139,8 @@ def question(lines: list[str], first: int, last: int, name: str, lang: str) -> s
         if _XML_END.match(text):
             break
         text = _MARKUP.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", text))).strip()
+        if lang == "dart":
+            text = _DARTDOC.sub("", text).strip()
         if text.startswith("call-seq:"):
             call_seq = True
         if not text:
