@@ -14,7 +14,7 @@ are built the same way; their docs are also Lua's `---`, Haskell's `-- |`, OCaml
 Elixir's `@doc \"""…\"""` (`@spec`, `@impl` after it are attributes) and Julia's docstring
 (its indented signature skipped: it names the target); a Haskell function is its signature and
 its equations, a Dart one its signature and the body after it, an OCaml one a `let` with
-parameters, and paths with "test" in any case are skipped.
+parameters, and paths with "test" or "fuzz" (a fuzzer is a test) in any case are skipped.
 
 The languages' tables are `lang_tables.py`; reading a doc comment into the question,
 `lang_docs.py`.
@@ -263,7 +263,7 @@ def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
         and not p.is_symlink()
         and p.suffix in EXTENSIONS[lang]
         and not skip.search(str(p.relative_to(src)))
-        and not (lang in NEW_LANGS and skip.search(str(p.relative_to(src)).lower()))
+        and not (lang in NEW_LANGS and re.search(skip.pattern + "|fuzz", str(p.relative_to(src)).lower()))
         and (p.suffix or _is_shell_script(p))
     )
     rng.shuffle(files)
