@@ -124,11 +124,15 @@ def question(lines: list[str], first: int, last: int, name: str, lang: str) -> s
     call_seq = False  # RDoc's `call-seq:` block names the method: the prose after it is asked
     new = lang in NEW_LANGS
     ruled = False  # a ruler under text: that text was a heading, the description follows
+    code = False  # inside a Scaladoc `{{{ … }}}` code block: code (an ASCII diagram) is not prose
     for raw in lines[first : last + 1]:
         if lang == "julia" and raw.startswith("    ") and not paragraph:
             continue  # a Julia docstring opens with the indented signature: it names the target
         if new:
             text = _NEW_END_MARKS.sub("", _NEW_MARKS.sub("", raw)).strip().rstrip("*/").strip()
+            if code or text.startswith("{{{"):
+                code = not text.endswith("}}}")
+                continue
             if _RULER.fullmatch(text):
                 ruled = bool(paragraph)
                 continue
