@@ -235,7 +235,7 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^open [A-Z][\w.]*$",
         r"^module [A-Z]\w* = struct\b|^\s*(?:end|done);;$|^\(\*",
     ),
-    # Named to be left to the heuristics (no grammar here), not read as Ruby, whose `end` it shares.
+    # Not to be read as Ruby, whose `def … do` and `end` it shares.
     "elixir": (
         r"^\s*(?:defmodule [A-Z][\w.]*|defp? [\w?!]+.*|defmacro [\w?!]+.*) do$",
         r"^\s*@(?:moduledoc|doc|spec|impl|behaviour|typedoc)\b",

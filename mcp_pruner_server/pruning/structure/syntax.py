@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.syntax_elixir import elixir_kind, elixir_name, elixir_signature_end
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     BODY_FIELDS,
     CONTAINERS,
@@ -75,6 +76,8 @@ SPLIT_FUNCTION_LINES = 150
 def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
     """("function" | "container", the node whose body holds members) for a definition, else None."""
     t = node.type
+    if lang == "elixir":
+        return elixir_kind(node)
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
         body = body_of(node)
         if body is None:
@@ -148,11 +151,13 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         end = (last_code_row(child) if lang in TRAILING_COMMENTS else last_row(child)) + 1
         container = kind == "container"
         sig = container_signature_end(inner, header) if container else signature_end(definition, header)
+        if lang == "elixir" and not container:
+            sig = elixir_signature_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
         start = header if container else leading_row(child, siblings, index, lang)
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = trailing_doc_row(siblings[index - 1], start)
-        name = ocaml_name(node) if lang == "ocaml" else definition_name(definition)
+        name = _NAMERS.get(lang, definition_name)(node)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)
         if name is None and definition.type == "secondary_constructor" and parent is not None:
@@ -165,6 +170,10 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
         elif end - header >= SPLIT_FUNCTION_LINES:
             _split(definition, lang, out, depth)
+
+
+# The languages whose definitions' names are read by their own readers, not `definition_name`.
+_NAMERS = {"ocaml": ocaml_name, "elixir": elixir_name}
 
 
 def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:

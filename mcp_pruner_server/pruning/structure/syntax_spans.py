@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mcp_pruner_server.pruning.structure.syntax_elixir import elixir_annotates
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ATTRIBUTES,
     BODY_NODES,
@@ -93,6 +94,8 @@ def trailing_doc_row(prev: Any, top: int) -> int:
 
 
 def _annotates(node: Any, lang: str) -> bool:
+    if lang == "elixir":
+        return "comment" in node.type or elixir_annotates(node)
     if lang == "haskell":
         return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
     return "comment" in node.type or node.type in ATTRIBUTES

@@ -381,16 +381,6 @@ def test_an_added_language_is_recognised_by_its_lines_without_a_path(lang: str, 
     assert guess_language(source.split("\n")) == lang
 
 
-def test_elixir_is_recognised_and_left_to_the_heuristics_not_read_as_ruby() -> None:
-    from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
-
-    elixir = ["defmodule Acme.Widget do", '  @moduledoc "A widget."', "", '  @doc "Grows it."']
-    elixir += ["  @spec grow(t, integer) :: t", "  def grow(w, step) do", "    w", "    |> add(step)"]
-    elixir += ["  end", "", "  defp add(w, n) do", "    %{w | size: w.size + n}", "  end", "end"]
-    assert guess_language(elixir) == "elixir"
-    assert syntax_blocks("\n".join(elixir), len(elixir), "elixir") is None
-
-
 def test_a_shell_local_and_a_lua_local_are_told_apart() -> None:
     shell = ["f() {", "    local cur=1", "    local x y", "    if [[ $x ]]; then", "    fi", "}"]
     lua = ["local M = {}", "local x, y = 1, 2", "local function f(a)", "  return a", "end", "return M"]
