@@ -94,13 +94,27 @@ def _block_end(
         elif _CLOSER.match(lines[j]) or _END_LINE.match(lines[j]):
             last = j
             tail = lines[j].rstrip()
-            # `) -> None:` / `) {` continue a multi-line signature; `}` closes the block
-            if not tail.endswith((":", "{")):
+            # `) -> None:` / `) {` continue a multi-line signature, and so does a `)` closing the
+            # header's parameters when the body follows it (Julia's `) where {T}`, `)::Response`);
+            # `}` closes the block
+            if not tail.endswith((":", "{")) and not _closes_parameters(lines, header, j):
                 break
         else:
             break
         j += 1
     return last + 1
+
+
+# How many lines a multi-line parameter list may hold before its `)`.
+MAX_SIGNATURE_LINES = 40
+
+
+def _closes_parameters(lines: Sequence[str], header: int, j: int) -> bool:
+    """Whether `lines[j]`, a `)` at the header's indentation, closes the header's parameter list."""
+    if j - header > MAX_SIGNATURE_LINES or not lines[j].lstrip().startswith(")"):
+        return False
+    opened = sum(lines[k].count("(") - lines[k].count(")") for k in range(header, j))
+    return opened > 0
 
 
 # How far up a multi-line decorator (`@deprecated(\n  "...",\n)`) is looked for.

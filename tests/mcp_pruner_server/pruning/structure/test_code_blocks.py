@@ -155,6 +155,14 @@ def test_an_end_keyword_closes_a_lua_julia_or_elixir_block_at_its_header_indenta
     assert find_blocks(elixir.split("\n"))[0].container
 
 
+def test_a_parameter_list_closed_at_the_header_indentation_is_followed_by_its_body() -> None:
+    julia = "function scale(\n    x::T,\n    k::Real,\n) where {T}\n    y = k * x\n\n    return y\nend\n"
+    assert _spans(julia) == [(0, 0, 8)]  # `) where {T}` and `)::T` are the signature's end
+    assert _spans(julia.replace(") where {T}", ")::T")) == [(0, 0, 8)]
+    call = "function f(a)\n    g(a)\nend\n\nh(\n    1,\n)\n    x\n"
+    assert _spans(call) == [(0, 0, 3)]  # a `)` whose `(` the header did not open closes nothing
+
+
 def test_a_variable_named_end_closes_nothing() -> None:
     python = "def f(a):\n    return a\nend = f(1)\n"
     assert _spans(python) == [(0, 0, 2)]
