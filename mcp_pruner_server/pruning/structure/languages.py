@@ -61,14 +61,14 @@ EXTENSIONS: dict[str, str] = {
     ".m": "objc",  # or MATLAB, Octave: a parse of those has errors and goes to the heuristics
     ".scala": "scala",
     ".sc": "scala",
-}
-# Languages known by their extension but without a grammar here: named, so that their lines
-# are not sniffed (Elixir's `def … do` / `end` read as Ruby, Julia's `function` / `end` too, and a
-# wrong parse costs time and its units would be trusted), and their units found by the heuristics.
-UNPARSED_EXTENSIONS: dict[str, str] = {
     ".ex": "elixir",
     ".exs": "elixir",
     ".jl": "julia",
+}
+# Languages known by their extension but without a grammar here: named, so that their lines
+# are not sniffed (Crystal's `def … end` would read as Ruby, and a wrong parse costs time and its
+# units would be trusted), and their units found by the heuristics.
+UNPARSED_EXTENSIONS: dict[str, str] = {
     ".r": "r",
     ".mm": "objcpp",
     ".mli": "ocaml_interface",
@@ -117,7 +117,7 @@ INTERPRETERS: dict[str, str] = {
     "runhaskell": "haskell",
     "runghc": "haskell",
     "perl": "perl",
-    "elixir": "elixir",  # no grammar: named so the heuristics run without a sniff
+    "elixir": "elixir",
     "julia": "julia",
     "Rscript": "r",
 }

@@ -22,7 +22,15 @@ from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.syntax_elixir import elixir_kind, elixir_name, elixir_signature_end
+from mcp_pruner_server.pruning.structure.syntax_elixir_julia import (
+    elixir_kind,
+    elixir_name,
+    elixir_signature_end,
+    julia_kind,
+    julia_name,
+    julia_signature_end,
+    julia_unwrap,
+)
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     BODY_FIELDS,
     CONTAINERS,
@@ -78,6 +86,8 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
     t = node.type
     if lang == "elixir":
         return elixir_kind(node)
+    if lang == "julia":
+        return julia_kind(node)
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
         body = body_of(node)
         if body is None:
@@ -139,7 +149,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         if lang == "dart" and child.type in DART_SIGNATURES:
             _dart_function(child, siblings, index, parent, out)
             continue
-        node = _unwrap(child)
+        node = julia_unwrap(child) if lang == "julia" else _unwrap(child)
         found = _kind(node, lang)
         if found is None:
             if child.type in TRANSPARENT or child.type == "ERROR":
@@ -153,6 +163,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         sig = container_signature_end(inner, header) if container else signature_end(definition, header)
         if lang == "elixir" and not container:
             sig = elixir_signature_end(definition, header)
+        elif lang == "julia" and not container:
+            sig = julia_signature_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
         start = header if container else leading_row(child, siblings, index, lang)
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
@@ -173,7 +185,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
 
 
 # The languages whose definitions' names are read by their own readers, not `definition_name`.
-_NAMERS = {"ocaml": ocaml_name, "elixir": elixir_name}
+_NAMERS = {"ocaml": ocaml_name, "elixir": elixir_name, "julia": julia_name}
 
 
 def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:

@@ -42,7 +42,8 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "ocaml": ("tree_sitter_ocaml", "language_ocaml"),  # `.ml`; `.mli` signatures are left unparsed
     "objc": ("tree_sitter_objc", "language"),
     "perl": ("tree_sitter_perl", "language"),
-    "elixir": ("tree_sitter_elixir", "language"),  # its definitions are calls: `syntax_elixir.py`
+    "elixir": ("tree_sitter_elixir", "language"),  # its definitions: `syntax_elixir_julia.py`
+    "julia": ("tree_sitter_julia", "language"),
 }
 # Nodes that define a function-like unit.
 FUNCTIONS = frozenset(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mcp_pruner_server.pruning.structure.syntax_elixir import elixir_annotates
+from mcp_pruner_server.pruning.structure.syntax_elixir_julia import elixir_annotates
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ATTRIBUTES,
     BODY_NODES,

@@ -1,0 +1,126 @@
+"""Elixir and Julia units from their grammars: Elixir's `def…` calls with their `@doc` / `@spec` /
+`@impl`, inside the `defmodule` that holds them, up to the call's `end` (`rescue` clauses included);
+Julia's functions, macros and structs inside their module, a signature over several lines and a
+macro around a function included, its docstring left to the chunks."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+from tests.mcp_pruner_server.pruning.structure.test_syntax import _damaged_blocks_nest, _kept, blocks_of
+
+ELIXIR = """\
+defmodule Acme.Widget do
+  @moduledoc "A widget."
+
+  @type t :: %{size: integer}
+
+  # Grows it.
+  @doc since: "1.6.0"
+  @spec grow(t, integer) ::
+          t
+  def grow(w, step)
+      when is_integer(step) do
+    add(w, step)
+  end
+
+  defp add(w, n), do: %{w | size: w.size + n}
+
+  def parse(text) do
+    {:ok, String.to_integer(text)}
+  rescue
+    ArgumentError -> :error
+  end
+
+  defmodule Shape do
+    defmacro area(w) do
+      quote do: unquote(w).size
+    end
+  end
+end
+"""
+
+
+JULIA = """\
+module Shapes
+
+using LinearAlgebra
+
+\"\"\"
+    area(r)
+
+The area of a disc.
+\"\"\"
+function area(r::Real)
+    return pi * r^2
+end
+
+# Scales it.
+@inline function scale(
+    x::T,
+    k::Real,
+) where {T}
+    y = k * x
+
+    return y
+end
+
+Base.size(s::Shape) = s.n
+perimeter(r) =
+    2 * pi * r
+
+struct Disc{T} <: Shape
+    r::T
+end
+
+end
+"""
+
+
+def _spans(text: str, lang: str = "elixir") -> list[tuple[int, int, int, bool, int | None, str | None]]:
+    return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
+
+
+def test_an_elixir_function_is_its_def_call_with_the_attributes_above_inside_its_module() -> None:
+    assert _spans(ELIXIR) == [
+        (0, 0, 28, True, None, "Acme.Widget"),
+        (5, 9, 13, False, 0, "grow"),  # its comment, `@doc`, a `@spec` over two lines; not `@type`
+        (14, 14, 15, False, 0, "add"),  # a one-line `, do:` clause is a unit too
+        (16, 16, 21, False, 0, "parse"),  # its `rescue` is part of it, at the `def`'s indentation
+        (22, 22, 27, True, 0, "Shape"),
+        (23, 23, 26, False, 4, "area"),
+    ]
+    # the head runs to the line its `do` opens: a `when` guard on the next line is in it
+    assert [b.sig_end for b in blocks_of(ELIXIR, "elixir")][1:4] == [11, 15, 17]
+
+
+def test_the_engine_keeps_the_whole_elixir_function_with_its_rescue_clause() -> None:
+    filler = "".join(f"  def pad{k}(x) do\n    x + {k}\n  end\n\n" for k in range(30))
+    text = ELIXIR.replace("  defmodule Shape", filler + "  defmodule Shape")
+    kept = _kept(text, "parse the text as an integer", "lib/acme/widget.ex")
+    assert all(line in kept for line in ELIXIR.split("\n")[16:21])
+
+
+def test_julia_units_are_functions_macros_and_structs_inside_their_module() -> None:
+    assert _spans(JULIA, "julia") == [
+        (0, 0, 32, True, None, "Shapes"),
+        (9, 9, 12, False, 0, "area"),  # its docstring above is a chunk of its own
+        (13, 14, 22, False, 0, "scale"),  # its comment and `@inline`; `) where {T}` then the body
+        (24, 24, 26, False, 0, "perimeter"),  # a short function over two lines; one line is a chunk
+        (27, 27, 30, False, 0, "Disc"),
+    ]
+    assert blocks_of(JULIA, "julia")[2].sig_end == 18  # the signature runs to `) where {T}`
+
+
+@pytest.mark.parametrize("lang", ["elixir", "julia"])
+def test_a_failed_parse_means_the_heuristics(lang: str) -> None:
+    assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(lang=st.sampled_from(["elixir", "julia"]), keep=st.lists(st.booleans(), min_size=40, max_size=40))
+def test_blocks_of_damaged_elixir_and_julia_nest(lang: str, keep: list[bool]) -> None:
+    _damaged_blocks_nest(ELIXIR if lang == "elixir" else JULIA, lang, keep)
