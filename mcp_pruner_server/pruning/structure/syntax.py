@@ -46,6 +46,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     TRANSPARENT,
     WRAPPERS,
     ZIG_CONTAINERS,
+    haskell_signature_row,
     language,
     objc_selector,
     ocaml_kind,
@@ -169,6 +170,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         start = header if container else leading_row(child, siblings, index, lang)
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = trailing_doc_row(siblings[index - 1], start)
+        if lang == "haskell" and not container:
+            header = haskell_signature_row(siblings, index, start, header)
         name = _NAMERS.get(lang, definition_name)(node)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)

@@ -259,11 +259,13 @@ def test_a_zig_struct_bound_to_a_name_is_a_container_of_its_functions() -> None:
 
 def test_a_haskell_function_is_its_signature_and_all_its_equations() -> None:
     assert _spans(HASKELL, "haskell") == [
-        (6, 7, 10, False, None, "grow"),  # `grow ::`, `grow 0 s`, `grow n s =` and its line
-        (12, 13, 14, False, None, "shrink"),
+        (6, 6, 10, False, None, "grow"),  # `grow ::`, `grow 0 s`, `grow n s =` and its line
+        (12, 12, 14, False, None, "shrink"),
         (15, 15, 17, True, None, "Show"),  # an instance holds its methods
         (16, 16, 17, False, 2, "show"),
     ]
+    # the head is the type signature with the first equation: `grow :: Int -> …` and `grow 0 s = s`
+    assert [b.sig_end for b in blocks_of(HASKELL, "haskell")][:2] == [8, 14]
 
 
 def test_a_dart_function_is_its_signature_and_the_body_after_it() -> None:
