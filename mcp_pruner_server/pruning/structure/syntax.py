@@ -177,7 +177,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
             name = objc_selector(definition)
         if name is None and definition.type == "secondary_constructor" and parent is not None:
             name = out[parent].name  # Kotlin's `constructor(…)`: named by its class, as in Java
-        if lang == "haskell" and _same_function(out, parent, name, start):
+        previous = siblings[index - 1] if index > 0 else None
+        if lang == "haskell" and _same_function(out, parent, name, start, previous):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
@@ -205,12 +206,18 @@ def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
         out[k] = replace(out[k], start=out[k].header, container=True)
 
 
-def _same_function(out: list[Block], parent: int | None, name: str | None, start: int) -> bool:
-    """Whether a Haskell equation continues the function just before it (same name, no gap)."""
+def _same_function(out: list[Block], parent: int | None, name: str | None, start: int, previous: Any) -> bool:
+    """Whether a Haskell equation continues the function just before it: the same name, and
+    nothing between them but blank lines (`previous`, the sibling above, is its last equation)."""
     if not out or name is None:
         return False
     last = out[-1]
-    return last.name == name and last.parent == parent and not last.container and last.end == start
+    if last.name != name or last.parent != parent or last.container:
+        return False
+    adjacent = (
+        previous is not None and previous.type in HASKELL_FUNCTIONS and last_row(previous) + 1 == last.end
+    )
+    return last.end == start or adjacent
 
 
 def _dart_function(

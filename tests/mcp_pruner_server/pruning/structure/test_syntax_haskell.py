@@ -1,0 +1,32 @@
+"""Haskell units from its grammar: a function is its type signature and every equation of it."""
+
+from __future__ import annotations
+
+from tests.mcp_pruner_server.pruning.structure.test_syntax import blocks_of
+
+EQUATIONS_APART = """\
+module M where
+
+count :: Int -> Int
+count 0 = 0
+
+count n
+  | n < 0 = 0
+  | otherwise = count (n - 1)
+  where
+    step = 1
+
+other :: Int
+other = 1
+"""
+
+
+def test_equations_apart_by_blank_lines_are_one_function_with_their_guards_and_where() -> None:
+    spans = [(b.start, b.header, b.end, b.name) for b in blocks_of(EQUATIONS_APART, "haskell")]
+    assert spans == [(2, 2, 10, "count"), (11, 11, 13, "other")]
+
+
+def test_an_equation_of_another_name_between_keeps_the_functions_apart() -> None:
+    text = EQUATIONS_APART.replace("count n\n", "other' = 2\n\ncount n\n")
+    names = [b.name for b in blocks_of(text, "haskell")]
+    assert names == ["count", "other'", "count", "other"]
