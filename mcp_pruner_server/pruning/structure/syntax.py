@@ -46,12 +46,12 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     TRANSPARENT,
     WRAPPERS,
     ZIG_CONTAINERS,
-    haskell_signature_row,
     language,
     objc_selector,
     ocaml_kind,
     ocaml_name,
 )
+from mcp_pruner_server.pruning.structure.syntax_haskell import continues_function, signature_above
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_export_macros,
     failed_rows,
@@ -170,17 +170,21 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         start = header if container else leading_row(child, siblings, index, lang)
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = trailing_doc_row(siblings[index - 1], start)
-        if lang == "haskell" and not container:
-            header = haskell_signature_row(siblings, index, start, header)
         name = _NAMERS.get(lang, definition_name)(node)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)
         if name is None and definition.type == "secondary_constructor" and parent is not None:
             name = out[parent].name  # Kotlin's `constructor(…)`: named by its class, as in Java
-        previous = siblings[index - 1] if index > 0 else None
-        if lang == "haskell" and _same_function(out, parent, name, start, previous):
+        if lang == "haskell" and continues_function(out, parent, name, siblings, index):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue
+        if lang == "haskell" and not container:  # its head is its type signature
+            signature = signature_above(siblings, index, start, name)
+            if signature is not None:
+                if last_row(siblings[signature]) + 1 < header:  # apart: the signature alone
+                    sig = last_row(siblings[signature]) + 1
+                header = int(siblings[signature].start_point[0])
+                start = min(start, leading_row(siblings[signature], siblings, signature, lang))
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
@@ -204,20 +208,6 @@ def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
         _walk(returned, lang, k, out, depth + 1)
     if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
         out[k] = replace(out[k], start=out[k].header, container=True)
-
-
-def _same_function(out: list[Block], parent: int | None, name: str | None, start: int, previous: Any) -> bool:
-    """Whether a Haskell equation continues the function just before it: the same name, and
-    nothing between them but blank lines (`previous`, the sibling above, is its last equation)."""
-    if not out or name is None:
-        return False
-    last = out[-1]
-    if last.name != name or last.parent != parent or last.container:
-        return False
-    adjacent = (
-        previous is not None and previous.type in HASKELL_FUNCTIONS and last_row(previous) + 1 == last.end
-    )
-    return last.end == start or adjacent
 
 
 def _dart_function(

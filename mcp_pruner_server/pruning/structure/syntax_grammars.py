@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 # Language -> (grammar module, its function returning the language pointer).
@@ -235,17 +234,6 @@ def ocaml_name(node: Any) -> str | None:
         (c for c in binding.named_children if c.type == "module_name"), None
     )
     return None if found is None else name_text(found)
-
-
-def haskell_signature_row(siblings: Sequence[Any], index: int, start: int, header: int) -> int:
-    """The row of the type signature above a Haskell equation (`f :: Handle -> Text -> IO ()`),
-    else `header`: the signature is the function's head, and its types say what it is about."""
-    k = index - 1
-    while k >= 0 and siblings[k].start_point[0] >= start:
-        if siblings[k].type == "signature":
-            return int(siblings[k].start_point[0])
-        k -= 1
-    return header
 
 
 def objc_selector(method: Any) -> str | None:

@@ -30,3 +30,31 @@ def test_an_equation_of_another_name_between_keeps_the_functions_apart() -> None
     text = EQUATIONS_APART.replace("count n\n", "other' = 2\n\ncount n\n")
     names = [b.name for b in blocks_of(text, "haskell")]
     assert names == ["count", "other'", "count", "other"]
+
+
+SIGNATURE_APART = """\
+module M where
+
+-- | Components.
+components
+  :: Ord key
+  => [key]
+      -- ^ the keys
+  -> [[key]]
+
+components ks
+  = go ks  -- the first equation
+components [] = []
+
+go :: [k] -> [[k]]
+go = map pure
+"""
+
+
+def test_a_signature_apart_heads_its_equations_and_a_comment_ending_one_does_not_part_them() -> None:
+    blocks = blocks_of(SIGNATURE_APART, "haskell")
+    assert [(b.start, b.header, b.end, b.name) for b in blocks] == [
+        (2, 3, 12, "components"),  # its doc, its signature, both equations
+        (13, 13, 15, "go"),
+    ]
+    assert blocks[0].sig_end == 8  # the signature alone is its head when a blank line parts them
