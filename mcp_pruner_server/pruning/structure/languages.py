@@ -56,6 +56,7 @@ EXTENSIONS: dict[str, str] = {
     ".dart": "dart",
     ".swift": "swift",
     ".ml": "ocaml",
+    ".mli": "ocaml_interface",
     ".pl": "perl",
     ".pm": "perl",
     ".m": "objc",  # or MATLAB, Octave: a parse of those has errors and goes to the heuristics
@@ -71,7 +72,6 @@ EXTENSIONS: dict[str, str] = {
 UNPARSED_EXTENSIONS: dict[str, str] = {
     ".r": "r",
     ".mm": "objcpp",
-    ".mli": "ocaml_interface",
     ".erl": "erlang",
     ".hrl": "erlang",
     ".clj": "clojure",

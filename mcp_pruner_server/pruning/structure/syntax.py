@@ -52,6 +52,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ocaml_name,
 )
 from mcp_pruner_server.pruning.structure.syntax_haskell import continues_function, signature_above
+from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_export_macros,
     failed_rows,
@@ -89,6 +90,8 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         return elixir_kind(node)
     if lang == "julia":
         return julia_kind(node)
+    if lang == "ocaml_interface":
+        return mli_kind(node)
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
         body = body_of(node)
         if body is None:
@@ -161,6 +164,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         header = max(header_row(definition), child.start_point[0])
         end = (last_code_row(child) if lang in TRAILING_COMMENTS else last_row(child)) + 1
         container = kind == "container"
+        if lang == "ocaml_interface" and not container:
+            end = doc_below_end(siblings, index, end)
         sig = container_signature_end(inner, header) if container else signature_end(definition, header)
         if lang == "elixir" and not container:
             sig = elixir_signature_end(definition, header)
@@ -193,7 +198,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
 
 
 # The languages whose definitions' names are read by their own readers, not `definition_name`.
-_NAMERS = {"ocaml": ocaml_name, "elixir": elixir_name, "julia": julia_name}
+_NAMERS = {"ocaml": ocaml_name, "elixir": elixir_name, "julia": julia_name, "ocaml_interface": mli_name}
 
 
 def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:

@@ -39,7 +39,8 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "haskell": ("tree_sitter_haskell", "language"),
     "dart": ("tree_sitter_dart", "language"),
     "swift": ("tree_sitter_swift", "language"),
-    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),  # `.ml`; `.mli` signatures are left unparsed
+    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
+    "ocaml_interface": ("tree_sitter_ocaml", "language_ocaml_interface"),  # `.mli`: `syntax_mli.py`
     "objc": ("tree_sitter_objc", "language"),
     "perl": ("tree_sitter_perl", "language"),
     "elixir": ("tree_sitter_elixir", "language"),  # its definitions: `syntax_elixir_julia.py`
