@@ -10,7 +10,10 @@ the engine then uses `code_blocks.find_blocks`, the language-independent heurist
 
 The walk is the same for every language; what each grammar's node types mean (and where its
 wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the name it defines
-`syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`.
+`syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`. Languages whose
+definitions no table describes have their readers: Elixir's `def` calls and Julia's definitions
+(`syntax_elixir_julia.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
+interface's `val`s (`syntax_mli.py`).
 """
 
 from __future__ import annotations
