@@ -61,6 +61,7 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     failed_rows,
     scope_members,
 )
+from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
 from mcp_pruner_server.pruning.structure.syntax_spans import (
     MAX_DEPTH,
     body_of,
@@ -84,6 +85,8 @@ MAX_ERROR_FRACTION = 0.2
 # helpers, a factory's closures) is their container: kept whole, it is more than the budget
 # of most reads (a fifth of a file at the default ratio), and its helpers are what is asked.
 SPLIT_FUNCTION_LINES = 150
+# Languages whose definitions also come in shapes of their own (`syntax_scripts.py`).
+SCRIPT_LANGS = frozenset({"lua", "perl", "zig"})
 
 
 def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
@@ -108,6 +111,10 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
     if lang == "ocaml":
         return ocaml_kind(node)
+    if lang in SCRIPT_LANGS:
+        found = script_kind(node, lang)
+        if found is not None:
+            return found
     if t in OBJC_CONTAINERS and lang == "objc":
         return "container", node  # `@implementation X … @end`: its members are its children
     if t == "variable_declaration" and lang == "zig":  # `const Foo = struct { … };`
@@ -179,6 +186,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = trailing_doc_row(siblings[index - 1], start)
         name = _NAMERS.get(lang, definition_name)(node)
+        if name is None and lang in SCRIPT_LANGS:
+            name = script_name(definition, lang)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)
         if name is None and definition.type == "secondary_constructor" and parent is not None:
@@ -196,7 +205,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
-        elif end - header >= SPLIT_FUNCTION_LINES:
+        elif end - header >= SPLIT_FUNCTION_LINES or returns_type(definition, lang):
             _split(definition, lang, out, depth)
 
 

@@ -134,7 +134,14 @@ WRAPPERS = frozenset(
 )
 # What binds a function to a name (`const f = () => …`, `a.b = function …`, `k: function …`).
 FUNCTION_VALUES = frozenset(
-    {"arrow_function", "function_expression", "function", "generator_function", "anonymous_function"}
+    {
+        "arrow_function",
+        "function_expression",
+        "function",
+        "generator_function",
+        "anonymous_function",
+        "anonymous_subroutine_expression",  # Perl's `*name = sub {…}`
+    }
 )
 # Statements whose definitions belong to the enclosing scope (`#ifdef`, `if TYPE_CHECKING:`).
 TRANSPARENT = frozenset(
@@ -155,6 +162,9 @@ TRANSPARENT = frozenset(
         "enum_body_declarations",
         "list",  # Bash `_comp() { … } && complete -F _comp cmd`
         "declarations",  # Haskell's top level
+        "block_statement",  # Perl's bare block: `{ my %cache; sub lookup {…} }`
+        "phaser_statement",  # Perl's `BEGIN { … }`
+        "do_statement",  # Lua's `do local cache = {} function M.f() … end end`
     }
 )
 # A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.

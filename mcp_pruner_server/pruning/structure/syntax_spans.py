@@ -20,7 +20,10 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     STARTS_AT_FIRST_CHILD,
     name_text,
 )
+from mcp_pruner_server.pruning.structure.syntax_scripts import pod_doc_row
 
+# A Perl POD block ends at `=cut`, and the sub it documents starts at most this many lines below.
+POD_GAP = 2
 # Nesting deeper than this (`#if` in `#if` …) is left to the chunks: recursion stays bounded.
 MAX_DEPTH = 64
 
@@ -50,6 +53,8 @@ def leading_row(node: Any, siblings: Sequence[Any], index: int, lang: str) -> in
         while index > 0:
             index -= 1
             prev = siblings[index]
+            if lang == "perl" and prev.type == "pod" and row - POD_GAP <= last_row(prev) < top:
+                return pod_doc_row(prev)  # `=cut`, a blank line, then the sub
             if not row - 1 <= last_row(prev) < top or not _annotates(prev, lang):
                 break
             row = int(prev.start_point[0])

@@ -251,7 +251,7 @@ def test_lua_functions_are_units_with_their_ldoc_comments() -> None:
 
 def test_a_zig_struct_bound_to_a_name_is_a_container_of_its_functions() -> None:
     assert _spans(ZIG, "zig") == [
-        (3, 3, 11, True, None, None),
+        (3, 3, 11, True, None, "Widget"),
         (6, 7, 10, False, 0, "grow"),
         (12, 12, 15, False, None, "shrink"),
     ]

@@ -1,0 +1,100 @@
+"""Lua's, Perl's and Zig's definitions in shapes of their own, read for `syntax.py`'s walk.
+
+A Lua function is often a value: bound to a name (`M.f = function (…) … end`, `local f =
+function …`) or a table's field (`local M = { f = function … }`, `return { … }`), the table
+then holding its functions as a class holds its methods. A Perl sub may be a value too
+(`*name = sub {…}`, `my $f = sub {…}`), and a package may be a block (`package Foo { … }`).
+A Zig type is a function's result (`fn List(comptime T: type) type { return struct {…}; }`):
+its methods are what is asked, so such a function always holds them as a container. And a
+Perl sub's POD (`=head2 name` … `=cut`) sits above it after a blank line: its last section
+is the sub's doc as a comment would be.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
+
+# A POD paragraph naming what follows it (`=head2 grow`, `=item $w->grow($step)`).
+_POD_SECTION = re.compile(rb"^=(?:head\d|item)\b", re.MULTILINE)
+_PERL_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def script_kind(node: Any, lang: str) -> tuple[str, Any] | None:
+    """("function" | "container", the node whose body holds members) for a Lua or Perl
+    definition given as a value or a block, else None (also for any other language)."""
+    if lang == "lua":
+        return _lua_kind(node)
+    if lang == "perl" and node.type == "package_statement":  # `package Foo { … }`
+        body = next((c for c in node.named_children if c.type == "block"), None)
+        return None if body is None else ("container", body)
+    return None
+
+
+def _lua_kind(node: Any) -> tuple[str, Any] | None:
+    t = node.type
+    if t in ("assignment_statement", "return_statement"):
+        values = next((c for c in node.named_children if c.type == "expression_list"), None)
+        named = [] if values is None else [c for c in values.named_children if c.type != "comment"]
+        if len(named) != 1:
+            return None  # `a, b = f, g`: no one name for a unit
+        value = named[0]
+        if value.type == "function_definition":
+            return ("function", node) if t == "assignment_statement" else None
+        return _lua_table(value)
+    if t == "field":
+        value = node.child_by_field_name("value")
+        if value is None:
+            return None
+        return ("function", node) if value.type == "function_definition" else _lua_table(value)
+    return None
+
+
+def _lua_table(node: Any) -> tuple[str, Any] | None:
+    """A table constructor with a function among its fields is their container (nested tables
+    of functions are looked into when walked, not here: a data table is read once)."""
+    if node.type != "table_constructor":
+        return None
+    for field in node.named_children:
+        value = field.child_by_field_name("value") if field.type == "field" else None
+        if value is not None and value.type == "function_definition":
+            return "container", node
+    return None
+
+
+def script_name(node: Any, lang: str) -> str | None:
+    """The name a Lua assignment (`M.f = function`), a Perl one (`*name = sub`) or a Zig
+    `const Name = struct {…}` binds, where the grammar has no `name` field for it."""
+    t = node.type
+    if lang == "lua" and t == "assignment_statement":
+        variables = next((c for c in node.named_children if c.type == "variable_list"), None)
+        found = None if variables is None else variables.child_by_field_name("name")
+        return None if found is None else name_text(found)
+    if lang == "perl" and t == "assignment_expression":
+        left = node.child_by_field_name("left")
+        text = "" if left is None else (name_text(left) or "")
+        words = _PERL_NAME.findall(text)
+        return words[-1] if words else None  # `*glob_sub`, `my $handler`: the name without its sigil
+    if lang == "zig" and t == "variable_declaration":
+        found = next((c for c in node.named_children if c.type == "identifier"), None)
+        return None if found is None else name_text(found)
+    return None
+
+
+def returns_type(function: Any, lang: str) -> bool:
+    """Whether a Zig function's result is a type (`fn List(comptime T: type) type`): it builds
+    one, whose methods its body defines."""
+    if lang != "zig" or function.type != "function_declaration":
+        return False
+    result = function.child_by_field_name("type")
+    return result is not None and result.text == b"type"
+
+
+def pod_doc_row(pod: Any) -> int:
+    """The first row of a Perl POD block's last section (`=head2 grow` … `=cut`): the doc of
+    the sub below it; the sections above document the module or other subs."""
+    text = pod.text or b""
+    starts = [m.start() for m in _POD_SECTION.finditer(text)]
+    return int(pod.start_point[0]) + (text.count(b"\n", 0, starts[-1]) if starts else 0)

@@ -1,0 +1,147 @@
+"""Units from the parser where Lua, Perl and Zig give definitions in shapes of their own:
+functions as values and tables of them, subs in blocks, POD docs, functions returning types."""
+
+from __future__ import annotations
+
+from tests.mcp_pruner_server.pruning.structure.test_syntax import blocks_of
+
+
+def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
+    return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
+
+
+LUA_VALUES = """\
+local M = {}
+
+-- Grows it.
+M.grow = function(w, step)
+  return w + step
+end
+
+local shrink = function(w)
+  return w - 1
+end
+
+do
+  local cache = {}
+  function M.cached(k)
+    return cache[k]
+  end
+end
+
+local Widget = {
+  -- Its area.
+  area = function(w)
+    return w * w
+  end,
+  size = 1,
+}
+
+return {
+  run = function(w)
+    return w
+  end,
+}
+"""
+
+
+def test_lua_functions_bound_to_names_in_do_blocks_and_in_tables_are_units() -> None:
+    assert _spans(LUA_VALUES, "lua") == [
+        (2, 3, 6, False, None, "M.grow"),  # its comment above the assignment
+        (7, 7, 10, False, None, "shrink"),
+        (13, 13, 16, False, None, "M.cached"),  # inside `do … end`
+        (18, 18, 25, True, None, "Widget"),  # a table of functions holds them
+        (19, 20, 23, False, 3, "area"),
+        (26, 26, 31, True, None, None),  # the module's `return { … }`
+        (27, 27, 30, False, 5, "run"),
+    ]
+
+
+def test_a_lua_table_of_data_alone_is_no_container() -> None:
+    assert blocks_of("local t = {\n  a = 1,\n  b = { c = 2 },\n}\n", "lua") == []
+
+
+PERL_BLOCKS = """\
+package Widget;
+
+BEGIN {
+    sub early {
+        return 1;
+    }
+}
+
+{
+    my $count = 0;
+    sub counted {
+        return ++$count;
+    }
+}
+
+package Widget::Inner {
+    sub inner {
+        return 2;
+    }
+}
+
+*grow = sub {
+    my ($w, $step) = @_;
+    return $w + $step;
+};
+"""
+
+
+def test_perl_subs_in_begin_bare_blocks_package_blocks_and_globs_are_units() -> None:
+    assert _spans(PERL_BLOCKS, "perl") == [
+        (3, 3, 6, False, None, "early"),
+        (10, 10, 13, False, None, "counted"),
+        (15, 15, 20, True, None, "Widget::Inner"),
+        (16, 16, 19, False, 2, "inner"),
+        (21, 21, 25, False, None, "grow"),
+    ]
+
+
+PERL_POD = """\
+package Widget;
+
+=head1 NAME
+
+Widget - a widget
+
+=head2 grow
+
+Grows the widget by a step.
+
+=cut
+
+sub grow {
+    return $_[0] + $_[1];
+}
+"""
+
+
+def test_a_perl_sub_starts_at_the_last_section_of_the_pod_above_it() -> None:
+    assert _spans(PERL_POD, "perl") == [(6, 12, 15, False, None, "grow")]
+
+
+ZIG_TYPE = """\
+const std = @import("std");
+
+pub fn Stack(comptime T: type) type {
+    return struct {
+        items: []T,
+
+        /// Pushes an item.
+        pub fn push(self: *@This(), item: T) void {
+            _ = self;
+            _ = item;
+        }
+    };
+}
+"""
+
+
+def test_a_zig_function_returning_a_type_is_the_container_of_its_methods() -> None:
+    assert _spans(ZIG_TYPE, "zig") == [
+        (2, 2, 13, True, None, "Stack"),
+        (6, 7, 11, False, 0, "push"),
+    ]
