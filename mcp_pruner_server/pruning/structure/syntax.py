@@ -186,8 +186,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = trailing_doc_row(siblings[index - 1], start)
         name = _NAMERS.get(lang, definition_name)(node)
-        if name is None and lang in SCRIPT_LANGS:
-            name = script_name(definition, lang)
+        if lang in SCRIPT_LANGS:
+            name = script_name(definition, lang, name)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)
         if name is None and definition.type == "secondary_constructor" and parent is not None:

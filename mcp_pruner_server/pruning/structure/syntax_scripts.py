@@ -20,6 +20,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 # A POD paragraph naming what follows it (`=head2 grow`, `=item $w->grow($step)`).
 _POD_SECTION = re.compile(rb"^=(?:head\d|item)\b", re.MULTILINE)
 _PERL_NAME = re.compile(r"[A-Za-z_]\w*")
+_LUA_PATH = re.compile(r"[.:]")
 
 
 def script_kind(node: Any, lang: str) -> tuple[str, Any] | None:
@@ -64,14 +65,20 @@ def _lua_table(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def script_name(node: Any, lang: str) -> str | None:
-    """The name a Lua assignment (`M.f = function`), a Perl one (`*name = sub`) or a Zig
-    `const Name = struct {…}` binds, where the grammar has no `name` field for it."""
+def script_name(node: Any, lang: str, found: str | None) -> str | None:
+    """The name a definition binds, `found` in its `name` field or None: also the name a Lua
+    assignment (`M.f = function`), a Perl one (`*name = sub`) or a Zig `const Name = struct {…}`
+    binds. A Lua name is the last part of its path (`f` of `M.f`, `M:f`): calls say `M.f(`,
+    `self:f(` or `f(`, and a question names the function, not the table holding it."""
+    if lang == "lua":
+        if found is None and node.type == "assignment_statement":
+            variables = next((c for c in node.named_children if c.type == "variable_list"), None)
+            bound = None if variables is None else variables.child_by_field_name("name")
+            found = None if bound is None else name_text(bound)
+        return None if found is None else _LUA_PATH.split(found)[-1]
+    if found is not None:
+        return found
     t = node.type
-    if lang == "lua" and t == "assignment_statement":
-        variables = next((c for c in node.named_children if c.type == "variable_list"), None)
-        found = None if variables is None else variables.child_by_field_name("name")
-        return None if found is None else name_text(found)
     if lang == "perl" and t == "assignment_expression":
         left = node.child_by_field_name("left")
         text = "" if left is None else (name_text(left) or "")

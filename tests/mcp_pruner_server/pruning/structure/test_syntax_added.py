@@ -246,7 +246,7 @@ def test_a_scala_member_doc_held_in_the_indented_body_above_it_is_the_members() 
 
 
 def test_lua_functions_are_units_with_their_ldoc_comments() -> None:
-    assert _spans(LUA, "lua") == [(2, 4, 8, False, None, "M.grow"), (9, 9, 12, False, None, "shrink")]
+    assert _spans(LUA, "lua") == [(2, 4, 8, False, None, "grow"), (9, 9, 12, False, None, "shrink")]
 
 
 def test_a_zig_struct_bound_to_a_name_is_a_container_of_its_functions() -> None:

@@ -47,14 +47,19 @@ return {
 
 def test_lua_functions_bound_to_names_in_do_blocks_and_in_tables_are_units() -> None:
     assert _spans(LUA_VALUES, "lua") == [
-        (2, 3, 6, False, None, "M.grow"),  # its comment above the assignment
+        (2, 3, 6, False, None, "grow"),  # its comment above the assignment
         (7, 7, 10, False, None, "shrink"),
-        (13, 13, 16, False, None, "M.cached"),  # inside `do … end`
+        (13, 13, 16, False, None, "cached"),  # inside `do … end`
         (18, 18, 25, True, None, "Widget"),  # a table of functions holds them
         (19, 20, 23, False, 3, "area"),
         (26, 26, 31, True, None, None),  # the module's `return { … }`
         (27, 27, 30, False, 5, "run"),
     ]
+
+
+def test_a_lua_function_is_named_without_its_table_as_its_calls_name_it() -> None:
+    methods = "function Widget.new(n)\n  return n\nend\n\nfunction Widget:grow(n)\n  return n\nend\n"
+    assert [b.name for b in blocks_of(methods, "lua")] == ["new", "grow"]  # `Widget.new(`, `self:grow(`
 
 
 def test_a_lua_table_of_data_alone_is_no_container() -> None:
