@@ -1,13 +1,13 @@
 """Lua's, Perl's and Zig's definitions in shapes of their own, read for `syntax.py`'s walk.
 
 A Lua function is often a value: bound to a name (`M.f = function (…) … end`, `local f =
-function …`) or a table's field (`local M = { f = function … }`, `return { … }`), the table
-then holding its functions as a class holds its methods. A Perl sub may be a value too
-(`*name = sub {…}`, `my $f = sub {…}`), and a package may be a block (`package Foo { … }`).
-A Zig type is a function's result (`fn List(comptime T: type) type { return struct {…}; }`):
-its methods are what is asked, so such a function always holds them as a container. And a
-Perl sub's POD (`=head2 name` … `=cut`) sits above it after a blank line: its last section
-is the sub's doc as a comment would be.
+function …`), the module's result (`return function(opts) … end`) or a table's field (`local
+M = { f = function … }`, `return { … }`), the table then holding its functions as a class holds
+its methods. A Perl sub may be a value too (`*name = sub {…}`, `my $f = sub {…}`), and a package
+may be a block (`package Foo { … }`). A Zig type is a function's result (`fn List(comptime T:
+type) type { return struct {…}; }`): its methods are what is asked, so such a function always
+holds them as a container. And a Perl sub's POD (`=head2 name` … `=cut`) sits above it after a
+blank line: its last section is the sub's doc as a comment would be.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def _lua_kind(node: Any) -> tuple[str, Any] | None:
         if len(named) != 1:
             return None  # `a, b = f, g`: no one name for a unit
         value = named[0]
-        if value.type == "function_definition":
-            return ("function", node) if t == "assignment_statement" else None
+        if value.type == "function_definition":  # a module may be `return function(opts) … end`
+            return "function", value
         return _lua_table(value)
     if t == "field":
         value = node.child_by_field_name("value")
@@ -71,10 +71,11 @@ def script_name(node: Any, lang: str, found: str | None) -> str | None:
     binds. A Lua name is the last part of its path (`f` of `M.f`, `M:f`): calls say `M.f(`,
     `self:f(` or `f(`, and a question names the function, not the table holding it."""
     if lang == "lua":
-        if found is None and node.type == "assignment_statement":
-            variables = next((c for c in node.named_children if c.type == "variable_list"), None)
-            bound = None if variables is None else variables.child_by_field_name("name")
-            found = None if bound is None else name_text(bound)
+        bound = node.parent.parent if node.type == "function_definition" and node.parent else None
+        if found is None and bound is not None and bound.type == "assignment_statement":
+            variables = next((c for c in bound.named_children if c.type == "variable_list"), None)
+            target = None if variables is None else variables.child_by_field_name("name")
+            found = None if target is None else name_text(target)
         return None if found is None else _LUA_PATH.split(found)[-1]
     if found is not None:
         return found

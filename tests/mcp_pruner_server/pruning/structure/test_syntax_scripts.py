@@ -62,6 +62,14 @@ def test_a_lua_function_is_named_without_its_table_as_its_calls_name_it() -> Non
     assert [b.name for b in blocks_of(methods, "lua")] == ["new", "grow"]  # `Widget.new(`, `self:grow(`
 
 
+def test_a_lua_module_returning_a_long_function_holds_the_functions_it_defines() -> None:
+    body = "    x = x + 1\n" * 40
+    helpers = "".join(f"  local function helper{k}(x)\n{body}  end\n" for k in range(4))
+    found = _spans(f"return function(opts)\n{helpers}  return helper0(opts)\nend\n", "lua")
+    assert found[0][3] is True  # the module's function: a container, not one unit of 170 lines
+    assert [(name, parent) for *_, parent, name in found[1:]] == [(f"helper{k}", 0) for k in range(4)]
+
+
 def test_a_lua_table_of_data_alone_is_no_container() -> None:
     assert blocks_of("local t = {\n  a = 1,\n  b = { c = 2 },\n}\n", "lua") == []
 
