@@ -169,7 +169,6 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^\s*require(?:_relative)? ['\"]",
         r"^\s*(?:module|class) [A-Z]\w*(?:::\w+)*(?: < [\w:]+)?$",
         r"^\s*def (?:self\.)?\w+[?!=]?(?:\(.*\))?$",
-        r"^\s*end$",
         r"^\s*attr_(?:reader|writer|accessor) :",
     ),
     "bash": (
@@ -185,7 +184,7 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^class \w+.*:\s*$",
         r"^from [\w.]+ import ",
         r"^import \w+(?:\.\w+)*(?: as \w+)?$",
-        r"^\s+(?:elif|except\b|self\.)",
+        r"^\s+(?:elif|except\b|self\.(?!.*;\s*$))",  # Zig's and Rust's `self.x = y;` end in `;`
     ),
     "kotlin": (
         r"^\s*(?:(?:public|private|internal|protected|override|open|abstract|suspend|inline|operator|"
@@ -261,6 +260,11 @@ _NARROWER: dict[str, frozenset[str]] = {
     "haskell": frozenset({"swift"}),
 }
 _SIGNS = tuple((lang, re.compile("|".join(parts))) for lang, parts in _SIGN_PARTS.items())
+# A lone `end` closes a block in Ruby, Lua, Elixir and OCaml alike: it counts for whichever of
+# them the other signs name most (counted for Ruby alone, a Lua file's `end`s outnumbered its own
+# signs; counted for Lua, an OCaml `if … then` made Lua a rival).
+_BLOCK_END = re.compile(r"^\s*end$")
+_ENDED = ("ruby", "lua", "elixir", "ocaml")
 # Lines looked at, and how many signs one language needs, ahead of any other, to be named.
 SNIFF_LINES = 200
 MIN_SIGNS = 3
@@ -271,12 +275,17 @@ SNIFF_LINE_CHARS = 300
 def guess_language(lines: Sequence[str]) -> str | None:
     """The language whose signs the first `SNIFF_LINES` lines show most, if clearly so."""
     counts = dict.fromkeys([lang for lang, _ in _SIGNS], 0)
+    ends = 0
     for line in lines[:SNIFF_LINES]:
         line = line[:SNIFF_LINE_CHARS]
+        if _BLOCK_END.match(line):
+            ends += 1
+            continue
         matched = {lang for lang, sign in _SIGNS if sign.search(line)}
         for lang in matched:
             if not _NARROWER.get(lang, frozenset()) & matched:
                 counts[lang] += 1
+    counts[max(_ENDED, key=lambda lang: counts[lang])] += ends
     if counts["cpp"] and counts["c"]:
         counts["cpp"] += counts["c"]  # C++ includes and declares like C
     if counts["typescript"] and counts["javascript"]:

@@ -62,7 +62,7 @@ def test_the_extension_wins_over_the_shebang() -> None:
 @pytest.mark.parametrize(
     ("path", "lines", "lang"),
     [
-        ("lib/keyword.ex", ["defmodule Keyword do", "  def new, do: []", "  end", "end"] * 3, "elixir"),
+        ("lib/keyword.ex", ["def new(opts)", "  Keyword.new(opts)", "end"] * 3, "elixir"),
         ("src/show.jl", ["function show(io)", "    print(io)", "end", "  end"] * 3, "julia"),
         ("src/lists.erl", ["use strict;", "use std::fmt;", "impl X {", "fn f() {"] * 3, "erlang"),
         ("R/mutate.R", ["import os", "def f(x):", "    self.x <- x"] * 3, "r"),
@@ -154,6 +154,25 @@ def test_a_text_without_path_is_recognised_by_its_lines(lines: list[str], lang: 
 )
 def test_logs_prose_and_scraps_are_no_language(lines: list[str]) -> None:
     assert guess_language(lines) is None
+
+
+LUA_ENDS = ["local M = {}", "function M.f(x)", "  if x then", "    return 1", "  end", "  return 2", "end"]
+ZIG_SELF = ['const std = @import("std");', "fn grow(self: *W) void {", "    self.size = 1;", "}"]
+OCAML_ENDS = ["let f x =", "  if x then 1 else 2", "module M = struct", "  let g = 1", "end", "open Base"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "lang"),
+    [
+        (LUA_ENDS + ["function M.g(y)", "  return y", "end"] * 6, "lua"),  # its `end`s are no Ruby's
+        (ZIG_SELF + ["fn shrink(self: *W) void {", "    self.n -= 1;", "    self.m += 1;", "}"] * 4, "zig"),
+        (OCAML_ENDS * 3, "ocaml"),  # `if … then` is Lua's too: the `end`s go to the language leading
+    ],
+)
+def test_block_ends_and_self_lines_count_for_the_language_the_other_signs_name(
+    lines: list[str], lang: str
+) -> None:
+    assert guess_language(lines) == lang
 
 
 def test_a_dot_h_header_is_cpp_when_its_lines_say_so() -> None:
