@@ -208,4 +208,5 @@ ABBREVIATION_PAIRS = (
     "dbg debug",
     "rand random",
     "rng random",
+    "cond condition",
 )

@@ -96,6 +96,10 @@ def test_the_short_forms_code_writes_for_arithmetic_iteration_and_time_are_found
     assert weights[stem("sub")] == weights[stem("iter")] == weights[stem("nanos")] == 1.0
 
 
+def test_a_condition_is_found_as_the_cond_code_names_it() -> None:
+    assert query_weights("Return either of two values, depending on a condition")[stem("cond")] == 1.0
+
+
 def test_a_phrase_brings_the_one_word_code_names_it_by() -> None:
     weights = query_weights("Removes all the entries, then returns the number of slots")
     assert weights[stem("clear")] == weights[stem("len")] == weights[stem("count")] == SYNONYM_WEIGHT
