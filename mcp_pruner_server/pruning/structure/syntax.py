@@ -279,8 +279,9 @@ def _returned_scopes(body: Any, lang: str) -> list[Any]:
 
 # A line holding one upper-case macro alone (`ABSL_NAMESPACE_BEGIN`, `__BEGIN_DECLS`,
 # `NLOHMANN_JSON_NAMESPACE_BEGIN`) expands to what the parser cannot see: read as a return
-# type, it turns the `namespace x {` after it into one function of a thousand lines. Such
-# lines are blanked (same length: rows and columns stay) before a C or C++ parse.
+# type, it turns the `namespace x {` after it into one function of a thousand lines (in
+# Objective-C, `NS_ASSUME_NONNULL_BEGIN` swallows the `@implementation` after it). Such lines
+# are blanked (same length: rows and columns stay) before a C, C++ or Objective-C parse.
 _MACRO_LINE = re.compile(r"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*$", re.MULTILINE)
 
 
@@ -326,6 +327,8 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
 
     if lang in ("c", "cpp"):
         text = blank_export_macros(_MACRO_LINE.sub(_blank, text))
+    elif lang == "objc":
+        text = _MACRO_LINE.sub(_blank, text)
     tree = tree_sitter.Parser(language(lang)).parse(text.encode("utf-8", "surrogatepass"))
     if failed_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
         return None
