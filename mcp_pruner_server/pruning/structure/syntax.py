@@ -35,6 +35,7 @@ from mcp_pruner_server.pruning.structure.syntax_elixir_julia import (
     julia_unwrap,
 )
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
+    ACCESSORS,
     BODY_FIELDS,
     CONTAINERS,
     CSHARP_FUNCTIONS,
@@ -53,6 +54,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     objc_selector,
     ocaml_kind,
     ocaml_name,
+    property_name,
 )
 from mcp_pruner_server.pruning.structure.syntax_haskell import continues_function, signature_above
 from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
@@ -103,6 +105,10 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         if body is None:
             return ("function", node) if t in ("struct_specifier", "class_specifier") else None
         return "container", body
+    if t == "property_declaration" and lang in ACCESSORS:
+        accessors = ACCESSORS[lang]
+        spans_lines = node.end_point[0] > node.start_point[0]
+        return ("function", node) if spans_lines and any(c.type in accessors for c in node.children) else None
     if lang == "haskell" and t in HASKELL_FUNCTIONS:
         return "function", node  # one equation (`f 0 = 1`) is a definition too
     if t in FUNCTIONS or (lang == "csharp" and t in CSHARP_FUNCTIONS):
@@ -188,6 +194,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         name = _NAMERS.get(lang, definition_name)(node)
         if lang in SCRIPT_LANGS:
             name = script_name(definition, lang, name)
+        if name is None and lang == "kotlin" and definition.type == "property_declaration":
+            name = property_name(definition)
         if name is None and lang == "objc" and definition.type == "method_definition":
             name = objc_selector(definition)
         if name is None and definition.type == "secondary_constructor" and parent is not None:

@@ -114,6 +114,9 @@ CONTAINERS = frozenset(
 ENUM_CONTAINERS = frozenset({"java", "php", "php_only", "dart"})
 # C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
 CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
+# A Kotlin or Swift property with accessors of its own (`val size: Int get() { … }`, `var count:
+# Int { … }`): a unit, like a method, when they span lines (a stored property is a field).
+ACCESSORS = {"kotlin": frozenset({"getter", "setter"}), "swift": frozenset({"computed_property"})}
 # Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
 HASKELL_FUNCTIONS = frozenset({"function", "bind"})
 # What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.
@@ -250,6 +253,14 @@ def ocaml_name(node: Any) -> str | None:
 def objc_selector(method: Any) -> str | None:
     """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
     found = next((c for c in method.named_children if c.type == "identifier"), None)
+    return None if found is None else name_text(found)
+
+
+def property_name(node: Any) -> str | None:
+    """The name a Kotlin property declares (its `variable_declaration`'s identifier); Swift's
+    has a `name` field."""
+    declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    found = None if declared is None else next((c for c in declared.named_children if "identifier" in c.type), None)
     return None if found is None else name_text(found)
 
 
