@@ -36,6 +36,9 @@ from mcp_pruner_server.pruning.structure.syntax_elixir_julia import (
 )
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ACCESSORS,
+    ANONYMOUS_BINDERS,
+    ANONYMOUS_TYPES,
+    ANONYMOUS_WRAPPERS,
     BODY_FIELDS,
     CONTAINERS,
     CSHARP_FUNCTIONS,
@@ -104,7 +107,15 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         body = body_of(node)
         if body is None:
             return ("function", node) if t in ("struct_specifier", "class_specifier") else None
+        if _kind(body, lang) is not None:  # Scala's `extension (s: String) def shout = …`: one member
+            return "container", node
+        if body.type in ANONYMOUS_TYPES:  # `given Show[Int] = new Show[Int] { … }`
+            body = next((c for c in body.named_children if c.type == ANONYMOUS_TYPES[body.type]), body)
         return "container", body
+    if t in ANONYMOUS_BINDERS:
+        anonymous = _anonymous_type_body(node, lang)
+        if anonymous is not None:
+            return "container", anonymous
     if t == "property_declaration" and lang in ACCESSORS:
         accessors = ACCESSORS[lang]
         spans_lines = node.end_point[0] > node.start_point[0]
@@ -140,6 +151,23 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
             found = _kind(inner, lang)
             if found is not None:
                 return found
+    return None
+
+
+def _anonymous_type_body(binder: Any, lang: str) -> Any:
+    """The body of the anonymous type `binder` binds or returns, when it defines functions."""
+    values = binder.named_children
+    for _ in range(2):  # the instance, or the function body (`= …`) or indented block holding it
+        found = next((c for c in values if c.type in ANONYMOUS_TYPES), None)
+        if found is not None:
+            body = next((c for c in found.named_children if c.type == ANONYMOUS_TYPES[found.type]), None)
+            if body is None:
+                return None
+            return body if any(_kind(c, lang) is not None for c in body.named_children) else None
+        wrapper = next((c for c in values if c.type in ANONYMOUS_WRAPPERS), None)
+        if wrapper is None or wrapper.named_child_count != 1:
+            return None
+        values = wrapper.named_children
     return None
 
 
@@ -225,12 +253,14 @@ def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
     """Make the function just added (`out[-1]`) the container of the functions its body
     defines, if it defines any: kept whole, it would be more than a read's budget."""
     body = _function_body(function)
-    if body is None:
-        return
     k = len(out) - 1
-    _walk(body, lang, k, out, depth + 1)
-    for returned in _returned_scopes(body, lang):  # `return (client) => { function respond() … }`
-        _walk(returned, lang, k, out, depth + 1)
+    if body is not None:
+        _walk(body, lang, k, out, depth + 1)
+        for returned in _returned_scopes(body, lang):  # `return (client) => { function respond() … }`
+            _walk(returned, lang, k, out, depth + 1)
+    anonymous = _anonymous_type_body(function, lang)  # `= object : Handler { override fun … }`
+    if anonymous is not None:
+        _walk(anonymous, lang, k, out, depth + 1)
     if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
         out[k] = replace(out[k], start=out[k].header, container=True)
 
@@ -255,7 +285,7 @@ def _dart_function(
 
 def _function_body(function: Any) -> Any:
     """The body of a function, also of one bound to a name (`const f = () => {…}`)."""
-    body = function.child_by_field_name("body")
+    body = body_of(function)  # also a Kotlin `function_body`, which no field names
     for field in BODY_FIELDS[1:]:
         value = function.child_by_field_name(field) if body is None else None
         if value is not None and value.type in FUNCTION_VALUES:

@@ -105,6 +105,8 @@ CONTAINERS = frozenset(
         "object_definition",  # Scala
         "trait_definition",
         "enum_definition",
+        "given_definition",  # Scala 3 `given Ordering[A] with` and its methods
+        "extension_definition",  # Scala 3 `extension (s: String)` and its methods
         "instance",  # Haskell (`class` is above)
         "extension_declaration",  # Dart
         "mixin_declaration",
@@ -117,6 +119,14 @@ CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
 # A Kotlin or Swift property with accessors of its own (`val size: Int get() { … }`, `var count:
 # Int { … }`): a unit, like a method, when they span lines (a stored property is a field).
 ACCESSORS = {"kotlin": frozenset({"getter", "setter"}), "swift": frozenset({"computed_property"})}
+# An anonymous type's instance (Kotlin's `object : Handler { … }`, Scala's `new Show[A] { … }`) bound
+# to a name is a class: its methods are the units, the binding their container. (A function that
+# returns one is a unit as any other, split only when long.) Node type -> its body's type.
+ANONYMOUS_TYPES = {"object_literal": "class_body", "instance_expression": "template_body"}
+# What binds one to a name: a property or value.
+ANONYMOUS_BINDERS = frozenset({"property_declaration", "val_definition"})
+# Where a function's body wraps the instance (`= object : … {`, an indented `new … {`).
+ANONYMOUS_WRAPPERS = frozenset({"function_body", "indented_block"})
 # Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
 HASKELL_FUNCTIONS = frozenset({"function", "bind"})
 # What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.
@@ -260,7 +270,11 @@ def property_name(node: Any) -> str | None:
     """The name a Kotlin property declares (its `variable_declaration`'s identifier); Swift's
     has a `name` field."""
     declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
-    found = None if declared is None else next((c for c in declared.named_children if "identifier" in c.type), None)
+    found = (
+        None
+        if declared is None
+        else next((c for c in declared.named_children if "identifier" in c.type), None)
+    )
     return None if found is None else name_text(found)
 
 

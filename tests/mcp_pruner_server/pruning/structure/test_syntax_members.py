@@ -26,6 +26,7 @@ def test_an_objective_c_macro_line_does_not_hide_the_implementation_after_it() -
     found = [(b.start, b.end, b.container, b.name) for b in blocks_of(OBJC_MACROS, "objc")]
     assert found == [(4, 11, True, None), (6, 9, False, "grow")]
 
+
 KOTLIN_ACCESSORS = """\
 class Widget(private val parts: List<Part>) {
     private val cache = mutableMapOf<String, Int>()
@@ -71,3 +72,78 @@ def test_a_property_with_accessors_over_several_lines_is_a_unit_with_its_doc() -
         (3, 7, 0, "weight"),
         (8, 12, 0, "first"),
     ]
+
+
+SCALA_GIVENS = """\
+object Syntax:
+  extension (s: String)
+    def shout: String =
+      s.toUpperCase
+
+  given intOrder: Ordering[Int] with
+    def compare(x: Int, y: Int): Int =
+      x - y
+
+  implicit val showInt: Show[Int] = new Show[Int] {
+    def show(x: Int): String = {
+      x.toString
+    }
+  }
+
+  given Show[Long] = new Show[Long] {
+    def show(x: Long): String = x.toString
+  }
+"""
+KOTLIN_ANONYMOUS = """\
+val handler = object : Handler {
+    override fun handle(x: Int): Int {
+        return x + 1
+    }
+}
+
+fun makeHandler(): Handler = object : Handler {
+    override fun handle(x: Int): Int {
+        return x
+    }
+}
+"""
+
+
+def test_scala_givens_extensions_and_anonymous_instances_hold_their_methods() -> None:
+    assert [(b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(SCALA_GIVENS, "scala")] == [
+        (0, 18, True, None, "Syntax"),
+        (1, 4, True, 0, None),  # `extension (s: String)`
+        (2, 4, False, 1, "shout"),
+        (5, 8, True, 0, "intOrder"),
+        (6, 8, False, 3, "compare"),
+        (9, 14, True, 0, None),  # `implicit val showInt = new Show[Int] {`
+        (10, 13, False, 5, "show"),
+        (15, 18, True, 0, None),  # `given Show[Long] = new Show[Long] {`
+        (16, 17, False, 7, "show"),
+    ]
+
+
+def test_a_kotlin_object_bound_to_a_name_holds_its_methods_a_function_returning_one_is_a_unit() -> None:
+    assert [
+        (b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(KOTLIN_ANONYMOUS, "kotlin")
+    ] == [
+        (0, 5, True, None, "handler"),
+        (1, 4, False, 0, "handle"),
+        (6, 11, False, None, "makeHandler"),  # short: kept whole, as any function
+    ]
+
+
+def test_a_long_kotlin_function_is_the_container_of_its_local_functions() -> None:
+    filler = "".join(f"    val v{k} = step({k})\n" for k in range(160))
+    step = "    fun step(x: Int): Int {\n        return x * 2\n    }\n"
+    text = f"fun process(items: List<Int>): Int {{\n{step}{filler}    return 0\n}}\n"
+    found = [(b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(text, "kotlin")]
+    assert found == [(0, 166, True, None, "process"), (1, 4, False, 0, "step")]
+
+
+def test_a_long_function_returning_an_anonymous_object_is_the_container_of_its_methods() -> None:
+    filler = "".join(f"    val v{k} = {k}\n" for k in range(160))
+    handle = "    override fun handle(x: Int): Int {\n        return x\n    }\n"
+    text = f"fun makeHandler(): Handler = object : Handler {{\n{filler}{handle}}}\n"
+    found = [(b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(text, "kotlin")]
+    assert found == [(0, 165, True, None, "makeHandler"), (161, 164, False, 0, "handle")]
