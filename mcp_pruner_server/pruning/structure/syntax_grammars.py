@@ -206,8 +206,10 @@ BODY_NODES = frozenset(
 )
 # Dart gives a function as two siblings: its signature, then its `function_body`.
 DART_SIGNATURES = frozenset({"method_signature", "function_signature"})
-# Objective-C's `@implementation` and `@interface`, whose members are their direct children.
-OBJC_CONTAINERS = frozenset({"class_implementation", "class_interface"})
+# Objective-C's `@implementation`, whose members are its direct children. An `@interface` only
+# declares them (a `.m` file's class extension, `@interface Foo ()`): its lines are chunks, never a
+# unit named like the class that outranks the methods it lists.
+OBJC_CONTAINERS = frozenset({"class_implementation"})
 # Zig's types are values: `const Foo = struct { … };` holds its methods.
 ZIG_CONTAINERS = frozenset(
     {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}

@@ -27,6 +27,12 @@ def test_an_objective_c_macro_line_does_not_hide_the_implementation_after_it() -
     assert found == [(4, 11, True, None), (6, 9, False, "grow")]
 
 
+def test_an_objective_c_interface_only_declares_its_methods_it_is_no_block() -> None:
+    text = "@interface Widget ()\n@property (nonatomic) int size;\n- (void)grow;\n@end\n\n" + OBJC_MACROS
+    found = [(b.start, b.end, b.container, b.name) for b in blocks_of(text, "objc")]
+    assert found == [(9, 16, True, None), (11, 14, False, "grow")]
+
+
 KOTLIN_ACCESSORS = """\
 class Widget(private val parts: List<Part>) {
     private val cache = mutableMapOf<String, Int>()
