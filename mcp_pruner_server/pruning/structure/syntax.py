@@ -63,6 +63,7 @@ from mcp_pruner_server.pruning.structure.syntax_haskell import continues_functio
 from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_export_macros,
+    blank_newer_kotlin,
     failed_rows,
     scope_members,
 )
@@ -367,6 +368,8 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
         text = blank_export_macros(_MACRO_LINE.sub(_blank, text))
     elif lang == "objc":
         text = _MACRO_LINE.sub(_blank, text)
+    elif lang == "kotlin":
+        text = blank_newer_kotlin(text)
     tree = tree_sitter.Parser(language(lang)).parse(text.encode("utf-8", "surrogatepass"))
     if failed_rows(tree.root_node) > MAX_ERROR_FRACTION * line_count:
         return None

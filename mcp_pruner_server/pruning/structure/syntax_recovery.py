@@ -103,3 +103,20 @@ def scope_members(
 def blank_export_macros(text: str) -> str:
     """`text` with each class's export macro blanked (spaces: rows and columns stay)."""
     return _EXPORT_MACRO.sub(lambda m: m.group().replace(m.group(1), " " * len(m.group(1))), text)
+
+
+# Kotlin syntax newer than the grammar (it reads the rest of the file as one error, or drops the rest
+# of the class): a `when` branch's guard (`is Int if x > 0 ->`, Kotlin 2.1) and a declaration's
+# context parameters or receivers (`context(scope: Raise<E>)` on its own line). Blanked before the
+# parse, they only hide a condition and a context, never a definition.
+_KOTLIN_GUARD = re.compile(r"^([ \t]*!?(?:is|in)[ \t][^\n]*?)([ \t]if[ \t][^\n]*?)(?=[ \t]*->)", re.MULTILINE)
+_KOTLIN_CONTEXT = re.compile(r"^[ \t]*context\([^\n]*\)[ \t]*$", re.MULTILINE)
+
+
+def blank_newer_kotlin(text: str) -> str:
+    """`text` with Kotlin's `when` guards and `context(…)` lines blanked (rows and columns stay)."""
+    if "context(" in text:
+        text = _KOTLIN_CONTEXT.sub(lambda m: " " * len(m.group()), text)
+    if " if " in text:
+        text = _KOTLIN_GUARD.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    return text

@@ -153,3 +153,29 @@ def test_a_long_function_returning_an_anonymous_object_is_the_container_of_its_m
     text = f"fun makeHandler(): Handler = object : Handler {{\n{filler}{handle}}}\n"
     found = [(b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(text, "kotlin")]
     assert found == [(0, 165, True, None, "makeHandler"), (161, 164, False, 0, "handle")]
+
+
+KOTLIN_NEWER = """\
+class Pricing {
+    fun price(item: Any): Int = when (item) {
+        is Book if item.pages > 100 -> 20
+        is Book -> 10
+        else -> 0
+    }
+
+    context(scope: Raise<String>)
+    fun check(x: Int): Int {
+        return x
+    }
+
+    fun total(items: List<Any>): Int {
+        return items.sumOf { price(it) }
+    }
+}
+"""
+
+
+def test_newer_kotlin_syntax_hides_no_member_after_it() -> None:
+    # a `when` guard and a context parameter are newer than the grammar: the class's members stay
+    found = [(b.start, b.end, b.name) for b in blocks_of(KOTLIN_NEWER, "kotlin")[1:]]
+    assert found == [(1, 6, "price"), (8, 11, "check"), (12, 15, "total")]
