@@ -6,8 +6,11 @@ members it recognised, often a whole class whose braces it could not match and w
 mere tokens. Counting every row of such a node as failed sent whole files to the heuristics
 (a C# class with one unparsed lambda, an Abseil header); counted here are the rows of what
 it could not place, and the members are walked, inside the container that `class X {`
-tokens open. And, before a C++ parse, the export macro of a class (`class SPDLOG_API logger {`)
-is blanked: read as the class's name, it made the class a function of hundreds of lines.
+tokens open. Where the parser gave up inside an error and dropped the text after it (no node
+holds it: the rest of a Kotlin class after a `$$"…"` string), that text is parsed again on its
+own (`dropped_tail`, `restart_row`). And, before a C++ parse, the export macro of a class
+(`class SPDLOG_API logger {`) is blanked: read as the class's name, it made the class a function
+of hundreds of lines; before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`).
 """
 
 from __future__ import annotations
@@ -56,6 +59,34 @@ def failed_rows(root: Any) -> int:
         elif node.has_error:
             stack.extend(node.children)
     return len(rows)
+
+
+def dropped_tail(root: Any) -> tuple[int, int] | None:
+    """The rows (first, end) of the text a node holds after its last child, which no node holds:
+    the parser gave up there, inside an error (the rest of a class after a construct the grammar
+    lacks). None if no error drops rows."""
+    stack = [root] if root.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.child_count:
+            covered = int(node.children[-1].end_point[0]) + 1
+            row, col = node.end_point
+            end = int(row) if col == 0 else int(row) + 1
+            if covered < end:
+                return covered, end
+        stack.extend(reversed([c for c in node.children if c.has_error]))
+    return None
+
+
+# Lines a parse cannot start on: the inside of a block comment (` * …`, ` */`) and closing braces.
+_NO_START = re.compile(r"[ \t]*(?:\*|\}|\)|\]|$)")
+
+
+def restart_row(lines: Sequence[str], row: int) -> int:
+    """The first row from `row` on where a parse may start afresh (not inside a comment's lines)."""
+    while row < len(lines) and _NO_START.match(lines[row]):
+        row += 1
+    return row
 
 
 def _recognised(node: Any) -> bool:

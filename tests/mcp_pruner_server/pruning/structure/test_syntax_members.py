@@ -179,3 +179,14 @@ def test_newer_kotlin_syntax_hides_no_member_after_it() -> None:
     # a `when` guard and a context parameter are newer than the grammar: the class's members stay
     found = [(b.start, b.end, b.name) for b in blocks_of(KOTLIN_NEWER, "kotlin")[1:]]
     assert found == [(1, 6, "price"), (8, 11, "check"), (12, 15, "total")]
+
+
+def test_the_members_after_a_construct_the_parser_gave_up_on_are_parsed_again() -> None:
+    # `$$"…"` (Kotlin 2.2) is newer than the grammar: the parser dropped the rest of the class
+    methods = "".join(
+        f"    fun rate{k}(x: Int): Int {{\n        return x * {k}\n    }}\n\n" for k in range(8)
+    )
+    label = '    fun label(x: Int): String {\n        return $$"cost: $$x"\n    }\n\n'
+    text = f"class Price {{\n{label}{methods}}}\n"
+    names = [b.name for b in blocks_of(text, "kotlin")]
+    assert names[-8:] == [f"rate{k}" for k in range(8)]
