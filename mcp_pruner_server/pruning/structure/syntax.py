@@ -54,6 +54,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     WRAPPERS,
     ZIG_CONTAINERS,
     language,
+    name_text,
     objc_selector,
     ocaml_kind,
     ocaml_name,
@@ -285,7 +286,10 @@ def _dart_function(
         header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
     )
     start = leading_row(signature, siblings, index, "dart")
-    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=definition_name(inner)))
+    name = definition_name(inner)
+    if name is None and inner.type == "factory_constructor_signature":  # `factory Box.of(…)`
+        name = next((name_text(c) for c in inner.named_children if c.type == "identifier"), None)
+    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=name))
 
 
 def _function_body(function: Any) -> Any:

@@ -204,8 +204,11 @@ BODY_NODES = frozenset(
         "enum_body",
     }
 )
-# Dart gives a function as two siblings: its signature, then its `function_body`.
-DART_SIGNATURES = frozenset({"method_signature", "function_signature"})
+# Dart gives a function as two siblings: its signature, then its `function_body` (a member's is a
+# `method_signature`; a top-level getter or setter has its own).
+DART_SIGNATURES = frozenset(
+    {"method_signature", "function_signature", "getter_signature", "setter_signature"}
+)
 # Objective-C's `@implementation`, whose members are its direct children. An `@interface` only
 # declares them (a `.m` file's class extension, `@interface Foo ()`): its lines are chunks, never a
 # unit named like the class that outranks the methods it lists.

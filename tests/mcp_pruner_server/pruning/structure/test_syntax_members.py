@@ -190,3 +190,27 @@ def test_the_members_after_a_construct_the_parser_gave_up_on_are_parsed_again() 
     text = f"class Price {{\n{label}{methods}}}\n"
     names = [b.name for b in blocks_of(text, "kotlin")]
     assert names[-8:] == [f"rate{k}" for k in range(8)]
+
+
+DART_MEMBERS = """\
+class Box {
+  final List<int> items;
+
+  Box(this.items);
+
+  /// A box of [values].
+  factory Box.of(Iterable<int> values) {
+    return Box(values.toList());
+  }
+}
+
+/// The version of the format.
+String get version {
+  return '1';
+}
+"""
+
+
+def test_a_dart_factory_is_named_by_its_class_and_a_top_level_getter_is_a_unit() -> None:
+    found = [(b.start, b.end, b.parent, b.name) for b in blocks_of(DART_MEMBERS, "dart")]
+    assert found == [(0, 10, None, "Box"), (5, 9, 0, "Box"), (11, 15, None, "version")]
