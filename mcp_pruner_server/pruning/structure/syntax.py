@@ -47,6 +47,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     FUNCTION_VALUES,
     FUNCTIONS,
     HASKELL_FUNCTIONS,
+    KEYWORD_NAMES,
     NOT_WRAPPED,
     OBJC_CONTAINERS,
     TRAILING_COMMENTS,
@@ -225,7 +226,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         start = header if container else leading_row(child, siblings, index, lang)
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
             start = trailing_doc_row(siblings[index - 1], start)
-        name = _NAMERS.get(lang, definition_name)(node)
+        name = KEYWORD_NAMES.get(definition.type) or _NAMERS.get(lang, definition_name)(node)
         if lang in SCRIPT_LANGS:
             name = script_name(definition, lang, name)
         if name is None and lang == "kotlin" and definition.type == "property_declaration":

@@ -127,6 +127,9 @@ ANONYMOUS_TYPES = {"object_literal": "class_body", "instance_expression": "templ
 ANONYMOUS_BINDERS = frozenset({"property_declaration", "val_definition"})
 # Where a function's body wraps the instance (`= object : … {`, an indented `new … {`).
 ANONYMOUS_WRAPPERS = frozenset({"function_body", "indented_block"})
+# Definitions named by their keyword: a Swift `subscript(i: Int) -> T` (whose `name` field is its
+# result type) and `deinit`; several subscripts of a type are overloads.
+KEYWORD_NAMES = {"subscript_declaration": "subscript", "deinit_declaration": "deinit"}
 # Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
 HASKELL_FUNCTIONS = frozenset({"function", "bind"})
 # What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.

@@ -214,3 +214,13 @@ String get version {
 def test_a_dart_factory_is_named_by_its_class_and_a_top_level_getter_is_a_unit() -> None:
     found = [(b.start, b.end, b.parent, b.name) for b in blocks_of(DART_MEMBERS, "dart")]
     assert found == [(0, 10, None, "Box"), (5, 9, 0, "Box"), (11, 15, None, "version")]
+
+
+def test_a_swift_subscript_and_deinit_are_named_by_their_keyword() -> None:
+    text = (
+        "final class Grid {\n    var cells: [Int] = []\n\n"
+        "    subscript(row: Int) -> Int {\n        get { cells[row] }\n"
+        "        set { cells[row] = newValue }\n    }\n\n"
+        "    deinit {\n        cells.removeAll()\n    }\n}\n"
+    )
+    assert [b.name for b in blocks_of(text, "swift")] == ["Grid", "subscript", "deinit"]
