@@ -101,6 +101,7 @@ CONTAINERS = frozenset(
         "singleton_class",  # Ruby `class << self`
         "object_declaration",  # Kotlin
         "companion_object",
+        "enum_entry",  # Kotlin's `ADD { override fun apply(…) … }`: only one with a body holds members
         "protocol_declaration",  # Swift
         "object_definition",  # Scala
         "trait_definition",
@@ -109,6 +110,7 @@ CONTAINERS = frozenset(
         "extension_definition",  # Scala 3 `extension (s: String)` and its methods
         "instance",  # Haskell (`class` is above)
         "extension_declaration",  # Dart
+        "extension_type_declaration",  # Dart 3 `extension type Meters(double value) { … }`
         "mixin_declaration",
     }
 )

@@ -208,12 +208,24 @@ class Box {
 String get version {
   return '1';
 }
+
+extension type Meters(double value) {
+  Meters add(Meters other) {
+    return Meters(value + other.value);
+  }
+}
 """
 
 
-def test_a_dart_factory_is_named_by_its_class_and_a_top_level_getter_is_a_unit() -> None:
+def test_dart_factories_top_level_getters_and_extension_types_methods_are_units() -> None:
     found = [(b.start, b.end, b.parent, b.name) for b in blocks_of(DART_MEMBERS, "dart")]
-    assert found == [(0, 10, None, "Box"), (5, 9, 0, "Box"), (11, 15, None, "version")]
+    assert found == [
+        (0, 10, None, "Box"),
+        (5, 9, 0, "Box"),  # `factory Box.of(…)`: named by its class, as a named constructor
+        (11, 15, None, "version"),
+        (16, 21, None, "Meters"),  # Dart 3 `extension type`
+        (17, 20, 3, "add"),
+    ]
 
 
 def test_a_swift_subscript_and_deinit_are_named_by_their_keyword() -> None:
@@ -224,3 +236,13 @@ def test_a_swift_subscript_and_deinit_are_named_by_their_keyword() -> None:
         "    deinit {\n        cells.removeAll()\n    }\n}\n"
     )
     assert [b.name for b in blocks_of(text, "swift")] == ["Grid", "subscript", "deinit"]
+
+
+def test_a_kotlin_enum_entry_with_a_body_holds_its_methods() -> None:
+    text = (
+        "enum class Op {\n    ADD {\n        override fun apply(a: Int, b: Int): Int {\n"
+        "            return a + b\n        }\n    },\n    NOP;\n\n"
+        "    abstract fun apply(a: Int, b: Int): Int\n}\n"
+    )
+    found = [(b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(text, "kotlin")]
+    assert found == [(0, 10, True, None, "Op"), (1, 6, True, 0, None), (2, 5, False, 1, "apply")]
