@@ -68,7 +68,7 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_newer_kotlin,
     dropped_tail,
     failed_rows,
-    restart_row,
+    reparse_tails,
     scope_members,
 )
 from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
@@ -91,8 +91,6 @@ MAX_PARSE_CHARS = 2_000_000
 # A parse that could not place what more than this fraction of the lines hold is not trusted
 # (a fragment, a template, the wrong language): the heuristics cope with anything.
 MAX_ERROR_FRACTION = 0.2
-# At most this many parses of the text a parser dropped after an error (each from where it stopped).
-MAX_TAIL_PARSES = 2
 # A function this long that defines functions (`function enableArrayMethods() {` and its
 # helpers, a factory's closures) is their container: kept whole, it is more than the budget
 # of most reads (a fifth of a file at the default ratio), and its helpers are what is asked.
@@ -385,22 +383,8 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
     out: list[Block] = []
     _walk(tree.root_node, lang, None, out, 0)  # the root too may be one error node
     has_error = tree.root_node.has_error
-    # the parser may give up inside an error and drop the text after it: parsed again on its own
-    # (rows kept), its definitions are found too, else it would count as one failure
-    tail = dropped_tail(tree.root_node)
-    lines = text.split("\n") if tail is not None else []
-    for _ in range(MAX_TAIL_PARSES):
-        if tail is None or failed > MAX_ERROR_FRACTION * line_count:
-            break
-        start = restart_row(lines, tail[0])
-        failed += start - tail[0]
-        rest = "\n" * start + "\n".join(lines[start : tail[1]])
-        tree = parser.parse(rest.encode("utf-8", "surrogatepass"))
-        failed += failed_rows(tree.root_node)
-        _walk(tree.root_node, lang, None, out, 0)
-        tail = dropped_tail(tree.root_node)
-    if tail is not None:
-        failed += tail[1] - tail[0]
+    if dropped_tail(tree.root_node) is not None and failed <= MAX_ERROR_FRACTION * line_count:
+        failed += reparse_tails(parser, text, tree.root_node, lambda root: _walk(root, lang, None, out, 0))
     if failed > MAX_ERROR_FRACTION * line_count:
         return None
     if not out and has_error:

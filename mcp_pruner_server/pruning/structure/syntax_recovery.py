@@ -16,7 +16,7 @@ of hundreds of lines; before a Kotlin one, syntax newer than its grammar (`blank
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -76,6 +76,30 @@ def dropped_tail(root: Any) -> tuple[int, int] | None:
                 return covered, end
         stack.extend(reversed([c for c in node.children if c.has_error]))
     return None
+
+
+# At most this many parses of the text a parser dropped after an error (each from where it stopped).
+MAX_TAIL_PARSES = 2
+
+
+def reparse_tails(parser: Any, text: str, root: Any, walk: Callable[[Any], None]) -> int:
+    """Parse again on its own (rows kept) the text the parse `root` dropped after an error, and
+    `walk` each new tree's root, so that its definitions are found too; the rows that stay
+    unparsed, counted as failed, are returned."""
+    failed = 0
+    tail = dropped_tail(root)
+    lines = text.split("\n")
+    for _ in range(MAX_TAIL_PARSES):
+        if tail is None:
+            return failed
+        start = restart_row(lines, tail[0])
+        failed += start - tail[0]
+        rest = "\n" * start + "\n".join(lines[start : tail[1]])
+        root = parser.parse(rest.encode("utf-8", "surrogatepass")).root_node
+        failed += failed_rows(root)
+        walk(root)
+        tail = dropped_tail(root)
+    return failed if tail is None else failed + tail[1] - tail[0]
 
 
 # Lines a parse cannot start on: the inside of a block comment (` * …`, ` */`) and closing braces.
