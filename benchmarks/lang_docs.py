@@ -23,6 +23,13 @@ DOC_MARKS: dict[str, tuple[bytes, ...]] = {
     "php": (b"/**",),
     "csharp": (b"///", b"/**"),
     "rust": (b"///", b"/**"),
+    # KDoc, Scaladoc, Swift's and Dart's `///`, Zig's `///`, HeaderDoc: a `//` above is a note.
+    "kotlin": (b"/**",),
+    "scala": (b"/**",),
+    "swift": (b"///", b"/**"),
+    "dart": (b"///", b"/**"),
+    "zig": (b"///",),
+    "objc": (b"///", b"/**", b"/*!"),
 }
 _COMMENT_MARKS = re.compile(r"^\s*(?:/\*\*?|\*/|\*|///?|//!|#+)\s?")
 # Also Lua `---` / `--[[` / LDoc's `--[[--`, Haskell `-- |` / `{-|`, OCaml `(**`, Elixir
