@@ -17,7 +17,8 @@ its equations, a Dart one its signature and the body after it, an OCaml one a `l
 parameters, and paths with "test" or "fuzz" (a fuzzer is a test) in any case are skipped.
 
 The languages' tables are `lang_tables.py`; reading a doc comment into the question,
-`lang_docs.py`.
+`lang_docs.py`. F#, Solidity, Groovy, Fortran, PowerShell and Common Lisp, languages the engine
+has no grammar for, find their definitions and docs in `lang_others.py`.
 
 Sources used for the sets in README: see "Languages, build logs, grep" there.
 
@@ -40,6 +41,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import lang_others
 from lang_docs import describes, doc_comment, last_row, question
 from lang_tables import (
     BODIES,
@@ -142,9 +144,44 @@ def _new_name(node: Any, lang: str) -> str:
     return m.group(1) if m else ""
 
 
+def _task(
+    lang: str, rel: str, name: str, start: int, query: str, lines: list[str], gold: list[int]
+) -> dict[str, Any]:
+    return {
+        "id": f"{lang}:{rel}:{name}:{start + 1}",
+        "kind": "code",
+        "source_type": "code",
+        "lang": lang,
+        "path": rel,
+        "goal_hint": query,
+        "text": "\n".join(lines),
+        "gold": gold,
+        "critical": [],
+    }
+
+
+def _build_other(lang: str, rel: str, lines: list[str], root: Any) -> list[dict[str, Any]]:
+    """The tasks of a language without an engine grammar (`lang_others.py`)."""
+    found = []
+    for start, end, c0, c1, query, name in lang_others.definitions(lang, lines, _walk(root)):
+        if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
+            continue
+        if _NOTE.match(query) or query.startswith("NOTE:"):
+            continue
+        ctx = list(lines)
+        for i in range(c0, c1 + 1):
+            ctx[i] = ""
+        gold = [i + 1 for i in range(start, end + 1) if ctx[i].strip()]
+        if MIN_GOLD <= len(gold) <= MAX_GOLD:
+            found.append(_task(lang, rel, name, start, query, ctx, gold))
+    return found
+
+
 def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, Any]]:
     lines = text.split("\n")
     tree = parser.parse(text.encode("utf-8"))
+    if lang in lang_others.EXTENSIONS:
+        return _build_other(lang, rel, lines, tree.root_node)
     found: list[dict[str, Any]] = []
     for node in _walk(tree.root_node):
         if node.type not in FUNCTIONS[lang]:
@@ -191,19 +228,7 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         gold = [i + 1 for i in range(start, end + 1) if ctx[i].strip()]
         if not (MIN_GOLD <= len(gold) <= MAX_GOLD):
             continue
-        found.append(
-            {
-                "id": f"{lang}:{rel}:{name}:{start + 1}",
-                "kind": "code",
-                "source_type": "code",
-                "lang": lang,
-                "path": rel,
-                "goal_hint": query,
-                "text": "\n".join(ctx),
-                "gold": gold,
-                "critical": [],
-            }
-        )
+        found.append(_task(lang, rel, name, start, query, ctx, gold))
     return found
 
 
@@ -252,15 +277,17 @@ def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
             t["lang"], t["path"] = "python", t["id"].split(":")[1]
         return tasks
     rng = random.Random(seed)
+    extensions = {**EXTENSIONS, **lang_others.EXTENSIONS}
+    new = lang in NEW_LANGS or lang in lang_others.EXTENSIONS
     skip = re.compile(r"(^|/)(tests?|testdata|__tests__|examples?|benches|vendor)(/|$)|test|spec|\.min\.")
     files = sorted(
         p
         for p in src.rglob("*")
         if p.is_file()
         and not p.is_symlink()
-        and p.suffix in EXTENSIONS[lang]
+        and p.suffix in extensions[lang]
         and not skip.search(str(p.relative_to(src)))
-        and not (lang in NEW_LANGS and re.search(skip.pattern + "|fuzz", str(p.relative_to(src)).lower()))
+        and not (new and re.search(skip.pattern + "|fuzz", str(p.relative_to(src)).lower()))
         and (p.suffix or _is_shell_script(p))
     )
     rng.shuffle(files)
@@ -283,7 +310,7 @@ def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", required=True, choices=["python", *EXTENSIONS])
+    ap.add_argument("--lang", required=True, choices=["python", *EXTENSIONS, *lang_others.EXTENSIONS])
     ap.add_argument("--src", type=Path, required=True)
     ap.add_argument("--n", type=int, default=40, help="tasks per split")
     ap.add_argument("--seed", type=int, default=14)
