@@ -58,7 +58,10 @@ _ATTRIBUTE = {
 }
 _MARKS = re.compile(r"^\s*(?:///?|/\*\*?|\*/|\*+|!>|!!|!+|<#|#>|#+|;+|\")\s?")
 _END_MARKS = re.compile(r"\s*(?:\*/|#>|\")\s*$")
-_RULER = re.compile(r"[-=*#~_+!;]{3,}")
+# A ruler, also one with a tag in it (`!! ------[SAW1710]-`).
+_RULER = re.compile(r"[-=*#~_+!;]{3,}(?:\[[^\]]*\][-=*#~_+!;]*)?")
+# Javadoc's inline tags: `{@code x}`, `{@link Type#member}` are their text.
+_INLINE_TAG = re.compile(r"\{@(?:code|link|linkplain|literal)\s+([^}]*)\}")
 _XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
 _XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
 _XML_TAG = re.compile(r"</?\w+[^>]*>")
@@ -92,7 +95,9 @@ def _is_definition(node: Any, lang: str) -> bool:
 
 
 def _name(node: Any, lines: list[str], lang: str) -> str:
-    header = lines[node.start_point[0]]
+    rows = range(node.start_point[0], min(node.end_point[0], node.start_point[0] + 10) + 1)
+    attribute = _ATTRIBUTE.get(lang)
+    header = next((lines[r] for r in rows if attribute is None or not attribute.match(lines[r])), "")
     pattern = {
         "fsharp": r"\s*(?:static\s+)?(?:let|member|override|default|abstract)\s+"
         r"(?:inline\s+|rec\s+|private\s+|internal\s+|public\s+|static\s+)*(?:\w+\.)?([\w']+)",
@@ -164,7 +169,7 @@ def question(lines: list[str], first: int, last: int, name: str) -> str:
             continue
         if _XML_END.match(text):
             break
-        text = _LEAD_TAG.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", text))).strip()
+        text = _LEAD_TAG.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", _INLINE_TAG.sub(r"\1", text)))).strip()
         if _SKIP_TAG.match(text):
             continue
         if not text:
