@@ -227,7 +227,9 @@ BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
     "ruby": re.compile(r"(?<![\w@$])[A-Za-z_]\w*(?:[?!](?!=))?"),
     "bash": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),
 }
-_DEF_NAME = re.compile(r"\b(?:def|function\*?|func|fn|class|struct|trait|interface)\s+([A-Za-z_]\w*)")
+_DEF_NAME = re.compile(
+    r"\b(?:def|function\*?|func|fn|class|struct|trait|interface|subroutine)\s+([A-Za-z_]\w*)"
+)
 # How far into a unit its header is looked for (decorators and comments come first).
 HEADER_SEARCH_LINES = 8
 

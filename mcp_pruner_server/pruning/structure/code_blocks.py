@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.common import indent_of
@@ -21,31 +21,52 @@ _DEF = re.compile(
     r"override|virtual|async|unsafe|extern|inline|const|open|data|sealed|"
     # Kotlin, Swift and Scala modifiers (`suspend fun`, `mutating func`, `private[data] def`)
     r"suspend|operator|infix|tailrec|mutating|fileprivate|convenience|required|implicit|"
+    # Fortran's procedure prefixes and result types (`pure elemental real(dp) function f(x)`)
+    r"pure|impure|elemental|recursive|module|(?:integer|real|logical|complex|character)(?:\s*\([^)]*\))?|"
+    r"(?:type|class)\s*\([^)]*\)|double\s+precision|"
     r"(?:private|protected)\[\w+\])\s+)*"
-    r"(?P<kw>def|class|function\*?|func|fn|impl|struct|enum|trait|interface|module|namespace|object|record|"
-    r"macro_rules!|sub|proc|"
+    r"(?P<kw>def|class|function\*?|Function|func|fn|impl|struct|enum|trait|interface|module|namespace|object|record|"
+    r"macro_rules!|sub|proc|subroutine|"
     # Kotlin `fun`, Elixir `defp` / `defmacro` / `defmodule`, Lua `local function`: only before
     # a name (`fun = …` assigns a variable)
-    r"(?:fun|defp|defmacrop?|defmodule|local\s+function)(?=\s+[\w<`(]))\b"
+    r"(?:fun|defp|defmacrop?|defmodule|local\s+function)(?=\s+[\w<`(])|"
+    # F#'s `member x.Name(…) =` and a `let` with parameters (`let inline f (x: int) =`): a
+    # `let x =`, `let x: T =`, Rust's `let mut x =` bind values
+    r"member(?=\s+[\w'.]+)|let(?=\s+(?:(?:inline|rec|private|internal)\s+)*(?!mut\b)(?:[\w']+|\([^)]*\))(?:<[^>]*>)?"
+    r"\s+[\w'(][^=]*=(?:\s*\w+\s*\{|\s*function)?\s*$)|"
+    # Lisp's definitions: `(defun`, `(defmacro`, Clojure's `(defn-`, Scheme's `(define`
+    r"\((?:def(?:un|macro|method|generic|var|parameter|constant|class|struct|type|setf|record|protocol|"
+    r"multi|n-?)?|define(?:-[\w-]+)?)(?=\s))(?:\b|(?<=-))"
 )
 _CONTAINER = frozenset(
     {"class", "impl", "struct", "enum", "trait", "interface", "module", "namespace", "object", "defmodule"}
 )
 # `foo(a, b) {`, `int main(void) {`, `const f = (x) => {`, `name: function (x) {`
 _BRACE_SIGNATURE = re.compile(
-    r"^\s*[^\s(){};=#/*][^;]*\)\s*(?:->\s*[^{]+|:\s*[^{]+|\w+\s*)?\{\s*$|=>\s*\{\s*$"
+    r"^\s*[^\s(){};=#/*][^;]*\)\s*(?:->\s*[^{]+|:\s*[^{]+|\w+\s*|throws\s+[\w.,\s]+)?\{\s*$|=>\s*\{\s*$"
 )
 _CONTROL = re.compile(
     r"^\s*(?:\}\s*)?(?:if|else|for|foreach|while|do|switch|case|catch|try|finally|return|with)\b"
 )
-_DECORATOR = re.compile(r"^\s*@")
-# Also Lua's `---`, Haskell's `{-`, OCaml's `(*`, Lisp's `;;`, Erlang's and MATLAB's `%`.
-_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--|\{-|\(\*|;;|%)")
+_DECORATOR = re.compile(r"^\s*(?:@|\[<)")  # also F#'s `[<Obsolete>]`
+# Also Lua's `---`, Haskell's `{-`, OCaml's `(*`, Lisp's `;;`, Erlang's and MATLAB's `%`,
+# Fortran's `!` (`!>` a Doxygen or FORD doc).
+_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--|\{-|\(\*|;;|%|!(?!=))")
 _CLOSER = re.compile(r"^\s*[)\]}]")
 _OPENER = re.compile(r"^\s*\{\s*$")
 # The `end` closing a Lua, Julia, Elixir, Ruby, Crystal, MATLAB or Fortran block at its header's
-# indentation (with `)`/`,`/`;` after it, or a comment), not a variable named `end`.
-_END_LINE = re.compile(r"^\s*end\b[\s)\]},;.]*(?:(?:#|--|%|!).*)?$")
+# indentation (with `)`/`,`/`;` after it, or a comment), not a variable named `end`; Fortran's
+# names what it closes (`end subroutine name`).
+_END_LINE = re.compile(
+    r"^\s*end\b(?:\s*(?:subroutine|function|module|submodule|program|type|interface|procedure)\b(?:\s+\S+)?)?"
+    r"[\s)\]},;.]*(?:(?:#|--|%|!).*)?$"
+)
+# Lines that end no block though less indented: Fortran's `contains` before a procedure's inner
+# procedures, and its statement labels (`99020 format (…)` at column 0).
+_NEUTRAL = re.compile(r"^\s*(?:contains\s*$|\d+\s+[A-Za-z])")
+# A Fortran procedure's own end: it closes one whose body is not indented (an older style).
+_NAMED_END = re.compile(r"^\s*end\s*(?:subroutine|function)\b")
+_NAMED_KW = frozenset({"subroutine", "function"})
 _IMPORT = re.compile(
     r"^(?:import\s|from\s+\S+\s+import\s|#include\b|using\s+[\w.]+;|use\s+[\w:{}, ]+;|require\(|"
     r"(?:const|let|var)\s+\S+\s*=\s*require\(|package\s+\w+|extern\s+crate\s)"
@@ -82,15 +103,20 @@ def _block_end(
     last = header
     j = header + 1
     n = len(lines)
+    opened = False
     while j < n:
         ind = indents[j]
-        if ind is None:
+        if ind is None or (ind <= base and (_COMMENT.match(lines[j]) or _NEUTRAL.match(lines[j]))):
+            # a comment or a preprocessor line (`#ifdef`, commented-out code at column 0) ends
+            # no block: code does
             j += 1
             continue
         if ind > base:
             last = j
-        elif allman and j == last + 1 == header + 1 and _OPENER.match(lines[j]):
-            last = j  # Allman style: the body's `{` on the line after its header
+        elif allman and j == last + 1 and not opened and _OPENER.match(lines[j]):
+            # Allman style: the body's `{` on the line after its header, or after the indented
+            # rest of its signature (Solidity's `returns (…)`, a C parameter per line)
+            last, opened = j, True
         elif _CLOSER.match(lines[j]) or _END_LINE.match(lines[j]):
             last = j
             tail = lines[j].rstrip()
@@ -187,6 +213,23 @@ def _brace_end(lines: Sequence[str], header: int, limit: int, deadline: Deadline
     return None, scanned
 
 
+def _named_end(
+    lines: Sequence[str], header: int, indents: Sequence[int | None], deadline: Deadline
+) -> int | None:
+    """Exclusive end of a procedure closed by `end subroutine` / `end function` at its header's
+    indentation, None if another procedure opens there first."""
+    base = indents[header]
+    for j in deadline.paced(range(header + 1, min(len(lines), header + MAX_BRACE_SCAN_LINES))):
+        if indents[j] != base:
+            continue
+        if _NAMED_END.match(lines[j]):
+            return j + 1
+        m = _DEF.match(lines[j])
+        if m and m.group("kw") in _NAMED_KW:
+            return None
+    return None
+
+
 def _block_start(lines: Sequence[str], header: int, base: int) -> int:
     start = header
     while start > 0:
@@ -241,6 +284,8 @@ def find_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> li
             brace_budget -= scanned
             if closing is not None and closing > end and indents[closing - 1] == indents[i]:
                 end = closing
+        if end - i < 2 and m and m.group("kw") in _NAMED_KW:
+            end = _named_end(lines, i, indents, deadline) or end
         if end - i < 2 and not line.rstrip().endswith((":", "{")):
             continue  # a one-line declaration (`class X;`, `fn f();`) opens nothing
         base = indents[i]
@@ -254,7 +299,22 @@ def find_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> li
         parent = stack[-1] if stack else None
         blocks.append(Block(start, header, end, container, parent))
         stack.append(len(blocks) - 1)
-    return blocks
+    return _long_functions_hold_units(lines, blocks)
+
+
+# A function this long that defines functions inside it is a module in all but name (a
+# PowerShell script's one function around its helpers, a Lisp `labels`): its inner definitions
+# are units of their own, as a class's methods are, not one unit of the whole. Only a keyword
+# definition counts (`function`, `def`, `(defun`): a heredoc's CSS `@media (…) {` defines nothing.
+MODULE_LIKE_LINES = 150
+
+
+def _long_functions_hold_units(lines: Sequence[str], blocks: list[Block]) -> list[Block]:
+    parents = {b.parent for b in blocks if _DEF.match(lines[b.header])}
+    return [
+        replace(b, container=True) if k in parents and b.end - b.start > MODULE_LIKE_LINES else b
+        for k, b in enumerate(blocks)
+    ]
 
 
 def signature_end(lines: Sequence[str], block: Block) -> int:

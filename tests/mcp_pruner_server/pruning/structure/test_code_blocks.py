@@ -186,3 +186,64 @@ def test_an_allman_brace_after_a_perl_sub_opens_its_body_but_not_after_a_class()
     # a class opened so would be one unit of all its members, competing with them
     csharp = "public class Widget\n{\n    int size;\n    int Grow() {\n        return 1;\n    }\n}\n"
     assert _spans(csharp) == [(3, 3, 6)]
+
+
+def test_fortran_procedures_open_blocks_closed_by_their_named_end() -> None:
+    fortran = (
+        "!> Doubles x.\npure elemental real(dp) function twice(x)\n  real(dp), intent(in) :: x\n"
+        "  twice = 2 * x\nend function twice\nsubroutine hello()\n  print *, 'hi'\nend subroutine hello\n"
+    )
+    assert _spans(fortran) == [(0, 1, 5), (5, 5, 8)]
+
+
+def test_fsharp_functions_and_members_open_definitions_but_a_bound_value_does_not() -> None:
+    for line in ("let inline f (x: int) : int =", "    member this.Area(r) =", "let g x = async {"):
+        assert is_header(line), line
+    for line in ("let x = 5", "let mut total =", "let x: number = 5"):
+        assert not is_header(line), line
+
+
+def test_lisp_definitions_open_blocks_their_indented_body_closes() -> None:
+    lisp = ';;; Squares.\n(defun square (x)\n  "X times X."\n  (* x x))\n\n(default-x)\n'
+    lisp += "(defn- twice [x]\n  (* 2 x))\n"
+    assert _spans(lisp) == [(0, 1, 4), (6, 6, 8)]
+
+
+def test_an_allman_brace_after_a_multiline_signature_opens_the_body() -> None:
+    solidity = "function swap(uint a)\n    internal\n    returns (uint b)\n{\n    b = a;\n}\n\nuint x;\n"
+    assert _spans(solidity) == [(0, 0, 6)]
+
+
+def test_a_comment_or_directive_at_column_0_does_not_end_an_indented_body() -> None:
+    fsharp = "let matchValue value =\n    match value with\n#if NET6\n    | 1 -> 2\n#endif\n    | _ -> 0\n"
+    assert _spans(fsharp) == [(0, 0, 6)]
+    python = "def f(x):\n    a = x\n# a = 2\n    return a\n# section\ng = 1\n"
+    assert _spans(python) == [(0, 0, 4)]
+
+
+def test_a_long_function_defining_functions_holds_them_as_a_container_does() -> None:
+    body = "\n".join(f"    $x{k} = {k}" for k in range(160))
+    script = f"function Invoke-All {{\n    function Get-One {{\n        1\n    }}\n{body}\n}}\n"
+    outer, inner = find_blocks(script.split("\n"))
+    assert outer.container
+    assert not inner.container
+    short = "function Invoke-All {\n    function Get-One {\n        1\n    }\n}\n"
+    assert not find_blocks(short.split("\n"))[0].container
+
+
+def test_an_unindented_fortran_body_ends_at_its_named_end_past_labels_and_contains() -> None:
+    flat = (
+        "pure subroutine put(x)\nreal :: x\nx = 1\nend subroutine put\nsubroutine two()\nend subroutine two\n"
+    )
+    assert _spans(flat) == [(0, 0, 4), (4, 4, 6)]
+    labelled = (
+        "  function f(x)\n    x = 1\n99 format (I3)\n    y = 2\n  contains\n    z = 3\n  end function f\n"
+    )
+    assert _spans(labelled) == [(0, 0, 7)]
+
+
+def test_fsharp_active_patterns_attributes_and_a_groovy_throws_clause() -> None:
+    assert is_header("let (|Even|_|) (n: int) =")
+    fsharp = '/// Old.\n[<Obsolete("no")>]\nstatic member From (v : int) =\n    v\n'
+    assert _spans(fsharp) == [(0, 2, 4)]
+    assert is_header("    G runScript(String script) throws IOException {")
