@@ -77,14 +77,24 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".clj": "clojure",
     ".cljs": "clojure",
     ".el": "elisp",
+    ".fs": "fsharp",  # its `///` XML docs read as C#'s, its `let f x =` as OCaml's: both misparse it
+    ".fsi": "fsharp",
     ".fsx": "fsharp",
     ".groovy": "groovy",
     ".gradle": "groovy",
+    ".nf": "groovy",  # Nextflow
+    ".sol": "solidity",  # else sniffed as JavaScript and misparsed
+    ".lisp": "commonlisp",
+    ".lsp": "commonlisp",
+    ".psm1": "powershell",
     ".cr": "crystal",
     ".nim": "nim",
     ".sql": "sql",
     ".ps1": "powershell",
     ".f90": "fortran",
+    ".f95": "fortran",
+    ".f03": "fortran",
+    ".f08": "fortran",
     ".vb": "vbnet",
 }
 # Whole file names (lower case) that say the language without an extension.
@@ -95,6 +105,7 @@ FILE_NAMES: dict[str, str] = {
     ".bash_profile": "bash",
     ".profile": "bash",
     "pkgbuild": "bash",
+    "jenkinsfile": "groovy",
 }
 # Interpreter named by a shebang -> language.
 INTERPRETERS: dict[str, str] = {

@@ -66,6 +66,12 @@ def test_the_extension_wins_over_the_shebang() -> None:
         ("src/show.jl", ["function show(io)", "    print(io)", "end", "  end"] * 3, "julia"),
         ("src/lists.erl", ["use strict;", "use std::fmt;", "impl X {", "fn f() {"] * 3, "erlang"),
         ("R/mutate.R", ["import os", "def f(x):", "    self.x <- x"] * 3, "r"),
+        (
+            "src/Json.fs",
+            ["/// <summary>Parses.</summary>", "open System", "let parse (s: string) ="] * 3,
+            "fsharp",
+        ),
+        ("contracts/Token.sol", ["import './Ownable.sol';", "export function f() {", "}"] * 3, "solidity"),
     ],
 )
 def test_a_known_extension_without_a_grammar_is_not_sniffed_as_another_language(
