@@ -85,7 +85,8 @@ MAX_TAIL_PARSES = 2
 def reparse_tails(parser: Any, text: str, root: Any, walk: Callable[[Any], None]) -> int:
     """Parse again on its own (rows kept) the text the parse `root` dropped after an error, and
     `walk` each new tree's root, so that its definitions are found too; the rows that stay
-    unparsed, counted as failed, are returned."""
+    unparsed, counted as failed, are returned (blank lines, closers and a comment's inner lines
+    where no parse may start are not: they hold no definition)."""
     failed = 0
     tail = dropped_tail(root)
     lines = text.split("\n")
@@ -93,13 +94,14 @@ def reparse_tails(parser: Any, text: str, root: Any, walk: Callable[[Any], None]
         if tail is None:
             return failed
         start = restart_row(lines, tail[0])
-        failed += start - tail[0]
+        if start >= tail[1]:
+            return failed  # only blank lines, closers or a comment's inner lines were dropped
         rest = "\n" * start + "\n".join(lines[start : tail[1]])
         root = parser.parse(rest.encode("utf-8", "surrogatepass")).root_node
         failed += failed_rows(root)
         walk(root)
         tail = dropped_tail(root)
-    return failed if tail is None else failed + tail[1] - tail[0]
+    return failed if tail is None else failed + sum(1 for line in lines[tail[0] : tail[1]] if line.strip())
 
 
 # Lines a parse cannot start on: the inside of a block comment (` * …`, ` */`) and closing braces.
@@ -107,7 +109,8 @@ _NO_START = re.compile(r"[ \t]*(?:\*|\}|\)|\]|$)")
 
 
 def restart_row(lines: Sequence[str], row: int) -> int:
-    """The first row from `row` on where a parse may start afresh (not inside a comment's lines)."""
+    """The first row from `row` on where a parse may start afresh: not a blank line, a closing
+    bracket or a block comment's inner line."""
     while row < len(lines) and _NO_START.match(lines[row]):
         row += 1
     return row
@@ -164,7 +167,7 @@ def blank_export_macros(text: str) -> str:
 # of the class): a `when` branch's guard (`is Int if x > 0 ->`, Kotlin 2.1) and a declaration's
 # context parameters or receivers (`context(scope: Raise<E>)` on its own line). Blanked before the
 # parse, they only hide a condition and a context, never a definition.
-_KOTLIN_GUARD = re.compile(r"^([ \t]*!?(?:is|in)[ \t][^\n]*?)([ \t]if[ \t][^\n]*?)(?=[ \t]*->)", re.MULTILINE)
+_KOTLIN_BRANCH = re.compile(r"[ \t]*!?(?:is|in)[ \t]")
 _KOTLIN_CONTEXT = re.compile(r"^[ \t]*context\([^\n]*\)[ \t]*$", re.MULTILINE)
 
 
@@ -173,5 +176,19 @@ def blank_newer_kotlin(text: str) -> str:
     if "context(" in text:
         text = _KOTLIN_CONTEXT.sub(lambda m: " " * len(m.group()), text)
     if " if " in text:
-        text = _KOTLIN_GUARD.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+        text = "\n".join(_blank_guard(line) for line in text.split("\n"))
     return text
+
+
+def _blank_guard(line: str) -> str:
+    """A `when` branch's line with its guard blanked: from ` if ` to the branch's own (first) `->`.
+
+    Found with `str.find`, not a regex: a lazy pattern spanning the line was quadratic on a long one."""
+    if not _KOTLIN_BRANCH.match(line):
+        return line
+    arrow = line.find("->")
+    guard = line.find(" if ", 0, arrow)
+    if arrow < 0 or guard < 0:
+        return line
+    end = len(line[:arrow].rstrip())
+    return line[:guard] + " " * (end - guard) + line[end:]

@@ -3,6 +3,7 @@ the blocks a macro line, an accessor or an anonymous type would otherwise hide."
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.structure.syntax_recovery import blank_newer_kotlin
 from tests.mcp_pruner_server.pruning.structure.test_syntax import blocks_of
 
 OBJC_MACROS = """\
@@ -181,6 +182,16 @@ def test_newer_kotlin_syntax_hides_no_member_after_it() -> None:
     assert found == [(1, 6, "price"), (8, 11, "check"), (12, 15, "total")]
 
 
+def test_only_a_guard_before_its_branch_arrow_is_blanked() -> None:
+    guarded = "        is Int if x > 0 -> x"
+    assert blank_newer_kotlin(guarded) == "        is Int" + " " * 9 + " -> x"
+    # the branch's arrow comes first: the `if` and the lambda's `->` after it are the branch's code
+    lambda_line = "        is Foo -> list.filter { if (it) a else b }.map { y -> y }"
+    assert blank_newer_kotlin(lambda_line) == lambda_line
+    plain = "    val y = if (x) 1 else 2"
+    assert blank_newer_kotlin(plain) == plain
+
+
 def test_the_members_after_a_construct_the_parser_gave_up_on_are_parsed_again() -> None:
     # `$$"…"` (Kotlin 2.2) is newer than the grammar: the parser dropped the rest of the class
     methods = "".join(
@@ -190,6 +201,14 @@ def test_the_members_after_a_construct_the_parser_gave_up_on_are_parsed_again() 
     text = f"class Price {{\n{label}{methods}}}\n"
     names = [b.name for b in blocks_of(text, "kotlin")]
     assert names[-8:] == [f"rate{k}" for k in range(8)]
+
+
+def test_blank_lines_after_a_last_broken_function_count_as_no_failure() -> None:
+    # the parser drops the rows after an unclosed `(`; blank ones hold nothing it failed to read
+    funcs = "".join(f"fun g{k}() {{\n    y()\n}}\n" for k in range(10))
+    text = funcs + "fun f() {\n  val x = (1 +\n}\n" + "\n" * 10
+    names = [b.name for b in blocks_of(text, "kotlin")]
+    assert names[:10] == [f"g{k}" for k in range(10)]
 
 
 DART_MEMBERS = """\
