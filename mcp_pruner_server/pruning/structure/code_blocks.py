@@ -30,9 +30,10 @@ _DEF = re.compile(
     # Kotlin `fun`, Elixir `defp` / `defmacro` / `defmodule`, Lua `local function`: only before
     # a name (`fun = …` assigns a variable)
     r"(?:fun|defp|defmacrop?|defmodule|local\s+function)(?=\s+[\w<`(])|"
-    # F#'s `member x.Name(…) =` and a `let` with parameters (`let inline f (x: int) =`): a
+    # F#'s `member x.Name(…) =` and a `let` with parameters (`let inline f (x: int) =`; its modifiers
+    # taken possessively: a run of them is not tried again as the name, which was quadratic): a
     # `let x =`, `let x: T =`, Rust's `let mut x =` bind values
-    r"member(?=\s+[\w'.]+)|let(?=\s+(?:(?:inline|rec|private|internal)\s+)*(?!mut\b)(?:[\w']+|\([^)]*\))(?:<[^>]*>)?"
+    r"member(?=\s+[\w'.]+)|let(?=\s+(?:(?:inline|rec|private|internal)\s+)*+(?!mut\b)(?:[\w']+|\([^)]*\))(?:<[^>]*>)?"
     r"\s+[\w'(][^=]*=(?:\s*\w+\s*\{|\s*function)?\s*$)|"
     # Lisp's definitions: `(defun`, `(defmacro`, Clojure's `(defn-`, Scheme's `(define`
     r"\((?:def(?:un|macro|method|generic|var|parameter|constant|class|struct|type|setf|record|protocol|"

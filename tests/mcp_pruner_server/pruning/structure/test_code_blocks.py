@@ -199,7 +199,7 @@ def test_fortran_procedures_open_blocks_closed_by_their_named_end() -> None:
 def test_fsharp_functions_and_members_open_definitions_but_a_bound_value_does_not() -> None:
     for line in ("let inline f (x: int) : int =", "    member this.Area(r) =", "let g x = async {"):
         assert is_header(line), line
-    for line in ("let x = 5", "let mut total =", "let x: number = 5"):
+    for line in ("let x = 5", "let mut total =", "let x: number = 5", "let private xs ="):
         assert not is_header(line), line
 
 
