@@ -3,16 +3,15 @@
 Elixir defines everything with calls: `def f(x) do … end` is a call of `def` whose `do_block`
 is the body, `defmodule X do … end` one of `defmodule` whose `do_block` holds the members, and
 `@doc`, `@spec`, `@impl` above a function are attribute calls that belong to it; a `@doc`
-heredoc over several lines, like Julia's docstrings below, is left to the chunks (dev: 0.90
-with them, 0.97 without, on the second old half; fresh 0.85 → 0.88).
+heredoc over several lines, like Julia's docstrings below, is left to the chunks: joined to its
+function, a long one made the unit larger than a read's budget whenever a neighbour's doc won.
 
 Julia's definition nodes have no `name` or `body` fields (`function_definition`,
 `macro_definition`, `struct_definition`; a `module_definition`'s members are its children), a
 short function is an assignment to a call (`area(r) =` and its lines), and a definition may be
 wrapped in a macro call (`@inline function f …`). Its docstring, the string above it, is left
 to the chunks: often a hundred lines of examples, joined to the function it made a unit larger
-than a read's budget whenever a neighbour's doc won (dev: 0.82 / 0.80 with them, 0.90 / 0.80
-without, on the first two halves).
+than a read's budget whenever a neighbour's doc won.
 """
 
 from __future__ import annotations
@@ -89,7 +88,7 @@ def julia_kind(node: Any) -> tuple[str, Any] | None:
     """("function" | "container", the node holding its members) for a definition, else None.
 
     A one-line short function (`area(r) = pi * r^2`) is left to the chunks: as units of their own
-    such lines outranked the function asked about (dev: 0.95 against 0.97 left to the chunks).
+    such lines, many alike, outranked the function asked about.
     """
     if node.type in JULIA_FUNCTIONS:
         return "function", node

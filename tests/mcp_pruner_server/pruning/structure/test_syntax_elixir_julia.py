@@ -106,6 +106,7 @@ def test_the_engine_keeps_the_whole_elixir_function_with_its_rescue_clause() -> 
     text = ELIXIR.replace("  defmodule Shape", filler + "  defmodule Shape")
     kept = _kept(text, "parse the text as an integer", "lib/acme/widget.ex")
     assert all(line in kept for line in ELIXIR.split("\n")[20:25])
+    assert "  def pad7(x) do" not in kept  # pruned, not a fail-open copy of the text
 
 
 def test_julia_units_are_functions_macros_and_structs_inside_their_module() -> None:

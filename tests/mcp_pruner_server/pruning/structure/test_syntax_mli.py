@@ -60,6 +60,7 @@ def test_the_engine_keeps_the_val_asked_about_in_an_mli() -> None:
     text = filler + MLI + filler
     kept = _kept(text, "shrinks the widget", "src/widget.mli")
     assert all(line in kept for line in MLI.split("\n")[9:14])
+    assert "val pad7 : int -> int" not in kept  # pruned, not a fail-open copy of the text
 
 
 def test_a_failed_mli_parse_means_the_heuristics() -> None:
