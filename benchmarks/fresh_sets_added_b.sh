@@ -56,7 +56,7 @@ JuliaStats+Distributions.jl 2697768b3324f3d0a6817cb21e50f7ed2408c19f julia src
 JuliaPlots+Plots.jl f1734b439eb0808e6c586d9aec300eda100662e2 julia PlotsBase/src RecipesPipeline/src StatsPlots/src
 FluxML+Flux.jl 3f2f828b523d7ea202cc9295ab4f174f2f45e3f2 julia src
 jump-dev+JuMP.jl 21c52ac3f74a89ac2cc10cc45ead0d2f2d04c8e8 julia src"
-L=$W/lang; rm -rf $L; mkdir -p $L/{lua,haskell,ocaml,perl,elixir,julia} $W/dl $W/x $OUT
+L=${W:?}/lang; rm -rf "$L"; mkdir -p $L/{lua,haskell,ocaml,perl,elixir,julia} $W/dl $W/x $OUT
 while read -r proj _sha lang folders; do
     for f in $folders; do mkdir -p $L/$lang/$proj/$(dirname $f); cp -r $GH/$proj/$f $L/$lang/$proj/$f; done
 done <<< "$TREES"

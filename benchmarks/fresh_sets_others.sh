@@ -60,7 +60,7 @@ lem-project+lem 492312e47ba6e46a327ea3e074ccbf5cc39666a3 commonlisp src extensio
 McCLIM+McCLIM c5bc6cb7f03ce0d77211403642caa1e3e8f963d0 commonlisp Core Libraries/Drei
 slime+slime ec7d59f50007cf899ebe7539a639bdb88392baf4 commonlisp swank.lisp swank contrib
 ruricolist+serapeum ff930b64089428ede1cc31d723b662734dfe70a9 commonlisp ."
-L=$W/lang; rm -rf $L; mkdir -p $OUT
+L=${W:?}/lang; rm -rf "$L"; mkdir -p $OUT
 while read -r proj _sha lang folders; do
     for f in $folders; do mkdir -p $L/$lang/$proj/$(dirname $f); cp -r $GH/$proj/$f $L/$lang/$proj/$f; done
 done <<< "$TREES"
