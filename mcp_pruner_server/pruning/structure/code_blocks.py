@@ -67,6 +67,9 @@ _END_LINE = re.compile(
 _NEUTRAL = re.compile(r"^\s*(?:contains\s*$|\d+\s+[A-Za-z])")
 # A Fortran procedure's own end: it closes one whose body is not indented (an older style).
 _NAMED_END = re.compile(r"^\s*end\s*(?:subroutine|function)\b")
+# The name a Fortran procedure's header gives it, and the name its `end function f` repeats.
+_PROCEDURE_NAME = re.compile(r"\b(?:subroutine|function)\s+(\w+)", re.IGNORECASE)
+_END_NAME = re.compile(r"^\s*end\s*(?:subroutine|function)\s+(\w+)", re.IGNORECASE)
 _NAMED_KW = frozenset({"subroutine", "function"})
 _IMPORT = re.compile(
     r"^(?:import\s|from\s+\S+\s+import\s|#include\b|using\s+[\w.]+;|use\s+[\w:{}, ]+;|require\(|"
@@ -218,10 +221,16 @@ def _named_end(
     lines: Sequence[str], header: int, indents: Sequence[int | None], deadline: Deadline
 ) -> int | None:
     """Exclusive end of a procedure closed by `end subroutine` / `end function` at its header's
-    indentation, None if another procedure opens there first."""
+    indentation, or by one naming it at any (an end a column off its header still says what it
+    closes), None if another procedure opens there first."""
     base = indents[header]
+    found = _PROCEDURE_NAME.search(lines[header])
+    name = found.group(1).lower() if found else None
     for j in deadline.paced(range(header + 1, min(len(lines), header + MAX_BRACE_SCAN_LINES))):
         if indents[j] != base:
+            end = _END_NAME.match(lines[j]) if name and indents[j] is not None else None
+            if end and end.group(1).lower() == name:
+                return j + 1
             continue
         if _NAMED_END.match(lines[j]):
             return j + 1

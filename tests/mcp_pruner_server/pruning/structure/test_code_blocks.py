@@ -242,6 +242,19 @@ def test_an_unindented_fortran_body_ends_at_its_named_end_past_labels_and_contai
     assert _spans(labelled) == [(0, 0, 7)]
 
 
+def test_a_fortran_named_end_closes_its_procedure_at_any_indentation() -> None:
+    # an `end function get_env` one column off its header still names what it closes
+    skewed = (
+        "    function get_env(name) result(value)\n    implicit none\n    character(len=*) :: name\n"
+        "        value = name\n     end function get_env\n\n"
+        "    subroutine other()\n    end subroutine other\n"
+    )
+    assert _spans(skewed) == [(0, 0, 5), (6, 6, 8)]
+    # an end naming another procedure closes nothing here
+    other = "  subroutine a()\n  x = 1\n   end subroutine b\n  y = 2\n  end subroutine a\n"
+    assert _spans(other) == [(0, 0, 5)]
+
+
 def test_fsharp_active_patterns_attributes_and_a_groovy_throws_clause() -> None:
     assert is_header("let (|Even|_|) (n: int) =")
     fsharp = '/// Old.\n[<Obsolete("no")>]\nstatic member From (v : int) =\n    v\n'
