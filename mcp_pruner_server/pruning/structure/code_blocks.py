@@ -71,6 +71,14 @@ _NAMED_END = re.compile(r"^\s*end\s*(?:subroutine|function)\b")
 _PROCEDURE_NAME = re.compile(r"\b(?:subroutine|function)\s+(\w+)", re.IGNORECASE)
 _END_NAME = re.compile(r"^\s*end\s*(?:subroutine|function)\s+(\w+)", re.IGNORECASE)
 _NAMED_KW = frozenset({"subroutine", "function"})
+# Fixed-form Fortran (77) closes a procedure with a bare `end` at its header's indentation; only
+# a header no other language writes (a `subroutine`, a typed `function`) looks for one (a Julia
+# docstring's "function instead …" then a struct's `end` is no procedure).
+_BARE_END = re.compile(r"^\s*end\s*(?:!.*)?$", re.IGNORECASE)
+_FORTRAN_HEADER = re.compile(
+    r"^\s*(?:\w+\s+)*(?:subroutine|(?:integer|real|logical|complex|character|double\s+precision)\b.*\bfunction)\s+\w+",
+    re.IGNORECASE,
+)
 _IMPORT = re.compile(
     r"^(?:import\s|from\s+\S+\s+import\s|#include\b|using\s+[\w.]+;|use\s+[\w:{}, ]+;|require\(|"
     r"(?:const|let|var)\s+\S+\s*=\s*require\(|package\s+\w+|extern\s+crate\s)"
@@ -226,13 +234,14 @@ def _named_end(
     base = indents[header]
     found = _PROCEDURE_NAME.search(lines[header])
     name = found.group(1).lower() if found else None
+    fortran = bool(_FORTRAN_HEADER.match(lines[header]))
     for j in deadline.paced(range(header + 1, min(len(lines), header + MAX_BRACE_SCAN_LINES))):
         if indents[j] != base:
             end = _END_NAME.match(lines[j]) if name and indents[j] is not None else None
             if end and end.group(1).lower() == name:
                 return j + 1
             continue
-        if _NAMED_END.match(lines[j]):
+        if _NAMED_END.match(lines[j]) or (fortran and _BARE_END.match(lines[j])):
             return j + 1
         m = _DEF.match(lines[j])
         if m and m.group("kw") in _NAMED_KW:

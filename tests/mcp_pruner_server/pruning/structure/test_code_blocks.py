@@ -255,6 +255,14 @@ def test_a_fortran_named_end_closes_its_procedure_at_any_indentation() -> None:
     assert _spans(other) == [(0, 0, 5)]
 
 
+def test_a_fixed_form_fortran_procedure_ends_at_its_bare_end() -> None:
+    fixed = (
+        "      subroutine opaa0(l, v)\n!     potential\n      implicit real*8(a-h,o-z)\n      v = l\n"
+        "      end\n\n      double precision function aainer(l)\n      aainer = l\n      end\n"
+    )
+    assert _spans(fixed) == [(0, 0, 5), (6, 6, 9)]
+
+
 def test_fsharp_active_patterns_attributes_and_a_groovy_throws_clause() -> None:
     assert is_header("let (|Even|_|) (n: int) =")
     fsharp = '/// Old.\n[<Obsolete("no")>]\nstatic member From (v : int) =\n    v\n'
