@@ -43,9 +43,9 @@ _NEW_END_MARKS = re.compile(r"\s*(?:\*+\)|-\}|\]=*\]|\"\"\"|\")\s*$")
 # `# func ($ARG)` / `# -----------`, ExifTool's `#------` above the description).
 _RULER = re.compile(r"[-=*#~_+]{3,}")
 # C# XML docs: `<summary>` is the description, `<param>`, `<returns>` … end it like `@param`.
-_XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
-_XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
-_XML_TAG = re.compile(r"</?\w+[^>]*>")
+XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
+XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
+XML_TAG = re.compile(r"</?\w+[^>]*>")
 # Markup that is not prose: Doxygen `@brief` / `\brief`, fmt's `\rst` … `\endrst`, RDoc's `\Word`.
 _MARKUP = re.compile(r"^[@\\]brief\s+|\\(?:end)?rst\b|^\\(?=\w)")
 # Dartdoc's directives (`{@template name}`, `{@macro name}`, …) are markup, not prose.
@@ -58,6 +58,16 @@ def last_row(node: Any) -> int:
     """The node's last line: a Rust `///` comment ends at column 0 of the next one."""
     row, col = node.end_point
     return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
+
+
+def last_code_row(node: Any) -> int:
+    """The row of the last token of `node` that is not a comment."""
+    for _ in range(10_000):
+        kids = [c for c in node.children if "comment" not in c.type and c.end_point != c.start_point]
+        if not kids:
+            break
+        node = kids[-1]
+    return last_row(node)
 
 
 def _after_code(comment: Any) -> bool:
@@ -147,9 +157,9 @@ def question(lines: list[str], first: int, last: int, name: str, lang: str) -> s
                 paragraph, ruled = [], False
         else:
             text = _COMMENT_MARKS.sub("", raw).strip().rstrip("*/").strip()
-        if _XML_END.match(text):
+        if XML_END.match(text):
             break
-        text = _MARKUP.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", text))).strip()
+        text = _MARKUP.sub("", XML_TAG.sub("", XML_REF.sub(r"\1", text))).strip()
         if lang == "dart":
             text = _DARTDOC.sub("", text).strip()
         if text.startswith("call-seq:"):

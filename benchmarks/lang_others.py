@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from lang_docs import last_row
+from lang_docs import XML_END, XML_REF, XML_TAG, last_code_row, last_row
 
 EXTENSIONS = {
     "fsharp": (".fs",),
@@ -62,24 +62,11 @@ _END_MARKS = re.compile(r"\s*(?:\*/|#>|\")\s*$")
 _RULER = re.compile(r"[-=*#~_+!;]{3,}(?:\[[^\]]*\][-=*#~_+!;]*)?")
 # Javadoc's inline tags: `{@code x}`, `{@link Type#member}` are their text.
 _INLINE_TAG = re.compile(r"\{@(?:code|link|linkplain|literal)\s+([^}]*)\}")
-_XML_END = re.compile(r"^<(?:param|typeparam|returns|exception|remarks|example|value|seealso)\b")
-_XML_REF = re.compile(r"<(?:see|paramref|typeparamref)\s+\w+=\"(?:[A-Z]:)?([^\"]+)\"\s*/>")
-_XML_TAG = re.compile(r"</?\w+[^>]*>")
 # NatSpec's and Doxygen's description tags lead prose; their other tags end it.
 _LEAD_TAG = re.compile(r"^[@\\](?:notice|dev|brief|details)\s+")
 _SKIP_TAG = re.compile(r"^@(?:title|author|custom:\S+)\b")
 # PowerShell's help keywords: `.SYNOPSIS` / `.DESCRIPTION` lead prose, the others end it.
 _HELP_KEYWORD = re.compile(r"^\.([A-Z]+)\b")
-
-
-def _last_code_row(node: Any) -> int:
-    """The row of the last token of `node` that is not a comment."""
-    for _ in range(10_000):
-        kids = [c for c in node.children if "comment" not in c.type and c.end_point != c.start_point]
-        if not kids:
-            break
-        node = kids[-1]
-    return last_row(node)
 
 
 def _is_definition(node: Any, lang: str) -> bool:
@@ -167,9 +154,9 @@ def question(lines: list[str], first: int, last: int, name: str) -> str:
             if paragraph or keyword.group(1) not in ("SYNOPSIS", "DESCRIPTION"):
                 break
             continue
-        if _XML_END.match(text):
+        if XML_END.match(text):
             break
-        text = _LEAD_TAG.sub("", _XML_TAG.sub("", _XML_REF.sub(r"\1", _INLINE_TAG.sub(r"\1", text)))).strip()
+        text = _LEAD_TAG.sub("", XML_TAG.sub("", XML_REF.sub(r"\1", _INLINE_TAG.sub(r"\1", text)))).strip()
         if _SKIP_TAG.match(text):
             continue
         if not text:
@@ -193,7 +180,7 @@ def definitions(
     for node in definition_nodes:
         if node.type not in FUNCTIONS[lang] or not _is_definition(node, lang):
             continue
-        start, end = node.start_point[0], _last_code_row(node)
+        start, end = node.start_point[0], last_code_row(node)
         while end > start and (not lines[end].strip() or _COMMENT_LINE.match(lines[end])):
             end -= 1
         name = _name(node, lines, lang)

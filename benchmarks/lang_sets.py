@@ -42,7 +42,7 @@ from types import ModuleType
 from typing import Any
 
 import lang_others
-from lang_docs import describes, doc_comment, last_row, question
+from lang_docs import describes, doc_comment, last_code_row, last_row, question
 from lang_tables import (
     BODIES,
     COMMENT_ONLY_WRAPPERS,
@@ -111,16 +111,6 @@ def _definition(node: Any, lang: str) -> tuple[Any, Any] | None:
     if body is None:
         body = next((c for c in node.named_children if c.type in BODIES), None)
     return None if body is None else (body, None)
-
-
-def _last_code_row(node: Any) -> int:
-    """The row of the last token of `node` that is not a comment."""
-    for _ in range(10_000):
-        kids = [c for c in node.children if "comment" not in c.type and c.end_point != c.start_point]
-        if not kids:
-            break
-        node = kids[-1]
-    return last_row(node)
 
 
 def _field_text(node: Any, field: str) -> str:
@@ -203,7 +193,7 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
             outer = outer.parent
         end = node.end_point[0] if outer.type in COMMENT_ONLY_WRAPPERS else outer.end_point[0]
         if lang in NEW_LANGS:  # a Scala indented body can hold what follows it: comments, spaces
-            end = _last_code_row(definition[1] or outer)
+            end = last_code_row(definition[1] or outer)
         comments, attrs = doc_comment(outer, lang)
         if not comments:
             continue
