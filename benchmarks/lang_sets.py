@@ -42,6 +42,7 @@ from types import ModuleType
 from typing import Any
 
 import lang_others
+import lang_perl
 from lang_docs import describes, doc_comment, last_code_row, last_row, question
 from lang_tables import (
     BODIES,
@@ -167,11 +168,12 @@ def _build_other(lang: str, rel: str, lines: list[str], root: Any) -> list[dict[
     return found
 
 
-def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, Any]]:
+def build_file(lang: str, rel: str, text: str, parser: Any, perl_pod: bool = False) -> list[dict[str, Any]]:
     lines = text.split("\n")
     tree = parser.parse(text.encode("utf-8"))
     if lang in lang_others.EXTENSIONS:
         return _build_other(lang, rel, lines, tree.root_node)
+    pod = lang_perl.pod_index(tree.root_node, lines) if lang == "perl" and perl_pod else None
     found: list[dict[str, Any]] = []
     for node in _walk(tree.root_node):
         if node.type not in FUNCTIONS[lang]:
@@ -194,8 +196,8 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         end = node.end_point[0] if outer.type in COMMENT_ONLY_WRAPPERS else outer.end_point[0]
         if lang in NEW_LANGS:  # a Scala indented body can hold what follows it: comments, spaces
             end = last_code_row(definition[1] or outer)
-        comments, attrs = doc_comment(outer, lang)
-        if not comments:
+        comments, attrs = doc_comment(outer, lang) if pod is None else ([], [])
+        if not comments and pod is None:
             continue
         name_node = node.child_by_field_name("name")
         if name_node is None and bound:  # `const name = (…) => …`: the name is the declarator's
@@ -203,11 +205,17 @@ def build_file(lang: str, rel: str, text: str, parser: Any) -> list[dict[str, An
         name = name_node.text.decode() if name_node is not None else ""
         if not name and lang in NEW_LANGS:
             name = _new_name(node, lang)
-        c0, c1 = comments[0].start_point[0], last_row(comments[-1])
-        query = question(lines, c0, c1, name, lang)
+        if pod is not None:
+            doc = lang_perl.pod_doc(node, lines, name, pod)
+            if doc is None:
+                continue
+            c0, c1, query = doc
+        else:
+            c0, c1 = comments[0].start_point[0], last_row(comments[-1])
+            query = question(lines, c0, c1, name, lang)
         if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
             continue
-        if not describes(comments[0], lang) or _NOTE.match(query):
+        if (comments and not describes(comments[0], lang)) or _NOTE.match(query):
             continue
         if lang in NEW_LANGS and query.startswith("NOTE:"):
             continue  # `NOTE:` opens a note to the maintainers, as `TODO` does
@@ -260,7 +268,7 @@ def write_split(out: Path, name: str, split: str, tasks: list[dict[str, Any]]) -
     print(f"{name} {split}: {len(tasks)} tasks")
 
 
-def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
+def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> list[dict[str, Any]]:
     if lang == "python":
         tasks: list[dict[str, Any]] = _harness().build_code(src, 10 * n, seed)
         for t in tasks:
@@ -290,7 +298,7 @@ def build(lang: str, src: Path, n: int, seed: int) -> list[dict[str, Any]]:
             continue
         if not (MIN_FILE_LINES <= text.count("\n") <= MAX_FILE_LINES) or path.name.endswith(".d.ts"):
             continue
-        found = build_file(lang, str(path.relative_to(src)), text, parser)
+        found = build_file(lang, str(path.relative_to(src)), text, parser, perl_pod)
         rng.shuffle(found)
         tasks += found[:PER_FILE]
         if len(tasks) >= 10 * n:
@@ -305,8 +313,14 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=40, help="tasks per split")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--out", type=Path, required=True, help="directory for <lang>_dev/_held.jsonl")
+    ap.add_argument(
+        "--perl-doc",
+        choices=["comment", "pod"],
+        default="comment",
+        help="a Perl question from the comment above a sub (sets up to session 5) or its POD (lang_perl.py)",
+    )
     args = ap.parse_args()
-    tasks = build(args.lang, args.src, args.n, args.seed)
+    tasks = build(args.lang, args.src, args.n, args.seed, args.perl_doc == "pod")
     args.out.mkdir(parents=True, exist_ok=True)
     for split, pick in (("dev", False), ("held", True)):
         write_split(args.out, args.lang, split, [t for t in tasks if held_out(t["path"]) == pick][: args.n])
