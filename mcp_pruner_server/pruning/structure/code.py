@@ -15,6 +15,7 @@ from dataclasses import replace
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
+from mcp_pruner_server.pruning.structure.calls import called_credit, unit_names
 from mcp_pruner_server.pruning.structure.class_fields import with_fields, words_of
 from mcp_pruner_server.pruning.structure.code_blocks import (
     Block,
@@ -163,8 +164,7 @@ def code_units(
     name_scores = [s * f for s, f in zip(name_scores, said, strict=True)]
     scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
     if line_scores is not None:
-        calls = BARE_CALL_WORDS.get(lang or "")
-        credit = called_credit(lines, bodies, line_scores, names=defined, bare_calls=calls, deadline=deadline)
+        credit = called_credit(lines, bodies, line_scores, names=defined, lang=lang, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     scores = predicates_first(question, defined, scores, signatures)
     scores = namesakes_together(defined, scores)
@@ -212,41 +212,6 @@ def _chunks(
 # `wait()`) that the question's words point at, not in its own body. Measured on held-out
 # code (13 sets, 750 tasks): +0.6 to +3.4 points of recall; dev unchanged.
 CALLED_WEIGHT = 0.6
-# Names shorter than this are too ambiguous to follow (`f`, `go`, `io`).
-MIN_CALLED_NAME = 3
-# Not from inside a word: a match there needs one from the word's own start, found first, so
-# the lookbehind only spares trying (and backtracking over) every suffix of every identifier.
-_CALL = re.compile(r"(?<![A-Za-z_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-# Languages whose calls may go without parentheses (Ruby's `textif arg`, a Bash command
-# `log_info "x"`): there each word of a line is a possible call, as `name(` is elsewhere.
-# Ruby: not an `@ivar` or `$global`, a `:symbol` is (`before_action :check`, `send(:x)`);
-# `valid?` and `save!` are names. Bash: names may hold `-`; `$name` is a variable.
-# Only the code of a line is read so: a comment's prose (`# dump the object`) names no call
-# (dev sets: the `dump` of Psych won over `safe_dump`), though a comment's `name(` still does.
-BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
-    "ruby": re.compile(r"(?<![\w@$])[A-Za-z_]\w*(?:[?!](?!=))?"),
-    "bash": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),
-}
-_DEF_NAME = re.compile(
-    r"\b(?:def|function\*?|func|fn|class|struct|trait|interface|subroutine)\s+([A-Za-z_]\w*)"
-)
-# How far into a unit its header is looked for (decorators and comments come first).
-HEADER_SEARCH_LINES = 8
-
-
-def _defined_name(line: str) -> str | None:
-    m = _DEF_NAME.search(line)
-    return m.group(1) if m and is_header(line) else None
-
-
-def unit_names(lines: Sequence[str], bodies: Sequence[Sequence[int]]) -> list[str | None]:
-    """The name each unit defines (`def name`, `class name` …), None for top-level chunks."""
-    out: list[str | None] = []
-    for body in bodies:
-        out.append(next((n for i in body[:HEADER_SEARCH_LINES] if (n := _defined_name(lines[i]))), None))
-    return out
-
-
 # A definition's namesakes (the sync and async twins of a client method, `@overload` stubs,
 # the same method in sibling classes) score at least this fraction of the best of them: a
 # question about one is about the others (+2 points of held-out recall, dev unchanged).
@@ -316,66 +281,3 @@ def twins_together(names: Sequence[str | None], scores: Sequence[float]) -> list
         for k in members:
             out[k] = max(out[k], TWIN_SHARE * best)
     return out
-
-
-_TRAILING_COMMENT = re.compile(r"\s#\s.*")
-
-
-def _code_part(line: str) -> str:
-    """A Ruby or Bash line without its comment (`# …` after a blank), empty for a comment line."""
-    stripped = line.lstrip()
-    if stripped.startswith("#"):
-        return ""
-    return _TRAILING_COMMENT.sub("", stripped)
-
-
-def called_credit(
-    lines: Sequence[str],
-    bodies: Sequence[Sequence[int]],
-    line_scores: Sequence[float],
-    *,
-    names: Sequence[str | None] | None = None,
-    bare_calls: re.Pattern[str] | None = None,
-    deadline: Deadline = NO_DEADLINE,
-) -> list[float]:
-    """Per unit: the best score of a line, outside it, that calls its name (`name(`, or with
-    `bare_calls`, the words of a language whose calls may omit parentheses, its name alone).
-
-    A name defined by several units (`register` in four classes) shares the credit among
-    them; dunder names (`__init__`) and a definition's own header line are not calls.
-    `names` (from `unit_names`) saves finding the names again.
-
-    Raises:
-        EngineTimeout: `deadline` passed.
-    """
-    units_of: dict[str, list[int]] = {}
-    for k, name in enumerate(unit_names(lines, bodies) if names is None else names):
-        if name is not None and len(name) >= MIN_CALLED_NAME and not name.startswith("__"):
-            units_of.setdefault(name, []).append(k)
-    credit = [0.0] * len(bodies)
-    if not units_of:
-        return credit
-    for i, score in deadline.paced(enumerate(line_scores)):
-        line = lines[i]
-        if score <= 0.0:
-            continue
-        code = _code_part(line) if bare_calls is not None else ""
-        if bare_calls is not None and code:
-            called = units_of.keys() & bare_calls.findall(code)
-        elif "(" in line:
-            called = units_of.keys() & _CALL.findall(line)
-        else:
-            continue
-        if called:  # a header is no call of its own name (found only then: it is the costly part)
-            called.discard(_defined_name(line))
-        for name in called:
-            owners = units_of.get(name)
-            if not owners:
-                continue
-            share = score / len(owners)
-            for k in owners:
-                body = bodies[k]
-                if body[0] <= i <= body[-1]:
-                    continue  # a recursive call is no outside evidence
-                credit[k] = max(credit[k], share)
-    return credit

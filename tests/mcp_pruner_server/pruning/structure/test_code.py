@@ -3,15 +3,7 @@
 from __future__ import annotations
 
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
-from mcp_pruner_server.pruning.structure.code import (
-    BARE_CALL_WORDS,
-    NAMESAKE_SHARE,
-    called_credit,
-    code_units,
-    find_blocks,
-    namesakes_together,
-)
-from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+from mcp_pruner_server.pruning.structure.code import NAMESAKE_SHARE, code_units, namesakes_together
 
 CLOSURE = [
     "class Store:",
@@ -33,53 +25,6 @@ def test_a_closure_is_scored_as_part_of_its_function_not_as_a_unit() -> None:
     assert CLOSURE.index("class Store:") in best.context
 
 
-CALLS_SOURCE = """\
-def refresh_token(session):
-    session.token = _rotate(session.secret)
-    return _rotate(session.secret)
-
-
-def _rotate(value):
-    return _rotate(value[::-1])
-
-
-class A:
-    def close(self):
-        pass
-
-
-class B:
-    def close(self):
-        pass
-
-
-def shutdown(conn):
-    conn.close()
-"""
-CALLS = CALLS_SOURCE.split("\n")
-
-
-def _bodies(lines: list[str]) -> list[list[int]]:
-    return [list(range(b.start, b.end)) for b in find_blocks(lines) if not b.container]
-
-
-def test_a_function_called_from_a_relevant_line_gets_that_lines_score() -> None:
-    scores = [0.0] * len(CALLS)
-    scores[1] = 2.0  # the line of refresh_token that calls _rotate
-    credit = called_credit(CALLS, _bodies(CALLS), scores)
-    assert credit[1] == 2.0  # _rotate
-    assert credit[0] == 0.0  # refresh_token is called from nowhere
-
-
-def test_a_recursive_call_is_no_evidence_and_a_shared_name_shares_the_credit() -> None:
-    scores = [0.0] * len(CALLS)
-    scores[CALLS.index("    return _rotate(value[::-1])")] = 5.0
-    scores[CALLS.index("    conn.close()")] = 3.0
-    credit = called_credit(CALLS, _bodies(CALLS), scores)
-    assert credit[1] == 0.0
-    assert credit[2] == credit[3] == 1.5  # A.close and B.close
-
-
 def test_the_helper_a_relevant_function_calls_outranks_an_unrelated_one() -> None:
     lines = [
         "def renew_session_token(session):",
@@ -97,56 +42,6 @@ def test_the_helper_a_relevant_function_calls_outranks_an_unrelated_one() -> Non
     compute = next(u for u in units if lines[u.lines[0]].startswith("def _compute"))
     unrelated = next(u for u in units if lines[u.lines[0]].startswith("def _unrelated"))
     assert compute.score > unrelated.score == 0.0
-
-
-RUBY_CALLS = [
-    "def install_template(name)",
-    "  textif name, @textif",  # a call without parentheses; `@textif` is a variable
-    "  # textif is described in the README",  # prose names no call
-    "end",
-    "",
-    "def textif(name, value)",
-    "  File.write(name, value)",
-    "end",
-]
-BASH_CALLS = [
-    "install_all() {",
-    '    log_step "installing"; copy-files "$dst" "$log_step"',
-    "}",
-    "",
-    "log_step() {",
-    '    echo "$1"',
-    "}",
-    "",
-    "copy-files() {",
-    '    cp -r "$1" .',
-    "}",
-]
-
-
-def _credit(lines: list[str], relevant: int, lang: str, *, bare: bool = True) -> list[float]:
-    """Per function the parser finds in `lines` (`lang`): its credit when line `relevant` scores 2."""
-    blocks = syntax_blocks("\n".join(lines), len(lines), lang)
-    assert blocks is not None
-    scores = [0.0] * len(lines)
-    scores[relevant] = 2.0
-    bodies = [range(b.start, b.end) for b in blocks]
-    calls = BARE_CALL_WORDS[lang] if bare else None
-    return called_credit(lines, bodies, scores, names=[b.name for b in blocks], bare_calls=calls)
-
-
-def test_a_ruby_or_bash_call_without_parentheses_gets_the_lines_score() -> None:
-    assert _credit(RUBY_CALLS, 1, "ruby") == [0.0, 2.0]  # textif
-    assert _credit(BASH_CALLS, 1, "bash") == [0.0, 2.0, 2.0]  # log_step, copy-files
-    assert _credit(RUBY_CALLS, 1, "ruby", bare=False) == [0.0, 0.0]  # elsewhere a call has its `(`
-
-
-def test_a_comment_or_a_variable_named_like_a_function_is_no_call() -> None:
-    assert _credit(RUBY_CALLS, 2, "ruby") == [0.0, 0.0]
-    assert _credit(["@textif = 1", "$textif", *RUBY_CALLS], 0, "ruby")[1] == 0.0
-    assert _credit(["@textif = 1", "$textif", *RUBY_CALLS], 1, "ruby")[1] == 0.0
-    assert _credit(['echo "$log_step ${copy}"', *BASH_CALLS], 0, "bash") == [0.0, 0.0, 0.0]
-    assert _credit(["# see textif(x)", *RUBY_CALLS], 0, "ruby")[1] == 2.0  # as `name(` in any comment
 
 
 def test_the_engine_passes_the_language_that_lets_calls_omit_parentheses() -> None:

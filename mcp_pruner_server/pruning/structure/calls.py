@@ -1,0 +1,162 @@
+"""Calls between definitions: which units a line calls, and the credit a call earns them.
+
+A definition called from a line relevant to the question is likely the helper that does the
+work the question's words describe (`code.py` adds that credit to its score). What a call
+looks like is the language's: `name(` in most, any word of the code where calls may omit
+their parentheses (Ruby, Bash, OCaml), also `name[T](` and `x.name` in Scala.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.structure.code_blocks import is_header
+
+__all__ = ["BARE_CALL_WORDS", "called_credit", "unit_names"]
+
+# Names shorter than this are too ambiguous to follow (`f`, `go`, `io`).
+MIN_CALLED_NAME = 3
+# Not from inside a word: a match there needs one from the word's own start, found first, so
+# the lookbehind only spares trying (and backtracking over) every suffix of every identifier.
+_CALL = re.compile(r"(?<![A-Za-z_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+# Languages whose calls have more shapes than `name(`, read on the whole line as `_CALL` is.
+# Scala: type arguments come before the parentheses (`fromOrderedEntries[A, B](xs, n)`), and a
+# method without parameters is called without them (`xs.force`, `stream.size`).
+CALL_SHAPES: dict[str, re.Pattern[str]] = {
+    "scala": re.compile(r"(?<![\w$])[A-Za-z_][\w$]*(?=\s*[(\[])|(?<=\.)[A-Za-z_][\w$]*"),
+}
+# Languages whose calls may go without parentheses (Ruby's `textif arg`, a Bash command
+# `log_info "x"`, OCaml's `find_end (n - 1)`): there each word of a line is a possible call,
+# as `name(` is elsewhere.
+# Ruby: not an `@ivar` or `$global`, a `:symbol` is (`before_action :check`, `send(:x)`);
+# `valid?` and `save!` are names. Bash: names may hold `-`; `$name` is a variable. OCaml:
+# names may hold `'`; a label (`~f`, `?default`) names a parameter, not a definition; a
+# qualified name (`Tree.join`) calls the `join` a local module may define.
+# Only the code of a line is read so: a comment's prose (`# dump the object`) names no call
+# (dev sets: the `dump` of Psych won over `safe_dump`), though in Ruby and Bash a comment's
+# `name(` still does.
+BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
+    "ruby": re.compile(r"(?<![\w@$])[A-Za-z_]\w*(?:[?!](?!=))?"),
+    "bash": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),
+    "ocaml": re.compile(r"(?<![\w'~?])[a-z_][\w']*"),
+}
+_DEF_NAME = re.compile(
+    r"\b(?:def|function\*?|func|fn|class|struct|trait|interface|subroutine)\s+([A-Za-z_]\w*)"
+)
+# How far into a unit its header is looked for (decorators and comments come first).
+HEADER_SEARCH_LINES = 8
+
+
+def _defined_name(line: str) -> str | None:
+    m = _DEF_NAME.search(line)
+    return m.group(1) if m and is_header(line) else None
+
+
+def unit_names(lines: Sequence[str], bodies: Sequence[Sequence[int]]) -> list[str | None]:
+    """The name each unit defines (`def name`, `class name` …), None for top-level chunks."""
+    out: list[str | None] = []
+    for body in bodies:
+        out.append(next((n for i in body[:HEADER_SEARCH_LINES] if (n := _defined_name(lines[i]))), None))
+    return out
+
+
+_TRAILING_COMMENT = re.compile(r"\s#\s.*")
+
+
+def _code_part(line: str) -> str:
+    """A Ruby or Bash line without its comment (`# …` after a blank), empty for a comment line."""
+    stripped = line.lstrip()
+    if stripped.startswith("#"):
+        return ""
+    return _TRAILING_COMMENT.sub("", stripped)
+
+
+# What may hide a comment's delimiter from OCaml: a string, or a character literal (`'"'`);
+# a type variable (`'a -> 'b`) is no literal: one character (or escape) between the quotes.
+_OCAML_TOKENS = re.compile(r"\(\*|\*\)|\"(?:\\.|[^\"\\])*\"|'(?:\\[^']{1,4}|[^'\\])'")
+
+
+def ocaml_code(lines: Sequence[str]) -> list[str]:
+    """Each OCaml line without its comments and string literals (blanked): comments span lines
+    and nest (`(* see (* this *) *)`), so the lines are read in order."""
+    out: list[str] = []
+    depth = 0
+    for line in lines:
+        if not depth and "(*" not in line and '"' not in line and "'" not in line:
+            out.append(line)  # most lines: no comment or literal to take out
+            continue
+        parts: list[str] = []
+        pos = 0
+        for m in _OCAML_TOKENS.finditer(line):
+            if not depth:
+                parts.append(line[pos : m.start()])
+            token = m.group()
+            if token == "(*":
+                depth += 1
+            elif token == "*)":
+                depth = max(0, depth - 1)
+            pos = m.end()
+        if not depth:
+            parts.append(line[pos:])
+        out.append(" ".join(parts))
+    return out
+
+
+def called_credit(
+    lines: Sequence[str],
+    bodies: Sequence[Sequence[int]],
+    line_scores: Sequence[float],
+    *,
+    names: Sequence[str | None] | None = None,
+    lang: str | None = None,
+    deadline: Deadline = NO_DEADLINE,
+) -> list[float]:
+    """Per unit: the best score of a line, outside it, that calls its name (`name(`, the
+    language's `CALL_SHAPES`, or in a language of `BARE_CALL_WORDS` any word of its code).
+
+    A name defined by several units (`register` in four classes) shares the credit among
+    them; dunder names (`__init__`) and a definition's own header line are not calls.
+    `names` (from `unit_names`) saves finding the names again. `lang` is a key of
+    `syntax_grammars.GRAMMARS`, None if unknown.
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
+    units_of: dict[str, list[int]] = {}
+    for k, name in enumerate(unit_names(lines, bodies) if names is None else names):
+        if name is not None and len(name) >= MIN_CALLED_NAME and not name.startswith("__"):
+            units_of.setdefault(name, []).append(k)
+    credit = [0.0] * len(bodies)
+    if not units_of:
+        return credit
+    bare = BARE_CALL_WORDS.get(lang or "")
+    shape = CALL_SHAPES.get(lang or "")
+    codes = ocaml_code(lines) if lang == "ocaml" else None  # its comments span lines
+    for i, score in deadline.paced(enumerate(line_scores)):
+        if score <= 0.0:
+            continue
+        line = lines[i]
+        code = "" if bare is None else codes[i] if codes is not None else _code_part(line)
+        if bare is not None and code:
+            called = units_of.keys() & bare.findall(code)
+        elif shape is not None:
+            called = units_of.keys() & shape.findall(line)
+        elif "(" in line:
+            called = units_of.keys() & _CALL.findall(line)
+        else:
+            continue
+        if called:  # a header is no call of its own name (found only then: it is the costly part)
+            called.discard(_defined_name(line))
+        for name in called:
+            owners = units_of.get(name)
+            if not owners:
+                continue
+            share = score / len(owners)
+            for k in owners:
+                body = bodies[k]
+                if body[0] <= i <= body[-1]:
+                    continue  # a recursive call is no outside evidence
+                credit[k] = max(credit[k], share)
+    return credit

@@ -1,0 +1,148 @@
+"""Calls between definitions: the credit a definition gets from the relevant lines calling it."""
+
+from __future__ import annotations
+
+from mcp_pruner_server.pruning.structure.calls import called_credit, ocaml_code
+from mcp_pruner_server.pruning.structure.code_blocks import find_blocks
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+
+CALLS_SOURCE = """\
+def refresh_token(session):
+    session.token = _rotate(session.secret)
+    return _rotate(session.secret)
+
+
+def _rotate(value):
+    return _rotate(value[::-1])
+
+
+class A:
+    def close(self):
+        pass
+
+
+class B:
+    def close(self):
+        pass
+
+
+def shutdown(conn):
+    conn.close()
+"""
+CALLS = CALLS_SOURCE.split("\n")
+
+
+def _bodies(lines: list[str]) -> list[list[int]]:
+    return [list(range(b.start, b.end)) for b in find_blocks(lines) if not b.container]
+
+
+def test_a_function_called_from_a_relevant_line_gets_that_lines_score() -> None:
+    scores = [0.0] * len(CALLS)
+    scores[1] = 2.0  # the line of refresh_token that calls _rotate
+    credit = called_credit(CALLS, _bodies(CALLS), scores)
+    assert credit[1] == 2.0  # _rotate
+    assert credit[0] == 0.0  # refresh_token is called from nowhere
+
+
+def test_a_recursive_call_is_no_evidence_and_a_shared_name_shares_the_credit() -> None:
+    scores = [0.0] * len(CALLS)
+    scores[CALLS.index("    return _rotate(value[::-1])")] = 5.0
+    scores[CALLS.index("    conn.close()")] = 3.0
+    credit = called_credit(CALLS, _bodies(CALLS), scores)
+    assert credit[1] == 0.0
+    assert credit[2] == credit[3] == 1.5  # A.close and B.close
+
+
+RUBY_CALLS = [
+    "def install_template(name)",
+    "  textif name, @textif",  # a call without parentheses; `@textif` is a variable
+    "  # textif is described in the README",  # prose names no call
+    "end",
+    "",
+    "def textif(name, value)",
+    "  File.write(name, value)",
+    "end",
+]
+BASH_CALLS = [
+    "install_all() {",
+    '    log_step "installing"; copy-files "$dst" "$log_step"',
+    "}",
+    "",
+    "log_step() {",
+    '    echo "$1"',
+    "}",
+    "",
+    "copy-files() {",
+    '    cp -r "$1" .',
+    "}",
+]
+
+
+def _credit(lines: list[str], relevant: int, lang: str, *, bare: bool = True) -> list[float]:
+    """Per function the parser finds in `lines` (`lang`): its credit when line `relevant` scores 2."""
+    blocks = syntax_blocks("\n".join(lines), len(lines), lang)
+    assert blocks is not None
+    scores = [0.0] * len(lines)
+    scores[relevant] = 2.0
+    bodies = [range(b.start, b.end) for b in blocks]
+    return called_credit(lines, bodies, scores, names=[b.name for b in blocks], lang=lang if bare else None)
+
+
+def test_a_ruby_or_bash_call_without_parentheses_gets_the_lines_score() -> None:
+    assert _credit(RUBY_CALLS, 1, "ruby") == [0.0, 2.0]  # textif
+    assert _credit(BASH_CALLS, 1, "bash") == [0.0, 2.0, 2.0]  # log_step, copy-files
+    assert _credit(RUBY_CALLS, 1, "ruby", bare=False) == [0.0, 0.0]  # elsewhere a call has its `(`
+
+
+def test_a_comment_or_a_variable_named_like_a_function_is_no_call() -> None:
+    assert _credit(RUBY_CALLS, 2, "ruby") == [0.0, 0.0]
+    assert _credit(["@textif = 1", "$textif", *RUBY_CALLS], 0, "ruby")[1] == 0.0
+    assert _credit(["@textif = 1", "$textif", *RUBY_CALLS], 1, "ruby")[1] == 0.0
+    assert _credit(['echo "$log_step ${copy}"', *BASH_CALLS], 0, "bash") == [0.0, 0.0, 0.0]
+    assert _credit(["# see textif(x)", *RUBY_CALLS], 0, "ruby")[1] == 2.0  # as `name(` in any comment
+
+
+OCAML_CALLS = [
+    "let basename = generic_basename is_dir_sep",  # a call has no parentheses
+    "let label = Tree.rotate ~rotate:1 (* rotate the tree *)",  # qualified; a label names none
+    "(* generic_basename and then",
+    "   rotate in prose (* nested *) rotate again *) let x = 1",
+    "",
+    "let generic_basename is_dir_sep name =",
+    "  String.sub name 0 1",
+    "",
+    "let rotate t =",
+    "  t",
+]
+
+
+def test_an_ocaml_call_without_parentheses_gets_the_lines_score() -> None:
+    assert _credit(OCAML_CALLS, 0, "ocaml")[-2:] == [2.0, 0.0]
+    assert _credit(OCAML_CALLS, 1, "ocaml")[-2:] == [0.0, 2.0]  # `Tree.rotate`
+
+
+def test_an_ocaml_comment_or_label_names_no_call() -> None:
+    assert _credit(OCAML_CALLS, 2, "ocaml")[-2:] == [0.0, 0.0]
+    assert _credit(OCAML_CALLS, 3, "ocaml")[-2:] == [0.0, 0.0]  # still inside the comment
+    assert _credit(["let f x = g ~rotate x", *OCAML_CALLS], 0, "ocaml")[-2:] == [0.0, 0.0]
+
+
+def test_ocaml_code_blanks_comments_across_lines_and_strings_but_not_type_variables() -> None:
+    code = ocaml_code(['let s = "(*" ^ x (* a (* b *)', "c *) y", "let f : 'a -> 'b = g"])
+    assert code[0].split() == ["let", "s", "=", "^", "x"]
+    assert code[1].split() == ["y"]
+    assert code[2] == "let f : 'a -> 'b = g"
+
+
+SCALA_CALLS = [
+    "object Trees {",
+    "  def build[A](xs: Seq[A]): Tree[A] = fromOrdered[A](xs.iterator, xs.size).forced",
+    "  def fromOrdered[A](xs: Iterator[A], size: Int): Tree[A] = ???",
+    "  def forced: Tree[Nothing] = ???",
+    "}",
+]
+
+
+def test_a_scala_call_with_type_arguments_or_without_parentheses_gets_the_lines_score() -> None:
+    assert _credit(SCALA_CALLS, 1, "scala") == [0.0, 0.0, 2.0, 2.0]  # fromOrdered[A](, `.forced`
+    assert _credit(SCALA_CALLS, 1, "scala", bare=False) == [0.0, 0.0, 0.0, 0.0]  # `name(` only
