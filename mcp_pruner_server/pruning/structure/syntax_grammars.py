@@ -104,6 +104,8 @@ CONTAINERS = frozenset(
         "enum_entry",  # Kotlin's `ADD { override fun apply(…) … }`: only one with a body holds members
         "protocol_declaration",  # Swift
         "object_definition",  # Scala
+        "package_object",  # `package object fastparse { … }`
+        "package_clause",  # `package a.b { … }` (without braces it has no body: not a container)
         "trait_definition",
         "enum_definition",
         "given_definition",  # Scala 3 `given Ordering[A] with` and its methods

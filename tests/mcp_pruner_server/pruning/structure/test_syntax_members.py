@@ -101,6 +101,19 @@ object Syntax:
     def show(x: Long): String = x.toString
   }
 """
+SCALA_PACKAGES = """\
+package object parsers extends Shared {
+  def rep(n: Int): Int = {
+    n
+  }
+}
+
+package a.b {
+  object C {
+    def f = 1
+  }
+}
+"""
 KOTLIN_ANONYMOUS = """\
 val handler = object : Handler {
     override fun handle(x: Int): Int {
@@ -127,6 +140,16 @@ def test_scala_givens_extensions_and_anonymous_instances_hold_their_methods() ->
         (10, 13, False, 5, "show"),
         (15, 18, True, 0, None),  # `given Show[Long] = new Show[Long] {`
         (16, 17, False, 7, "show"),
+    ]
+
+
+def test_a_scala_package_object_and_a_braced_package_hold_their_members() -> None:
+    assert [(b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(SCALA_PACKAGES, "scala")] == [
+        (0, 5, True, None, "parsers"),
+        (1, 4, False, 0, "rep"),
+        (6, 11, True, None, "a.b"),
+        (7, 10, True, 2, "C"),
+        (8, 9, False, 3, "f"),
     ]
 
 
