@@ -108,6 +108,8 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         return julia_kind(node)
     if lang == "ocaml_interface":
         return mli_kind(node)
+    if lang == "ocaml":  # its `class` and `method` are other nodes than the tables' namesakes
+        return ocaml_kind(node)
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
         body = body_of(node)
         if body is None:
@@ -131,8 +133,6 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         if t in ("function_definition", "function_item") or body_of(node) is not None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
-    if lang == "ocaml":
-        return ocaml_kind(node)
     if lang in SCRIPT_LANGS:
         found = script_kind(node, lang)
         if found is not None:

@@ -1,4 +1,4 @@
-"""Members the parser finds in Kotlin, Swift, Scala, Dart and Objective-C beyond plain methods:
+"""Members the parser finds in Kotlin, Swift, Scala, Dart, OCaml and Objective-C beyond plain methods:
 the blocks a macro line, an accessor or an anonymous type would otherwise hide."""
 
 from __future__ import annotations
@@ -114,6 +114,22 @@ package a.b {
   }
 }
 """
+OCAML_MEMBERS = """\
+include struct
+  let height t =
+    t.height
+end
+
+class counter init = object (self)
+  val mutable n = init
+
+  (* Adds [d]. *)
+  method incr d =
+    n <- n + d;
+    self#get
+  method get = n
+end
+"""
 KOTLIN_ANONYMOUS = """\
 val handler = object : Handler {
     override fun handle(x: Int): Int {
@@ -150,6 +166,15 @@ def test_a_scala_package_object_and_a_braced_package_hold_their_members() -> Non
         (6, 11, True, None, "a.b"),
         (7, 10, True, 2, "C"),
         (8, 9, False, 3, "f"),
+    ]
+
+
+def test_an_ocaml_include_struct_and_a_class_hold_their_lets_and_methods() -> None:
+    assert [(b.start, b.end, b.container, b.parent, b.name) for b in blocks_of(OCAML_MEMBERS, "ocaml")] == [
+        (0, 4, True, None, None),  # `include struct … end`
+        (1, 3, False, 0, "height"),
+        (5, 14, True, None, "counter"),
+        (8, 12, False, 2, "incr"),  # with its comment; `method get = n` is one line, as a `let`
     ]
 
 
