@@ -88,7 +88,7 @@ def code_units(
     relevance of every line (`line_scores`), a definition called from a relevant line also
     gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
     (`syntax.py`); without them they are found by indentation and braces. `lang` (a key of
-    `syntax_grammars.GRAMMARS`, None if unknown) says whether calls may omit their parentheses.
+    `syntax_grammars.GRAMMARS`, None if unknown) says what a call looks like (`calls.py`).
 
     Raises:
         EngineTimeout: `deadline` passed.
