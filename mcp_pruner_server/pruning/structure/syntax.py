@@ -19,8 +19,6 @@ interface's `val`s (`syntax_mli.py`).
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -55,7 +53,6 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     WRAPPERS,
     ZIG_CONTAINERS,
     language,
-    name_text,
     objc_selector,
     ocaml_kind,
     ocaml_name,
@@ -65,6 +62,7 @@ from mcp_pruner_server.pruning.structure.syntax_haskell import continues_functio
 from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_export_macros,
+    blank_macro_lines,
     blank_newer_kotlin,
     dropped_tail,
     failed_rows,
@@ -76,6 +74,7 @@ from mcp_pruner_server.pruning.structure.syntax_spans import (
     MAX_DEPTH,
     body_of,
     container_signature_end,
+    dart_function,
     definition_name,
     header_row,
     last_code_row,
@@ -200,7 +199,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         if "comment" in child.type:
             continue  # defines nothing (C#'s `///` docs are one node per line: most children)
         if lang == "dart" and child.type in DART_SIGNATURES:
-            _dart_function(child, siblings, index, parent, out)
+            dart_function(child, siblings, index, parent, out)
             continue
         node = julia_unwrap(child) if lang == "julia" else _unwrap(child)
         found = _kind(node, lang)
@@ -270,27 +269,6 @@ def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
         out[k] = replace(out[k], start=out[k].header, container=True)
 
 
-def _dart_function(
-    signature: Any, siblings: Sequence[Any], index: int, parent: int | None, out: list[Block]
-) -> None:
-    """A Dart function: its signature node and the `function_body` sibling after it."""
-    body = siblings[index + 1] if index + 1 < len(siblings) else None
-    if body is None or body.type != "function_body":
-        return  # abstract: a declaration only, left to the chunks
-    header = int(signature.start_point[0])
-    end = last_row(body) + 1
-    named = signature.named_children
-    inner = named[0] if signature.type == "method_signature" and named else signature
-    sig = max(
-        header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
-    )
-    start = leading_row(signature, siblings, index, "dart")
-    name = definition_name(inner)
-    if name is None and inner.type == "factory_constructor_signature":  # `factory Box.of(…)`
-        name = next((name_text(c) for c in inner.named_children if c.type == "identifier"), None)
-    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=name))
-
-
 def _function_body(function: Any) -> Any:
     """The body of a function, also of one bound to a name (`const f = () => {…}`)."""
     body = body_of(function)  # also a Kotlin `function_body`, which no field names
@@ -321,18 +299,6 @@ def _returned_scopes(body: Any, lang: str) -> list[Any]:
             if inner is not None and inner.named_child_count:
                 found.append(inner)
     return found
-
-
-# A line holding one upper-case macro alone (`ABSL_NAMESPACE_BEGIN`, `__BEGIN_DECLS`,
-# `NLOHMANN_JSON_NAMESPACE_BEGIN`) expands to what the parser cannot see: read as a return
-# type, it turns the `namespace x {` after it into one function of a thousand lines (in
-# Objective-C, `NS_ASSUME_NONNULL_BEGIN` swallows the `@implementation` after it). Such lines
-# are blanked (same length: rows and columns stay) before a C, C++ or Objective-C parse.
-_MACRO_LINE = re.compile(r"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*$", re.MULTILINE)
-
-
-def _blank(m: re.Match[str]) -> str:
-    return " " * len(m.group())
 
 
 # The blocks of the last few texts parsed, by text and language: an agent reads the same file
@@ -372,9 +338,9 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
     import tree_sitter
 
     if lang in ("c", "cpp"):
-        text = blank_export_macros(_MACRO_LINE.sub(_blank, text))
+        text = blank_export_macros(blank_macro_lines(text))
     elif lang == "objc":
-        text = _MACRO_LINE.sub(_blank, text)
+        text = blank_macro_lines(text)
     elif lang == "kotlin":
         text = blank_newer_kotlin(text)
     parser = tree_sitter.Parser(language(lang))

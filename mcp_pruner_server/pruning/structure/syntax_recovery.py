@@ -10,7 +10,8 @@ tokens open. Where the parser gave up inside an error and dropped the text after
 holds it: the rest of a Kotlin class after a `$$"…"` string), that text is parsed again on its
 own (`dropped_tail`, `restart_row`). And, before a C++ parse, the export macro of a class
 (`class SPDLOG_API logger {`) is blanked: read as the class's name, it made the class a function
-of hundreds of lines; before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`).
+of hundreds of lines; before a C, C++ or Objective-C one, a line of one macro alone
+(`blank_macro_lines`); before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`).
 """
 
 from __future__ import annotations
@@ -156,6 +157,19 @@ def scope_members(
             keyword_row = None
         elif child.is_named:
             yield index, child, opened[-1] if opened else parent
+
+
+# A line holding one upper-case macro alone (`ABSL_NAMESPACE_BEGIN`, `__BEGIN_DECLS`,
+# `NLOHMANN_JSON_NAMESPACE_BEGIN`) expands to what the parser cannot see: read as a return
+# type, it turns the `namespace x {` after it into one function of a thousand lines (in
+# Objective-C, `NS_ASSUME_NONNULL_BEGIN` swallows the `@implementation` after it). Such lines
+# are blanked (same length: rows and columns stay) before a C, C++ or Objective-C parse.
+MACRO_LINE = re.compile(r"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*$", re.MULTILINE)
+
+
+def blank_macro_lines(text: str) -> str:
+    """`text` with its lines of one upper-case macro alone blanked (rows and columns stay)."""
+    return MACRO_LINE.sub(lambda m: " " * len(m.group()), text)
 
 
 def blank_export_macros(text: str) -> str:

@@ -3,7 +3,8 @@
 `syntax.py` decides which nodes are definitions and walks them; each block's lines are read
 here from its node: the comments and attributes directly above it (also where the grammar puts
 them outside the node: Ruby's first member, a Scala body's trailing doc), the line its body
-opens on, its last line of code, and the name it defines (down a C declarator if need be).
+opens on, its last line of code, and the name it defines (down a C declarator if need be); and
+a Dart function's block from its two nodes, the signature and the body after it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax_elixir_julia import elixir_annotates
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ATTRIBUTES,
@@ -154,3 +156,25 @@ def container_signature_end(body: Any, header: int) -> int:
     if body.type == "body_statement":  # Ruby's body starts at its first member
         return header + 1
     return max(header + 1, int(body.start_point[0]) + (1 if _opens_with_brace(body) else 0))
+
+
+def dart_function(
+    signature: Any, siblings: Sequence[Any], index: int, parent: int | None, out: list[Block]
+) -> None:
+    """A Dart function: its signature node and the `function_body` sibling after it (Dart gives
+    a function as the two), added to `out` unless abstract (a declaration only, left to the chunks)."""
+    body = siblings[index + 1] if index + 1 < len(siblings) else None
+    if body is None or body.type != "function_body":
+        return
+    header = int(signature.start_point[0])
+    end = last_row(body) + 1
+    named = signature.named_children
+    inner = named[0] if signature.type == "method_signature" and named else signature
+    sig = max(
+        header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
+    )
+    start = leading_row(signature, siblings, index, "dart")
+    name = definition_name(inner)
+    if name is None and inner.type == "factory_constructor_signature":  # `factory Box.of(…)`
+        name = next((name_text(c) for c in inner.named_children if c.type == "identifier"), None)
+    out.append(Block(start, header, end, False, parent, sig_end=min(sig, end), name=name))
