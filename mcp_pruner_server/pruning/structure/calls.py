@@ -41,6 +41,7 @@ BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
     "ruby": re.compile(r"(?<![\w@$])[A-Za-z_]\w*(?:[?!](?!=))?"),
     "bash": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),
     "ocaml": re.compile(r"(?<![\w'~?])[a-z_][\w']*"),
+    "powershell": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),  # `Get-Item -Path $p`, as Bash
 }
 _DEF_NAME = re.compile(
     r"\b(?:def|function\*?|func|fn|class|struct|trait|interface|subroutine)\s+([A-Za-z_]\w*)"

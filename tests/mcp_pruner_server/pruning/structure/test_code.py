@@ -66,6 +66,25 @@ def test_the_engine_passes_the_language_that_lets_calls_omit_parentheses() -> No
         assert (banner.score > 0.0) is credited
 
 
+def test_a_powershell_command_is_called_without_parentheses() -> None:
+    lines = [
+        "function Render-PageHeader {",
+        "    DrawBanner -Text $page.Title",
+        "}",
+        "",
+        "function DrawBanner {",
+        "    param($Text)",
+        "    Write-Host $Text",
+        "}",
+    ]
+    query = query_weights("how is the page header rendered?")
+    lh = line_hits(line_terms(lines), query)
+    for lang, credited in (("powershell", True), (None, False)):
+        units = code_units(lines, lh, query, window_scores(query, lh), lang=lang)
+        banner = next(u for u in units if lines[u.lines[0]].startswith("function DrawBanner"))
+        assert (banner.score > 0.0) is credited
+
+
 def test_namesakes_score_close_to_the_best_of_them_and_dunders_do_not() -> None:
     names = ["create", "create", "__init__", "__init__", None, "delete"]
     scores = [10.0, 1.0, 8.0, 0.0, 3.0, 2.0]
