@@ -62,6 +62,7 @@ EXTENSIONS: dict[str, str] = {
     ".m": "objc",  # or MATLAB, Octave: a parse of those has errors and goes to the heuristics
     ".scala": "scala",
     ".sc": "scala",
+    ".sol": "solidity",  # else sniffed as JavaScript and misparsed
     ".ex": "elixir",
     ".exs": "elixir",
     ".jl": "julia",
@@ -83,7 +84,6 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".groovy": "groovy",
     ".gradle": "groovy",
     ".nf": "groovy",  # Nextflow
-    ".sol": "solidity",  # else sniffed as JavaScript and misparsed
     ".lisp": "commonlisp",
     ".lsp": "commonlisp",
     ".psm1": "powershell",

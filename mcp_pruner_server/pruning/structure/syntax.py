@@ -13,12 +13,13 @@ wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the 
 `syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`. Languages whose
 definitions no table describes have their readers: Elixir's `def` calls and Julia's definitions
 (`syntax_elixir_julia.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
-interface's `val`s (`syntax_mli.py`).
+interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_powershell.py`).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -70,6 +71,7 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     scope_members,
 )
 from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
+from mcp_pruner_server.pruning.structure.syntax_solidity_powershell import READERS
 from mcp_pruner_server.pruning.structure.syntax_spans import (
     MAX_DEPTH,
     body_of,
@@ -109,6 +111,8 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         return mli_kind(node)
     if lang == "ocaml":  # its `class` and `method` are other nodes than the tables' namesakes
         return ocaml_kind(node)
+    if lang in READERS:
+        return READERS[lang].kind(node)
     if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
         body = body_of(node)
         if body is None:
@@ -201,7 +205,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         if lang == "dart" and child.type in DART_SIGNATURES:
             dart_function(child, siblings, index, parent, out)
             continue
-        node = julia_unwrap(child) if lang == "julia" else _unwrap(child)
+        node = _UNWRAPPERS.get(lang, _unwrap)(child)
         found = _kind(node, lang)
         if found is None:
             if child.type in TRANSPARENT or child.type == "ERROR":
@@ -219,6 +223,8 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
             sig = elixir_signature_end(definition, header)
         elif lang == "julia" and not container:
             sig = julia_signature_end(definition, header)
+        elif lang in READERS:  # also a container's head
+            sig = READERS[lang].signature_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
         start = header if container else leading_row(child, siblings, index, lang)
         if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
@@ -250,7 +256,14 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
 
 
 # The languages whose definitions' names are read by their own readers, not `definition_name`.
-_NAMERS = {"ocaml": ocaml_name, "elixir": elixir_name, "julia": julia_name, "ocaml_interface": mli_name}
+_NAMERS: dict[str, Callable[[Any], str | None]] = {
+    "ocaml": ocaml_name,
+    "elixir": elixir_name,
+    "julia": julia_name,
+    "ocaml_interface": mli_name,
+}
+_NAMERS.update((lang, reader.name) for lang, reader in READERS.items())
+_UNWRAPPERS = {"julia": julia_unwrap, **{lang: reader.unwrap for lang, reader in READERS.items()}}
 
 
 def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:

@@ -39,6 +39,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "haskell": ("tree_sitter_haskell", "language"),
     "dart": ("tree_sitter_dart", "language"),
     "swift": ("tree_sitter_swift", "language"),
+    "solidity": ("tree_sitter_solidity", "language"),  # its definitions: `syntax_solidity_powershell.py`
     "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
     "ocaml_interface": ("tree_sitter_ocaml", "language_ocaml_interface"),  # `.mli`: `syntax_mli.py`
     "objc": ("tree_sitter_objc", "language"),

@@ -71,7 +71,6 @@ def test_the_extension_wins_over_the_shebang() -> None:
             ["/// <summary>Parses.</summary>", "open System", "let parse (s: string) ="] * 3,
             "fsharp",
         ),
-        ("contracts/Token.sol", ["import './Ownable.sol';", "export function f() {", "}"] * 3, "solidity"),
     ],
 )
 def test_a_known_extension_without_a_grammar_is_not_sniffed_as_another_language(
