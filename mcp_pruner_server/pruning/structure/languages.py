@@ -27,6 +27,9 @@ EXTENSIONS: dict[str, str] = {
     ".cts": "typescript",
     ".tsx": "tsx",
     ".go": "go",
+    ".groovy": "groovy",
+    ".gradle": "groovy",
+    ".nf": "groovy",  # Nextflow
     ".rs": "rust",
     ".c": "c",
     ".h": "c",  # unless its lines say C++ (`language_of`); `.hpp` says C++ outright
@@ -81,9 +84,6 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".fs": "fsharp",  # its `///` XML docs read as C#'s, its `let f x =` as OCaml's: both misparse it
     ".fsi": "fsharp",
     ".fsx": "fsharp",
-    ".groovy": "groovy",
-    ".gradle": "groovy",
-    ".nf": "groovy",  # Nextflow
     ".lisp": "commonlisp",
     ".lsp": "commonlisp",
     ".psm1": "powershell",
@@ -130,6 +130,7 @@ INTERPRETERS: dict[str, str] = {
     "perl": "perl",
     "elixir": "elixir",
     "julia": "julia",
+    "groovy": "groovy",
     "Rscript": "r",
 }
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.

@@ -13,7 +13,8 @@ wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the 
 `syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`. Languages whose
 definitions no table describes have their readers: Elixir's `def` calls and Julia's definitions
 (`syntax_elixir_julia.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
-interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_powershell.py`).
+interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_powershell.py`, which
+also says when Groovy's partial grammar is trusted).
 """
 
 from __future__ import annotations
@@ -71,7 +72,11 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     scope_members,
 )
 from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
-from mcp_pruner_server.pruning.structure.syntax_solidity_powershell import READERS
+from mcp_pruner_server.pruning.structure.syntax_solidity_powershell import (
+    PARTIAL_GRAMMARS,
+    READERS,
+    covers_headers,
+)
 from mcp_pruner_server.pruning.structure.syntax_spans import (
     MAX_DEPTH,
     body_of,
@@ -368,4 +373,6 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
         return None
     if not out and has_error:
         return None  # a parse that failed and found nothing: the heuristics can't do worse
+    if lang in PARTIAL_GRAMMARS and not covers_headers(out, text):
+        return None
     return tuple(out)

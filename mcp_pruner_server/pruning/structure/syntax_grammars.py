@@ -23,6 +23,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "typescript": ("tree_sitter_typescript", "language_typescript"),
     "tsx": ("tree_sitter_typescript", "language_tsx"),
     "go": ("tree_sitter_go", "language"),
+    "groovy": ("tree_sitter_groovy", "language"),  # partial: `syntax_solidity_powershell.covers_headers`
     "rust": ("tree_sitter_rust", "language"),
     "c": ("tree_sitter_c", "language"),
     "cpp": ("tree_sitter_cpp", "language"),
@@ -227,7 +228,8 @@ ZIG_CONTAINERS = frozenset(
 )
 # Grammars whose indentation-delimited bodies reach over the comments and blank lines after
 # them (Scala 3's `def f =` and its lines): such a block ends at its last token of code.
-TRAILING_COMMENTS = frozenset({"scala"})
+# Groovy's field without `;` (`int total = 0`) reaches over the doc comment of the method below it.
+TRAILING_COMMENTS = frozenset({"scala", "groovy"})
 
 
 @functools.cache

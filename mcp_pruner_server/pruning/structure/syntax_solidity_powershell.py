@@ -5,13 +5,18 @@ function, constructor, modifier, `receive` / `fallback` is a unit with the NatSp
 `/** … */`) above it, and an event, struct, enum or error over several lines is one too (its
 fields are what a question about it asks). A constructor and `receive` / `fallback` are named
 by their keyword, as the language calls them.
+
+Groovy's grammar is Java's with Groovy's additions, and the shared tables read it; but it misreads
+much Groovy without many errors to show for it, so its parse is checked against the heuristics'
+headers before it is trusted (`covers_headers`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from mcp_pruner_server.pruning.structure.code_blocks import Block, is_header
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 from mcp_pruner_server.pruning.structure.syntax_spans import container_signature_end, signature_end
 
@@ -74,3 +79,25 @@ def solidity_signature_end(node: Any, header: int) -> int:
 READERS = {
     "solidity": Reader(solidity_kind, _same, solidity_name, solidity_signature_end),
 }
+
+
+# Grammars that misread much of their language and say so with few errors (Groovy's: a field
+# without `;` swallows the method after it, `i<n` reads as a generic, a `trait` as a call): a parse
+# of theirs is trusted only where its definitions head or hold most of the lines the heuristics
+# read as headers (in much real Groovy it finds barely half the methods, with few error nodes).
+PARTIAL_GRAMMARS = frozenset({"groovy"})
+MIN_HEADER_COVERAGE = 0.8
+
+
+def covers_headers(blocks: Sequence[Block], text: str) -> bool:
+    """Whether the definitions `blocks` head or hold most of the lines of `text` that
+    `code_blocks.is_header` reads as definition headers."""
+    lines = text.split("\n")
+    covered = [False] * len(lines)
+    for b in blocks:
+        if b.container:
+            covered[b.header] = True
+        else:
+            covered[b.header : b.end] = [True] * (b.end - b.header)
+    headers = [i for i, line in enumerate(lines) if is_header(line)]
+    return sum(covered[i] for i in headers) >= MIN_HEADER_COVERAGE * len(headers)
