@@ -13,7 +13,7 @@ wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the 
 `syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`. Languages whose
 definitions no table describes have their readers: Elixir's `def` calls and Julia's definitions
 (`syntax_elixir_julia.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
-interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_powershell.py`, which
+interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_groovy.py`, which
 also says when Groovy's partial grammar is trusted).
 """
 
@@ -72,7 +72,7 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     scope_members,
 )
 from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
-from mcp_pruner_server.pruning.structure.syntax_solidity_powershell import (
+from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
     PARTIAL_GRAMMARS,
     READERS,
     covers_headers,

@@ -23,7 +23,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "typescript": ("tree_sitter_typescript", "language_typescript"),
     "tsx": ("tree_sitter_typescript", "language_tsx"),
     "go": ("tree_sitter_go", "language"),
-    "groovy": ("tree_sitter_groovy", "language"),  # partial: `syntax_solidity_powershell.covers_headers`
+    "groovy": ("tree_sitter_groovy", "language"),  # partial: `syntax_solidity_groovy.covers_headers`
     "rust": ("tree_sitter_rust", "language"),
     "c": ("tree_sitter_c", "language"),
     "cpp": ("tree_sitter_cpp", "language"),
@@ -40,7 +40,7 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "haskell": ("tree_sitter_haskell", "language"),
     "dart": ("tree_sitter_dart", "language"),
     "swift": ("tree_sitter_swift", "language"),
-    "solidity": ("tree_sitter_solidity", "language"),  # its definitions: `syntax_solidity_powershell.py`
+    "solidity": ("tree_sitter_solidity", "language"),  # its definitions: `syntax_solidity_groovy.py`
     "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
     "ocaml_interface": ("tree_sitter_ocaml", "language_ocaml_interface"),  # `.mli`: `syntax_mli.py`
     "objc": ("tree_sitter_objc", "language"),

@@ -1,4 +1,5 @@
-"""Solidity's definitions in their parse trees, which the shared tables cannot describe.
+"""Solidity's definitions in their parse trees, which the shared tables cannot describe, and when
+Groovy's parse is trusted.
 
 Solidity: a `contract`, `library` or `interface` holds its members in a `contract_body`; a
 function, constructor, modifier, `receive` / `fallback` is a unit with the NatSpec (`///`,
