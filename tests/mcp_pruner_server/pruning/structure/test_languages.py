@@ -46,6 +46,7 @@ def test_the_extension_names_the_language(path: str, lang: str) -> None:
         ("#!/usr/bin/env php", "php"),
         ("<?php", "php"),
         ("#!/usr/bin/perl", "perl"),
+        ("#!/usr/bin/env pwsh", "powershell"),
         ("import os", None),
         ("", None),
     ],
