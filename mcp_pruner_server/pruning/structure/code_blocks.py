@@ -30,6 +30,8 @@ _DEF = re.compile(
     # Kotlin `fun`, Elixir `defp` / `defmacro` / `defmodule`, Lua `local function`: only before
     # a name (`fun = …` assigns a variable)
     r"(?:fun|defp|defmacrop?|defmodule|local\s+function)(?=\s+[\w<`(])|"
+    # PowerShell's `filter Get-Item {` (a function run once for each object piped to it)
+    r"[fF]ilter(?=\s+[\w-]+\s*(?:\{|$))|"
     # F#'s `member x.Name(…) =` and a `let` with parameters (`let inline f (x: int) =`; its modifiers
     # taken possessively: a run of them is not tried again as the name, which was quadratic): a
     # `let x =`, `let x: T =`, Rust's `let mut x =` bind values

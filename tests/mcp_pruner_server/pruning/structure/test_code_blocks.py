@@ -203,6 +203,14 @@ def test_fsharp_functions_and_members_open_definitions_but_a_bound_value_does_no
         assert not is_header(line), line
 
 
+def test_a_powershell_filter_opens_a_definition_but_a_call_of_filter_does_not() -> None:
+    powershell = "# Evens.\nFilter Get-Even {\n    if ($_ % 2 -eq 0) { $_ }\n}\n"
+    powershell += "filter Skip-Null\n{\n    if ($null -ne $_) { $_ }\n}\n"
+    assert _spans(powershell) == [(0, 1, 4), (4, 4, 8)]
+    for line in ("filter(lambda x: x, xs)", "filter p xs = [x | x <- xs, p x]", "filter = {"):
+        assert not is_header(line), line
+
+
 def test_lisp_definitions_open_blocks_their_indented_body_closes() -> None:
     lisp = ';;; Squares.\n(defun square (x)\n  "X times X."\n  (* x x))\n\n(default-x)\n'
     lisp += "(defn- twice [x]\n  (* 2 x))\n"
