@@ -26,6 +26,8 @@ from mcp_pruner_server.pruning.structure.languages import guess_language, langua
         ("scripts/build.sh", "bash"),
         ("home/.bashrc", "bash"),
         ("boost/any.hpp", "cpp"),
+        ("src/Public/Routes.ps1", "powershell"),  # no grammar: the heuristics read it
+        ("Modules/Pode.psm1", "powershell"),
     ],
 )
 def test_the_extension_names_the_language(path: str, lang: str) -> None:
