@@ -69,6 +69,17 @@ EXTENSIONS: dict[str, str] = {
     ".ex": "elixir",
     ".exs": "elixir",
     ".jl": "julia",
+    ".fs": "fsharp",  # its `///` XML docs would sniff as C#'s, its `let f x =` as OCaml's
+    ".fsx": "fsharp",
+    ".f90": "fortran",  # `.F90` too (preprocessed): extensions are looked up in lower case
+    ".f95": "fortran",
+    ".f03": "fortran",
+    ".f08": "fortran",
+    # Fixed form (columns, `C` comments): most such files fail the free-form parse, which then
+    # gives way to the heuristics; those written with `!` comments parse as free form.
+    ".f": "fortran",
+    ".for": "fortran",
+    ".f77": "fortran",
 }
 # Languages known by their extension but without a grammar here: named, so that their lines
 # are not sniffed (Crystal's `def … end` would read as Ruby, and a wrong parse costs time and its
@@ -81,9 +92,7 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".clj": "clojure",
     ".cljs": "clojure",
     ".el": "elisp",
-    ".fs": "fsharp",  # its `///` XML docs read as C#'s, its `let f x =` as OCaml's: both misparse it
-    ".fsi": "fsharp",
-    ".fsx": "fsharp",
+    ".fsi": "fsharp_signature",  # F#'s grammar of signatures fails on members and nested types
     ".lisp": "commonlisp",
     ".lsp": "commonlisp",
     ".psm1": "powershell",
@@ -91,10 +100,6 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".nim": "nim",
     ".sql": "sql",
     ".ps1": "powershell",
-    ".f90": "fortran",
-    ".f95": "fortran",
-    ".f03": "fortran",
-    ".f08": "fortran",
     ".vb": "vbnet",
 }
 # Whole file names (lower case) that say the language without an extension.
@@ -257,6 +262,14 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^use (?:strict|warnings|utf8|vars|constant|parent|base|lib|[A-Z]\w*(?:::\w+)*)\b[^;]*;$",
         r"^package [A-Za-z]\w*(?:::\w+)*;$|^1;$|^__(?:END|DATA)__$",
         r"^\s*my [$@%(]|^sub \w+\s*\{?$",
+    ),
+    # Free-form Fortran, in any case: typed declarations (`real(dp), intent(in) :: x`), `use m, only:`,
+    # `implicit none`, `call x`, `end subroutine` / `end do`, FORD's and Doxygen's `!>` / `!!` docs.
+    # One anchored pattern: an alternation of anchored ones is tried at every column of a line.
+    "fortran": (
+        r"^\s*(?i:(?:integer|real|logical|character|complex|double precision|type\s*\(\s*\w+\s*\)|"
+        r"class\s*\(\s*\w+\s*\))\b[^=!;]*::|implicit\s+none\b|use\s+\w+\s*(?:,|$)|call\s+\w+|"
+        r"contains\s*$|end\s*(?:subroutine|function|module|program|interface|do|if|select|type)\b|![>!<])",
     ),
     "objc": (
         r"^#import [<\"]",

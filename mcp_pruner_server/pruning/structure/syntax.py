@@ -12,7 +12,8 @@ The walk is the same for every language; what each grammar's node types mean (an
 wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the name it defines
 `syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`. Languages whose
 definitions no table describes have their readers: Elixir's `def` calls and Julia's definitions
-(`syntax_elixir_julia.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
+(`syntax_elixir_julia.py`), F#'s `let`s and members and Fortran's procedures
+(`syntax_fsharp_fortran.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
 interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_groovy.py`, which
 also says when Groovy's partial grammar is trusted).
 """
@@ -34,6 +35,7 @@ from mcp_pruner_server.pruning.structure.syntax_elixir_julia import (
     julia_signature_end,
     julia_unwrap,
 )
+from mcp_pruner_server.pruning.structure.syntax_fsharp_fortran import READERS as FSHARP_FORTRAN_READERS
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ACCESSORS,
     ANONYMOUS_BINDERS,
@@ -64,6 +66,7 @@ from mcp_pruner_server.pruning.structure.syntax_haskell import continues_functio
 from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_export_macros,
+    blank_fypp,
     blank_macro_lines,
     blank_newer_kotlin,
     dropped_tail,
@@ -74,8 +77,10 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
 from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
 from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
     PARTIAL_GRAMMARS,
-    READERS,
     covers_headers,
+)
+from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
+    READERS as SOLIDITY_READERS,
 )
 from mcp_pruner_server.pruning.structure.syntax_spans import (
     MAX_DEPTH,
@@ -94,6 +99,8 @@ from mcp_pruner_server.pruning.structure.syntax_spans import (
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
 MAX_PARSE_CHARS = 2_000_000
+# F#'s grammar parses ~2 MB/s (~1 MB/s on a busy machine): its bound for the same ~0.1 s.
+MAX_PARSE_CHARS_OF = {"fsharp": 250_000}
 # A parse that could not place what more than this fraction of the lines hold is not trusted
 # (a fragment, a template, the wrong language): the heuristics cope with anything.
 MAX_ERROR_FRACTION = 0.2
@@ -101,6 +108,8 @@ MAX_ERROR_FRACTION = 0.2
 # helpers, a factory's closures) is their container: kept whole, it is more than the budget
 # of most reads (a fifth of a file at the default ratio), and its helpers are what is asked.
 SPLIT_FUNCTION_LINES = 150
+# Languages whose definitions no shared table describes, read by their readers (kind, name, head).
+READERS = {**SOLIDITY_READERS, **FSHARP_FORTRAN_READERS}
 # Languages whose definitions also come in shapes of their own (`syntax_scripts.py`).
 SCRIPT_LANGS = frozenset({"lua", "perl", "zig"})
 
@@ -223,16 +232,17 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         container = kind == "container"
         if lang == "ocaml_interface" and not container:
             end = doc_below_end(siblings, index, end)
-        sig = container_signature_end(inner, header) if container else signature_end(definition, header)
-        if lang == "elixir" and not container:
-            sig = elixir_signature_end(definition, header)
-        elif lang == "julia" and not container:
-            sig = julia_signature_end(definition, header)
-        elif lang in READERS:  # also a container's head
+        if lang in READERS:  # also a container's head
             sig = READERS[lang].signature_end(definition, header)
+        elif container:
+            sig = container_signature_end(inner, header)
+        elif lang in ("elixir", "julia"):
+            sig = (elixir_signature_end if lang == "elixir" else julia_signature_end)(definition, header)
+        else:
+            sig = signature_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
         start = header if container else leading_row(child, siblings, index, lang)
-        if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0]:
+        if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0] and not container:
             start = trailing_doc_row(siblings[index - 1], start)
         name = KEYWORD_NAMES.get(definition.type) or _NAMERS.get(lang, definition_name)(node)
         if lang in SCRIPT_LANGS:
@@ -328,7 +338,7 @@ MAX_CACHED_CHARS = 256_000
 
 def syntax_blocks(text: str, line_count: int, lang: str | None) -> list[Block] | None:
     """Every definition block of `text` in `lang`, outer before inner; None to use the heuristics."""
-    if lang is None or len(text) > MAX_PARSE_CHARS:
+    if lang is None or len(text) > MAX_PARSE_CHARS_OF.get(lang, MAX_PARSE_CHARS):
         return None
     if lang == "php" and "<?" not in text:
         lang = "php_only"  # else the whole fragment would be HTML text, with no units and no error
@@ -361,6 +371,8 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
         text = blank_macro_lines(text)
     elif lang == "kotlin":
         text = blank_newer_kotlin(text)
+    elif lang == "fortran":
+        text = blank_fypp(text)
     parser = tree_sitter.Parser(language(lang))
     tree = parser.parse(text.encode("utf-8", "surrogatepass"))
     failed = failed_rows(tree.root_node)

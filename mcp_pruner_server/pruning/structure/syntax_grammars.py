@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 # Language -> (grammar module, its function returning the language pointer).
 # Python is not here: its indentation is its syntax, and `code_blocks.py` finds its blocks as
@@ -47,6 +48,8 @@ GRAMMARS: dict[str, tuple[str, str]] = {
     "perl": ("tree_sitter_perl", "language"),
     "elixir": ("tree_sitter_elixir", "language"),  # its definitions: `syntax_elixir_julia.py`
     "julia": ("tree_sitter_julia", "language"),
+    "fsharp": ("tree_sitter_fsharp", "language"),  # its definitions: `syntax_fsharp_fortran.py`
+    "fortran": ("tree_sitter_fortran", "language"),  # free form; fixed form mostly fails to parse
 }
 # Nodes that define a function-like unit.
 FUNCTIONS = frozenset(
@@ -187,6 +190,8 @@ TRANSPARENT = frozenset(
         "block_statement",  # Perl's bare block: `{ my %cache; sub lookup {…} }`
         "phaser_statement",  # Perl's `BEGIN { … }`
         "do_statement",  # Lua's `do local cache = {} function M.f() … end end`
+        "internal_procedures",  # Fortran's `contains` and the procedures after it
+        "type_extension_elements",  # F#'s `with` and the members after it
     }
 )
 # A C declarator wraps the name (`*f(…)`, `f(…)`): followed down to it.
@@ -211,6 +216,7 @@ BODY_NODES = frozenset(
         "instance_declarations",
         "extension_body",  # Dart
         "enum_body",
+        "internal_procedures",  # a Fortran procedure's own procedures, after its `contains`
     }
 )
 # Dart gives a function as two siblings: its signature, then its `function_body` (a member's is a
@@ -229,7 +235,18 @@ ZIG_CONTAINERS = frozenset(
 # Grammars whose indentation-delimited bodies reach over the comments and blank lines after
 # them (Scala 3's `def f =` and its lines): such a block ends at its last token of code.
 # Groovy's field without `;` (`int total = 0`) reaches over the doc comment of the method below it.
-TRAILING_COMMENTS = frozenset({"scala", "groovy"})
+# F#'s grammar gives the `///` doc above a definition to the body before it, however it is indented.
+TRAILING_COMMENTS = frozenset({"scala", "groovy", "fsharp"})
+
+
+class Reader(NamedTuple):
+    """What `syntax.py`'s walk asks of a language whose definitions no shared table describes
+    (its reader's module: `syntax_solidity_groovy.py`, `syntax_fsharp_fortran.py`)."""
+
+    kind: Callable[[Any], tuple[str, Any] | None]  # ("function" | "container", its members' node)
+    unwrap: Callable[[Any], Any]  # the definition a wrapper holds, else the node
+    name: Callable[[Any], str | None]  # the name the (unwrapped) node defines
+    signature_end: Callable[[Any, int], int]  # exclusive end of a definition's head, from its header
 
 
 @functools.cache

@@ -11,7 +11,8 @@ holds it: the rest of a Kotlin class after a `$$"…"` string), that text is par
 own (`dropped_tail`, `restart_row`). And, before a C++ parse, the export macro of a class
 (`class SPDLOG_API logger {`) is blanked: read as the class's name, it made the class a function
 of hundreds of lines; before a C, C++ or Objective-C one, a line of one macro alone
-(`blank_macro_lines`); before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`).
+(`blank_macro_lines`); before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`);
+before a Fortran one, its fypp preprocessor's lines (`blank_fypp`).
 """
 
 from __future__ import annotations
@@ -170,6 +171,17 @@ MACRO_LINE = re.compile(r"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*$", re.MULTILINE)
 def blank_macro_lines(text: str) -> str:
     """`text` with its lines of one upper-case macro alone blanked (rows and columns stay)."""
     return MACRO_LINE.sub(lambda m: " " * len(m.group()), text)
+
+
+# fypp, the preprocessor of many Fortran projects (`#:if`, `#:for`, `#:include`, `#! comment`,
+# `@:ASSERT(…)`, `$:x`): its lines are no Fortran, and the grammar's errors on them hid whole
+# modules. They are blanked before the parse; the lines they enclose stay code.
+_FYPP_LINE = re.compile(r"^[ \t]*(?:#[:!]|@:|\$:).*$", re.MULTILINE)
+
+
+def blank_fypp(text: str) -> str:
+    """`text` with its fypp lines blanked (rows and columns stay)."""
+    return _FYPP_LINE.sub(lambda m: " " * len(m.group()), text)
 
 
 def blank_export_macros(text: str) -> str:

@@ -14,22 +14,12 @@ headers before it is trusted (`covers_headers`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block, is_header
-from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
+from mcp_pruner_server.pruning.structure.syntax_grammars import Reader, name_text
 from mcp_pruner_server.pruning.structure.syntax_spans import container_signature_end, signature_end
-
-
-class Reader(NamedTuple):
-    """What `syntax.py`'s walk asks of a language whose definitions no shared table describes."""
-
-    kind: Callable[[Any], tuple[str, Any] | None]  # ("function" | "container", its members' node)
-    unwrap: Callable[[Any], Any]  # the definition a wrapper holds, else the node
-    name: Callable[[Any], str | None]  # the name the (unwrapped) node defines
-    signature_end: Callable[[Any, int], int]  # exclusive end of a definition's head, from its header
-
 
 SOLIDITY_CONTAINERS = frozenset({"contract_declaration", "library_declaration", "interface_declaration"})
 SOLIDITY_FUNCTIONS = frozenset(

@@ -76,7 +76,7 @@ def last_code_row(node: Any) -> int:
     """The row of the last token of `node` that is not a comment."""
     for _ in range(MAX_DEPTH):
         k = node.child_count - 1  # from the end: most nodes end in code, found at once
-        while k >= 0 and ("comment" in (kid := node.child(k)).type or kid.end_point == kid.start_point):
+        while k >= 0 and (_is_comment(kid := node.child(k)) or kid.end_point == kid.start_point):
             k -= 1
         if k < 0:
             break
@@ -92,7 +92,7 @@ def trailing_doc_row(prev: Any, top: int) -> int:
     row, node = top, prev
     for _ in range(MAX_DEPTH):
         kids = [c for c in node.children if c.end_point != c.start_point]
-        while kids and "comment" in kids[-1].type and row - 1 <= last_row(kids[-1]) < top:
+        while kids and _is_comment(kids[-1]) and row - 1 <= last_row(kids[-1]) < top:
             row = int(kids.pop().start_point[0])
         if row < top or not kids:
             return row
@@ -100,11 +100,17 @@ def trailing_doc_row(prev: Any, top: int) -> int:
     return row
 
 
+def _is_comment(node: Any) -> bool:
+    return "comment" in node.type or node.type == "xml_doc"  # F#'s `///` lines
+
+
 def _annotates(node: Any, lang: str) -> bool:
     if lang == "elixir":
         return "comment" in node.type or elixir_annotates(node)
     if lang == "haskell":
         return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
+    if lang == "fsharp":  # its `///` docs are `xml_doc` nodes, a line each
+        return _is_comment(node) or node.type == "attributes"
     return "comment" in node.type or node.type in ATTRIBUTES
 
 

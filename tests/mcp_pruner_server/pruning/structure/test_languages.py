@@ -70,9 +70,9 @@ def test_the_extension_wins_over_the_shebang() -> None:
         ("src/lists.erl", ["use strict;", "use std::fmt;", "impl X {", "fn f() {"] * 3, "erlang"),
         ("R/mutate.R", ["import os", "def f(x):", "    self.x <- x"] * 3, "r"),
         (
-            "src/Json.fs",
+            "src/Json.fsi",
             ["/// <summary>Parses.</summary>", "open System", "let parse (s: string) ="] * 3,
-            "fsharp",
+            "fsharp_signature",
         ),
     ],
 )
@@ -127,6 +127,10 @@ BASH += ["    complete -F _widget widget"]
 CPP = ["#include <vector>", "", "namespace acme {", "", "template <typename T>", "class Widget {", " public:"]
 CPP += ["  std::vector<T> items;", "};", "", "}  // namespace acme"]
 PY = ["import os", "from typing import Any", "", "class A:", "    def f(self):", "        self.x = 1"]
+FORTRAN = ["!> Discs.", "module discs", "  use iso_fortran_env, only: dp => real64", "  implicit none"]
+FORTRAN += ["contains", "  pure function area(r) result(a)", "    real(dp), intent(in) :: r"]
+FORTRAN += ["    REAL(DP) :: a"]
+FORTRAN += ["    if (r > 0) then", "      a = r**2", "    end if", "  end function area", "end module discs"]
 
 
 @pytest.mark.parametrize(
@@ -144,6 +148,7 @@ PY = ["import os", "from typing import Any", "", "class A:", "    def f(self):",
         (PHP, "php"),
         (BASH, "bash"),
         (CPP, "cpp"),
+        (FORTRAN, "fortran"),  # its `if (…) then` is Lua's too
     ],
 )
 def test_a_text_without_path_is_recognised_by_its_lines(lines: list[str], lang: str) -> None:

@@ -1,0 +1,231 @@
+"""F# and Fortran units from their grammars: F#'s `let` functions and `member`s with the `///`
+docs and attributes above them, inside the module, namespace or type that holds them (a `///`
+the grammar gives to the body before stays out of it); Fortran's functions and subroutines with
+their `!>` docs inside their module (a fypp line hides nothing), derived types, a module as
+their container; a fixed-form file the free-form grammar cannot read goes to the heuristics."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcp_pruner_server.pruning.structure.languages import language_of
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+from mcp_pruner_server.pruning.structure.syntax_grammars import language
+from tests.mcp_pruner_server.pruning.structure.test_syntax import _damaged_blocks_nest, _kept, blocks_of
+
+FSHARP = """\
+namespace Acme.Widgets
+
+open System
+
+/// Helpers over widgets.
+module Helpers =
+    /// Adds two sizes.
+    /// <param name="x">The first.</param>
+    let add x y = x + y
+
+    let private origin = 0
+
+    [<CompiledName("Twice")>]
+    let inline twice (f: int -> int) x =
+        f (f x)
+
+    let rec countDown n =
+        if n = 0 then 0
+        else countDown (n - 1)
+
+/// A widget with a name.
+type Widget(name: string) =
+    let mutable spins = 0
+
+    /// The widget's name.
+    member this.Name = name
+
+    abstract Weight : unit -> float
+
+    /// Spins it, and says how often it was.
+    member this.Spin(times: int) =
+        spins <- spins + times
+        spins
+
+type Point = { X: int; Y: int }
+"""
+
+
+def test_each_of_fsharp_types_joined_by_and_holds_its_members() -> None:
+    text = (
+        "module Trees\n\ntype Tree =\n    | Leaf\n    member t.Size =\n        1\n\n"
+        "and Forest =\n    | Trees of Tree list\n    member f.Count =\n        0\n"
+    )
+    members = [(b.name, b.parent) for b in blocks_of(text, "fsharp") if not b.container]
+    assert members == [("Size", 2), ("Count", 4)]
+
+
+FORTRAN = """\
+#:include 'common.fypp'
+!> Shapes and their areas.
+module shapes
+  use iso_fortran_env, only: dp => real64
+  implicit none
+
+  !> A point in the plane.
+  type :: point_t
+    real(dp) :: x, y
+  end type point_t
+
+contains
+
+  !> The area of a disc.
+  !! Its radius is positive.
+  pure function disc_area(r) result(a)
+    real(dp), intent(in) :: r
+    real(dp) :: a
+    a = 3.14159_dp * r**2
+  end function disc_area
+
+#:if WITH_MPI
+  SUBROUTINE Scale_All(xs, &
+      & k)
+    real(dp), intent(inout) :: xs(:)
+    real(dp), intent(in) :: k
+    xs = k * xs
+  END SUBROUTINE Scale_All
+#:endif
+
+end module shapes
+"""
+
+
+def _spans(text: str, lang: str) -> list[tuple[int, int, int, bool, int | None, str | None]]:
+    return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("src/Json.fs", "fsharp"),
+        ("build.fsx", "fsharp"),
+        ("src/io.f90", "fortran"),
+        ("src/dftb/scc.F90", "fortran"),
+        ("blas/daxpy.f", "fortran"),
+        ("lib/solve.FOR", "fortran"),
+        ("src/Json.fsi", "fsharp_signature"),  # no grammar reads its members: the heuristics
+    ],
+)
+def test_fsharp_and_fortran_files_are_read_with_their_grammars(path: str, lang: str) -> None:
+    assert language_of(path, ["let parse (s: string) ="]) == lang
+    assert (language(lang) is not None) == (lang != "fsharp_signature")
+
+
+def test_fsharp_units_are_functions_and_members_with_their_docs_inside_their_containers() -> None:
+    assert _spans(FSHARP, "fsharp") == [
+        (0, 0, 35, True, None, "Widgets"),
+        (5, 5, 19, True, 0, "Helpers"),  # its doc above is a chunk of its own
+        (6, 8, 9, False, 1, "add"),  # its `///` lines
+        (12, 13, 15, False, 1, "twice"),  # its attribute; `let private origin = 0` is no unit
+        (16, 16, 19, False, 1, "countDown"),  # not the type's `///` the grammar puts in its body
+        (21, 21, 33, True, 0, "Widget"),  # its `///`, in the body above, is no context of members
+        (24, 25, 26, False, 5, "Name"),  # `abstract Weight` declares only
+        (29, 30, 33, False, 5, "Spin"),
+    ]
+    # the head of a type is its `type … =` line, of a function the line of its `=`
+    assert [b.sig_end for b in blocks_of(FSHARP, "fsharp")][5:] == [22, 26, 31]
+
+
+def test_fortran_units_are_procedures_and_types_inside_their_module_past_fypp_lines() -> None:
+    assert _spans(FORTRAN, "fortran") == [
+        (2, 2, 31, True, None, "shapes"),
+        (6, 7, 10, False, 0, "point_t"),
+        (13, 15, 20, False, 0, "disc_area"),  # its `!>` and `!!` lines
+        (22, 22, 28, False, 0, "Scale_All"),  # inside `#:if`, in upper case
+    ]
+    assert blocks_of(FORTRAN, "fortran")[3].sig_end == 24  # the header's `&` line is in it
+
+
+FYPP = """\
+#:set KINDS = [('real', 'r'), ('complex', 'c')]
+module sparse
+  implicit none
+#:if WITH_MPI
+  public :: redist
+#:endif
+contains
+
+#:for NAME, TYPE in KINDS
+  !> Sums the ${NAME}$ entries.
+  subroutine sum_${TYPE}$(xs, total)
+    ${NAME}$(dp), intent(in) :: xs(:)
+    ${NAME}$(dp), intent(out) :: total
+    @:ASSERT(size(xs) > 0)
+    total = sum(xs)
+  end subroutine sum_${TYPE}$
+#:endfor
+
+  subroutine scale(xs, k)
+    real(dp), intent(inout) :: xs(:)
+    xs = k * xs
+  end subroutine scale
+
+end module sparse
+"""
+
+
+def test_fypp_lines_hide_no_fortran_procedure() -> None:
+    spans = [(b.start, b.end, b.container) for b in blocks_of(FYPP, "fortran")]
+    assert spans == [(1, 24, True), (9, 16, False), (18, 22, False)]
+
+
+def test_a_fixed_form_fortran_file_means_the_heuristics() -> None:
+    fixed = (
+        "*> \\brief Adds a multiple of one vector to another.\n"
+        "*\n"
+        "      SUBROUTINE DAXPY(N,DA,DX,DY)\n"
+        "*     .. Scalar Arguments ..\n"
+        "      DOUBLE PRECISION DA\n"
+        "      INTEGER N\n"
+        "*     ..\n"
+        "      DOUBLE PRECISION DX(*),DY(*)\n"
+        "      IF (N.LE.0) RETURN\n"
+        "      DO 10 I = 1,N\n"
+        "         DY(I) = DY(I) + DA*DX(I)\n"
+        "     $           + 0.0D0\n"
+        "   10 CONTINUE\n"
+        "      RETURN\n"
+        "      END\n"
+    )
+    assert syntax_blocks(fixed, fixed.count("\n") + 1, language_of("daxpy.f")) is None
+
+
+def test_an_fsharp_text_too_large_for_its_slow_grammar_means_the_heuristics() -> None:
+    filler = "".join(f"    let pad{k} (x: int) =\n        x + {k}\n\n" for k in range(7000))
+    text = FSHARP.replace("    let private origin", filler + "    let private origin")
+    assert len(text) < 2_000_000  # any other language's grammar would parse it
+    assert syntax_blocks(text, text.count("\n") + 1, "fsharp") is None
+
+
+@pytest.mark.parametrize("lang", ["fsharp", "fortran"])
+def test_a_failed_parse_means_the_heuristics(lang: str) -> None:
+    assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
+
+
+def test_the_engine_keeps_the_whole_fsharp_member_and_fortran_procedure() -> None:
+    filler = "".join(f"    member this.Pad{k}(x: int) =\n        x + {k}\n\n" for k in range(30))
+    text = FSHARP.replace("    abstract Weight", filler + "    abstract Weight")
+    kept = _kept(text, "spin the widget and count how often", "src/Widget.fs")
+    assert all(line in kept for line in FSHARP.split("\n")[30:33])
+    assert "    member this.Pad7(x: int) =" not in kept  # pruned, not a fail-open copy
+    filler = "".join(
+        f"  subroutine pad{k}(x)\n    x = x + {k}\n  end subroutine pad{k}\n\n" for k in range(30)
+    )
+    text = FORTRAN.replace("#:if WITH_MPI", filler + "#:if WITH_MPI")
+    kept = _kept(text, "scale all the values by a factor", "src/shapes.F90")
+    assert all(line in kept for line in FORTRAN.split("\n")[22:28])
+    assert "  subroutine pad7(x)" not in kept
+
+
+@settings(max_examples=40, deadline=None)
+@given(lang=st.sampled_from(["fsharp", "fortran"]), keep=st.lists(st.booleans(), min_size=40, max_size=40))
+def test_blocks_of_damaged_fsharp_and_fortran_nest(lang: str, keep: list[bool]) -> None:
+    _damaged_blocks_nest(FSHARP if lang == "fsharp" else FORTRAN, lang, keep)
