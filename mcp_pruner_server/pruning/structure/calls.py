@@ -3,7 +3,7 @@
 A definition called from a line relevant to the question is likely the helper that does the
 work the question's words describe (`code.py` adds that credit to its score). What a call
 looks like is the language's: `name(` in most, any word of the code where calls may omit
-their parentheses (Ruby, Bash, OCaml), also `name[T](` and `x.name` in Scala.
+their parentheses (Ruby, Bash, PowerShell, OCaml, F#, Fortran), also `name[T](` and `x.name` in Scala.
 """
 
 from __future__ import annotations
@@ -33,7 +33,10 @@ CALL_SHAPES: dict[str, re.Pattern[str]] = {
 # Ruby: not an `@ivar` or `$global`, a `:symbol` is (`before_action :check`, `send(:x)`);
 # `valid?` and `save!` are names. Bash: names may hold `-`; `$name` is a variable. OCaml:
 # names may hold `'`; a label (`~f`, `?default`) names a parameter, not a definition; a
-# qualified name (`Tree.join`) calls the `join` a local module may define.
+# qualified name (`Tree.join`) calls the `join` a local module may define. F#: as OCaml's, also
+# upper case (`List.map f xs`, `Banner.Draw page`). Fortran: a procedure is named bare in `call
+# finalize`, a type's `procedure :: get_energy` binding (whose `!>` doc often repeats the
+# procedure's) and an interface's `module procedure` list.
 # Only the code of a line is read so: a comment's prose (`# dump the object`) names no call
 # (dev sets: the `dump` of Psych won over `safe_dump`), though in Ruby and Bash a comment's
 # `name(` still does.
@@ -42,7 +45,11 @@ BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
     "bash": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),
     "ocaml": re.compile(r"(?<![\w'~?])[a-z_][\w']*"),
     "powershell": re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*"),  # `Get-Item -Path $p`, as Bash
+    "fsharp": re.compile(r"(?<![\w'~?])[A-Za-z_][\w']*"),
+    "fortran": re.compile(r"(?<!\w)[A-Za-z]\w*"),
 }
+# The line comments of bare-call languages besides Ruby's and Bash's `#`: from the mark to the end.
+_LINE_COMMENTS = {"fsharp": re.compile(r"//.*"), "fortran": re.compile(r"!.*")}
 _DEF_NAME = re.compile(
     r"\b(?:def|function\*?|func|fn|class|struct|trait|interface|subroutine)\s+([A-Za-z_]\w*)"
 )
@@ -134,12 +141,15 @@ def called_credit(
         return credit
     bare = BARE_CALL_WORDS.get(lang or "")
     shape = CALL_SHAPES.get(lang or "")
-    codes = ocaml_code(lines) if lang == "ocaml" else None  # its comments span lines
+    codes = ocaml_code(lines) if lang in ("ocaml", "fsharp") else None  # `(* … *)` spans lines
+    line_comment = _LINE_COMMENTS.get(lang or "")
     for i, score in deadline.paced(enumerate(line_scores)):
         if score <= 0.0:
             continue
         line = lines[i]
         code = "" if bare is None else codes[i] if codes is not None else _code_part(line)
+        if line_comment is not None and code:
+            code = line_comment.sub("", code)
         if bare is not None and code:
             called = units_of.keys() & bare.findall(code)
         elif shape is not None:

@@ -134,6 +134,44 @@ def test_ocaml_code_blanks_comments_across_lines_and_strings_but_not_type_variab
     assert code[2] == "let f : 'a -> 'b = g"
 
 
+FSHARP_CALLS = [
+    "let renderHeader (page: Page) =",
+    "    Banner.draw page.Title // then draw the rest",  # qualified, without parentheses
+    "    (* draw is described",
+    "       in the README *) ()",
+    "",
+    "let draw (text: string) =",
+    '    printfn "%s" text',
+]
+FORTRAN_CALLS = [
+    "module energies",
+    "  type :: model_t",
+    "  contains",
+    "    procedure :: get_energy",  # a type's binding names its procedure bare
+    "  end type model_t",
+    "contains",
+    "  subroutine get_energy(self, e)",
+    "    call finalize",
+    "  end subroutine get_energy",
+    "  subroutine finalize",
+    "    ! get_energy is described in the README",  # prose names no call
+    "  end subroutine finalize",
+    "end module energies",
+]
+
+
+def test_fsharp_and_fortran_calls_without_parentheses_get_the_lines_score() -> None:
+    assert _credit(FSHARP_CALLS, 1, "fsharp") == [0.0, 2.0]
+    assert _credit(FORTRAN_CALLS, 3, "fortran")[2:] == [2.0, 0.0]  # after the module and the type
+    assert _credit(FORTRAN_CALLS, 7, "fortran")[2:] == [0.0, 2.0]  # `call finalize`
+
+
+def test_an_fsharp_or_fortran_comment_names_no_call() -> None:
+    assert _credit(FSHARP_CALLS, 2, "fsharp") == [0.0, 0.0]
+    assert _credit(FSHARP_CALLS, 3, "fsharp") == [0.0, 0.0]  # still inside the comment
+    assert _credit(FORTRAN_CALLS, 10, "fortran")[2:] == [0.0, 0.0]
+
+
 SCALA_CALLS = [
     "object Trees {",
     "  def build[A](xs: Seq[A]): Tree[A] = fromOrdered[A](xs.iterator, xs.size).forced",
