@@ -18,7 +18,8 @@ parameters, and paths with "test" or "fuzz" (a fuzzer is a test) in any case are
 
 The languages' tables are `lang_tables.py`; reading a doc comment into the question,
 `lang_docs.py`. F#, Solidity, Groovy, Fortran, PowerShell and Common Lisp, languages the engine
-has no grammar for, find their definitions and docs in `lang_others.py`.
+read by its heuristics when their sets were first built, find their definitions and docs in
+`lang_others.py`.
 
 Sources used for the sets in README: see "Languages, build logs, grep" there.
 
