@@ -38,11 +38,15 @@ class Deadline:
         """The deadline `timeout_ms` after `started` (a reading of `clock`)."""
         return cls(started + timeout_ms / 1000.0, timeout_ms, clock)
 
+    def passed(self) -> bool:
+        """Whether the deadline has passed: for a callback that must answer rather than raise."""
+        return self.clock() > self.at
+
     def check(self) -> None:
         """Raises:
         EngineTimeout: the deadline has passed.
         """
-        if self.clock() > self.at:
+        if self.passed():
             raise EngineTimeout(f"pruning exceeded {self.timeout_ms:g} ms")
 
     def paced(self, items: Iterable[T]) -> Iterator[T]:

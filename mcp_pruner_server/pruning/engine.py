@@ -146,7 +146,7 @@ def _prune(
     must: list[int] = []
     if source_type == "code":
         lang = language_of(options.path, lines)
-        blocks = syntax_blocks(text, n, lang)
+        blocks = syntax_blocks(text, n, lang, deadline=deadline)
         units = code_units(
             lines, lh, query, line_scores, blocks=blocks, lang=lang, question=goal_hint, deadline=deadline
         )

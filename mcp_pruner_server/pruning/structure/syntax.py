@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax_elixir_julia import (
     elixir_kind,
@@ -64,6 +65,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
 )
 from mcp_pruner_server.pruning.structure.syntax_haskell import continues_function, signature_above
 from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
+from mcp_pruner_server.pruning.structure.syntax_parse import RecentResults, parse_until
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     blank_export_macros,
     blank_fypp,
@@ -329,40 +331,44 @@ def _returned_scopes(body: Any, lang: str) -> list[Any]:
     return found
 
 
-# The blocks of the last few texts parsed, by text and language: an agent reads the same file
-# again with another question, and the engine's process serves many requests. Only texts up
+# The blocks of the last few texts parsed, by text and language (`RecentResults`). Only texts up
 # to `MAX_CACHED_CHARS` are kept: the cache holds at most ~2 million characters of text.
 PARSE_CACHE_SIZE = 8
 MAX_CACHED_CHARS = 256_000
+_RECENT_PARSES: RecentResults[tuple[str, int, str], tuple[Block, ...] | None] = RecentResults(
+    PARSE_CACHE_SIZE
+)
 
 
-def syntax_blocks(text: str, line_count: int, lang: str | None) -> list[Block] | None:
-    """Every definition block of `text` in `lang`, outer before inner; None to use the heuristics."""
+def syntax_blocks(
+    text: str, line_count: int, lang: str | None, *, deadline: Deadline = NO_DEADLINE
+) -> list[Block] | None:
+    """Every definition block of `text` in `lang`, outer before inner; None to use the heuristics.
+
+    Raises:
+        EngineTimeout: `deadline` passed during the parse.
+    """
     if lang is None or len(text) > MAX_PARSE_CHARS_OF.get(lang, MAX_PARSE_CHARS):
         return None
     if lang == "php" and "<?" not in text:
         lang = "php_only"  # else the whole fragment would be HTML text, with no units and no error
     if language(lang) is None:
         return None
+    parse = functools.partial(_blocks, text, line_count, lang, deadline)
     found = (
-        _cached_blocks(text, line_count, lang)
+        _RECENT_PARSES.get_or_compute((text, line_count, lang), parse)
         if len(text) <= MAX_CACHED_CHARS
-        else _blocks(text, line_count, lang)
+        else parse()
     )
     return None if found is None else list(found)
 
 
-@functools.lru_cache(maxsize=PARSE_CACHE_SIZE)
-def _cached_blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
-    return _blocks(text, line_count, lang)
-
-
 def clear_parse_cache() -> None:
     """Forget every cached parse: a benchmark of the parser must not time the cache."""
-    _cached_blocks.cache_clear()
+    _RECENT_PARSES.clear()
 
 
-def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
+def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[Block, ...] | None:
     import tree_sitter
 
     if lang in ("c", "cpp"):
@@ -374,13 +380,14 @@ def _blocks(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
     elif lang == "fortran":
         text = blank_fypp(text)
     parser = tree_sitter.Parser(language(lang))
-    tree = parser.parse(text.encode("utf-8", "surrogatepass"))
+    tree = parse_until(parser, text.encode("utf-8", "surrogatepass"), deadline)
     failed = failed_rows(tree.root_node)
     out: list[Block] = []
     _walk(tree.root_node, lang, None, out, 0)  # the root too may be one error node
     has_error = tree.root_node.has_error
     if dropped_tail(tree.root_node) is not None and failed <= MAX_ERROR_FRACTION * line_count:
-        failed += reparse_tails(parser, text, tree.root_node, lambda root: _walk(root, lang, None, out, 0))
+        parse = functools.partial(parse_until, parser, deadline=deadline)
+        failed += reparse_tails(parse, text, tree.root_node, lambda root: _walk(root, lang, None, out, 0))
     if failed > MAX_ERROR_FRACTION * line_count:
         return None
     if not out and has_error:

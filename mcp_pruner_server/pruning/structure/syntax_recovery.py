@@ -84,9 +84,9 @@ def dropped_tail(root: Any) -> tuple[int, int] | None:
 MAX_TAIL_PARSES = 2
 
 
-def reparse_tails(parser: Any, text: str, root: Any, walk: Callable[[Any], None]) -> int:
-    """Parse again on its own (rows kept) the text the parse `root` dropped after an error, and
-    `walk` each new tree's root, so that its definitions are found too; the rows that stay
+def reparse_tails(parse: Callable[[bytes], Any], text: str, root: Any, walk: Callable[[Any], None]) -> int:
+    """Parse again on its own (rows kept, with `parse`) the text the parse `root` dropped after an
+    error, and `walk` each new tree's root, so that its definitions are found too; the rows that stay
     unparsed, counted as failed, are returned (blank lines, closers and a comment's inner lines
     where no parse may start are not: they hold no definition)."""
     failed = 0
@@ -99,7 +99,7 @@ def reparse_tails(parser: Any, text: str, root: Any, walk: Callable[[Any], None]
         if start >= tail[1]:
             return failed  # only blank lines, closers or a comment's inner lines were dropped
         rest = "\n" * start + "\n".join(lines[start : tail[1]])
-        root = parser.parse(rest.encode("utf-8", "surrogatepass")).root_node
+        root = parse(rest.encode("utf-8", "surrogatepass")).root_node
         failed += failed_rows(root)
         walk(root)
         tail = dropped_tail(root)

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.structure import syntax, syntax_grammars
 from mcp_pruner_server.pruning.structure.code_blocks import Block
@@ -210,12 +211,12 @@ def test_the_same_text_is_parsed_once_and_each_caller_gets_its_own_list(
     parses: list[str] = []
     parse = syntax._blocks
 
-    def counting(text: str, line_count: int, lang: str) -> tuple[Block, ...] | None:
+    def counting(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[Block, ...] | None:
         parses.append(lang)
-        return parse(text, line_count, lang)
+        return parse(text, line_count, lang, deadline)
 
     monkeypatch.setattr(syntax, "_blocks", counting)
-    syntax._cached_blocks.cache_clear()
+    syntax.clear_parse_cache()
     text = "func f() {\n}\n\nfunc g() {\n}\n"
     first = blocks_of(text, "go")
     first.clear()  # a caller's list is its own
