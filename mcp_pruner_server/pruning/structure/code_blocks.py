@@ -37,9 +37,10 @@ _DEF = re.compile(
     # `let x =`, `let x: T =`, Rust's `let mut x =` bind values
     r"member(?=\s+[\w'.]+)|let(?=\s+(?:(?:inline|rec|private|internal)\s+)*+(?!mut\b)(?:[\w']+|\([^)]*\))(?:<[^>]*>)?"
     r"\s+[\w'(][^=]*=(?:\s*\w+\s*\{|\s*function)?\s*$)|"
-    # Lisp's definitions: `(defun`, `(defmacro`, Clojure's `(defn-`, Scheme's `(define`
+    # Lisp's definitions: `(defun`, `(defmacro`, Clojure's `(defn-`, Scheme's `(define`, and the
+    # `(define-…` macros (`define-minor-mode`, `define-condition`) but Emacs's `(define-key`, a call
     r"\((?:def(?:un|macro|method|generic|var|parameter|constant|class|struct|type|setf|record|protocol|"
-    r"multi|n-?)?|define(?:-[\w-]+)?)(?=\s))(?:\b|(?<=-))"
+    r"multi|n-?)?|define(?:-(?!key\b)[\w-]+)?)(?=\s))(?:\b|(?<=-))"
 )
 _CONTAINER = frozenset(
     {"class", "impl", "struct", "enum", "trait", "interface", "module", "namespace", "object", "defmodule"}

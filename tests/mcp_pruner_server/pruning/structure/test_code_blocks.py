@@ -217,6 +217,12 @@ def test_lisp_definitions_open_blocks_their_indented_body_closes() -> None:
     assert _spans(lisp) == [(0, 1, 4), (6, 6, 8)]
 
 
+def test_a_lisp_define_key_is_a_call_and_opens_no_block() -> None:
+    elisp = '(define-key my-mode-map (kbd "C-c C-c")\n  #\'my-compile)\n\n'
+    elisp += "(define-minor-mode my-mode\n  \"Compile on save.\"\n  :lighter \" My\")\n"
+    assert _spans(elisp) == [(3, 3, 6)]
+
+
 def test_an_allman_brace_after_a_multiline_signature_opens_the_body() -> None:
     solidity = "function swap(uint a)\n    internal\n    returns (uint b)\n{\n    b = a;\n}\n\nuint x;\n"
     assert _spans(solidity) == [(0, 0, 6)]
