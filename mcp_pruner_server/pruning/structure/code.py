@@ -95,7 +95,7 @@ def code_units(
     """
     parsed = blocks is not None
     if blocks is None:
-        blocks = find_blocks(lines, deadline=deadline)
+        blocks = find_blocks(lines, lang=lang, deadline=deadline)
     deadline.check()
     imports = import_lines(lines)
     deadline.check()

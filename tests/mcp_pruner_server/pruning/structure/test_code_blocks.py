@@ -217,9 +217,24 @@ def test_lisp_definitions_open_blocks_their_indented_body_closes() -> None:
     assert _spans(lisp) == [(0, 1, 4), (6, 6, 8)]
 
 
+def _spans_in(text: str, lang: str | None) -> list[tuple[int, int, int]]:
+    return [(b.start, b.header, b.end) for b in find_blocks(text.split("\n"), lang=lang)]
+
+
+def test_a_line_starting_with_a_bang_is_code_in_a_file_of_another_language_than_fortran() -> None:
+    js = "!function () { window.ready = true; }();\nfunction b() {\n  return 2;\n}\n"
+    assert _spans_in(js, "javascript") == [(1, 1, 4)]  # a bundle's `!function` is no doc of `b`
+    shell = "! grep -q x conf || exit 1\nfunction b {\n  echo b\n}\n"
+    assert _spans_in(shell, "bash") == [(1, 1, 4)]
+    ipython = "def f():\n    x = 1\n!ls\n    return x\n"
+    assert _spans_in(ipython, "python") == [(0, 0, 2)]  # a shell escape ends the block, as code does
+    fortran = "! Squares x.\nfunction sq(x)\n  sq = x * x\n! the end\n  return\nend function sq\n"
+    assert _spans_in(fortran, "fortran") == _spans_in(fortran, None) == [(0, 1, 6)]
+
+
 def test_a_lisp_define_key_is_a_call_and_opens_no_block() -> None:
     elisp = '(define-key my-mode-map (kbd "C-c C-c")\n  #\'my-compile)\n\n'
-    elisp += "(define-minor-mode my-mode\n  \"Compile on save.\"\n  :lighter \" My\")\n"
+    elisp += '(define-minor-mode my-mode\n  "Compile on save."\n  :lighter " My")\n'
     assert _spans(elisp) == [(3, 3, 6)]
 
 
