@@ -50,8 +50,24 @@ BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
 }
 # The line comments of bare-call languages besides Ruby's and Bash's `#`: from the mark to the end.
 _LINE_COMMENTS = {"fsharp": re.compile(r"//.*"), "fortran": re.compile(r"!.*")}
+# The keywords before a definition's name (those of `code_blocks._DEF`: the header's own, found
+# anywhere in it, `export default function f`), and what may come between: a Go receiver (`func
+# (s *Server) Serve`), type parameters (`fun <T> f`), F#'s `let` modifiers and a qualifier, whose last
+# part is the name (Lua's `function M.f`, Ruby's `def self.f`, F#'s `member this.F`, Kotlin's `fun
+# List<T>.f`); a keyword is no name (Fortran's `module subroutine f`). A PowerShell name is read up
+# to its `-`, as `function` always was (`Get` of `Get-Item`): named in full, PowerShell's dev sets
+# went 0.90 → 0.87 and 0.85 → 0.80 (its calls, then credited, and its noun's said-parts factor).
+_NAME_KEYWORDS = (
+    r"def|function\*?|Function|filter|Filter|func|fn|class|struct|enum|trait|interface|module|namespace|"
+    r"object|record|sub|proc|subroutine|fun|defp|defmacrop?|defmodule|member|modifier|"
+    r"let(?:\s+(?:inline|rec|private|internal|mutable|mut))*+"
+)
 _DEF_NAME = re.compile(
-    r"\b(?:def|function\*?|func|fn|class|struct|trait|interface|subroutine)\s+([A-Za-z_]\w*)"
+    rf"\b(?:{_NAME_KEYWORDS})\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:\w+(?:<[^>]*>)?(?:\.|::?))*"
+    rf"(?!(?:{_NAME_KEYWORDS})\b)([A-Za-z_]\w*)"
+    # R's `name <- function(…)`. Lisp's `(defun name` is left unnamed: named, its units ranked
+    # no better (Common Lisp dev sets +0.03 and -0.03), as its calls `(name …)` earn no credit.
+    r"|([A-Za-z.][\w.]*)\s*<-\s*function\b"
 )
 # How far into a unit its header is looked for (decorators and comments come first).
 HEADER_SEARCH_LINES = 8
@@ -59,7 +75,7 @@ HEADER_SEARCH_LINES = 8
 
 def _defined_name(line: str) -> str | None:
     m = _DEF_NAME.search(line)
-    return m.group(1) if m and is_header(line) else None
+    return next(name for name in m.groups() if name) if m and is_header(line) else None
 
 
 def unit_names(lines: Sequence[str], bodies: Sequence[Sequence[int]]) -> list[str | None]:

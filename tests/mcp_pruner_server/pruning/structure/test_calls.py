@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.structure.calls import called_credit, ocaml_code
+from mcp_pruner_server.pruning.structure.calls import called_credit, ocaml_code, unit_names
 from mcp_pruner_server.pruning.structure.code_blocks import find_blocks
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
@@ -184,3 +184,22 @@ SCALA_CALLS = [
 def test_a_scala_call_with_type_arguments_or_without_parentheses_gets_the_lines_score() -> None:
     assert _credit(SCALA_CALLS, 1, "scala") == [0.0, 0.0, 2.0, 2.0]  # fromOrdered[A](, `.forced`
     assert _credit(SCALA_CALLS, 1, "scala", bare=False) == [0.0, 0.0, 0.0, 0.0]  # `name(` only
+
+
+def test_a_units_name_is_read_after_the_keyword_of_each_language_without_a_grammar_here() -> None:
+    headers = {
+        "Function Set-Item($x) {": "Set",  # PowerShell: up to the `-`, as `function` always was
+        "let rec fib n =": "fib",  # F#
+        "    member this.Area(r) =": "Area",
+        "  modifier onlyOwner() {": "onlyOwner",  # Solidity
+        "module subroutine relax(x)": "relax",  # Fortran: a keyword is no name
+        "area <- function(r) {": "area",  # R
+        "function M.join(a, b)": "join",  # Lua: the qualifier's last part
+        "def self.build(attrs)": "build",  # Ruby
+        "func (s *Server) Serve(l net.Listener) error {": "Serve",  # Go's receiver
+        "fun <T> List<T>.second(): T {": "second",  # Kotlin
+        "  defp grow(x) do": "grow",  # Elixir
+    }
+    lines = [line for header in headers for line in (header, "    body()", "")]
+    bodies = [range(3 * k, 3 * k + 2) for k in range(len(headers))]
+    assert unit_names(lines, bodies) == list(headers.values())
