@@ -339,16 +339,19 @@ def find_blocks(
 
 
 # A function this long that defines functions inside it is a module in all but name (a
-# PowerShell script's one function around its helpers, a Lisp `labels`): its inner definitions
-# are units of their own, as a class's methods are, not one unit of the whole. Only a keyword
-# definition counts (`function`, `def`, `(defun`): a heredoc's CSS `@media (…) {` defines nothing.
+# PowerShell script's one function around its helpers, a Lisp `labels`, a JavaScript factory's
+# closures): kept whole, it is more than the budget of most reads (a fifth of a file at the
+# default ratio), so its inner definitions are units of their own, as a class's methods are.
+# Counted from its header to its end, here and for a parser's blocks (`syntax.py`): the comments
+# above a function make it no more a module. Here only a keyword definition counts (`function`,
+# `def`, `(defun`): a heredoc's CSS `@media (…) {` defines nothing.
 MODULE_LIKE_LINES = 150
 
 
 def _long_functions_hold_units(lines: Sequence[str], blocks: list[Block]) -> list[Block]:
     parents = {b.parent for b in blocks if _DEF.match(lines[b.header])}
     return [
-        replace(b, container=True) if k in parents and b.end - b.start > MODULE_LIKE_LINES else b
+        replace(b, container=True) if k in parents and b.end - b.header >= MODULE_LIKE_LINES else b
         for k, b in enumerate(blocks)
     ]
 

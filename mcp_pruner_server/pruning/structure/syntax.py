@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.code_blocks import MODULE_LIKE_LINES, Block
 from mcp_pruner_server.pruning.structure.syntax_elixir_julia import (
     elixir_kind,
     elixir_name,
@@ -106,10 +106,6 @@ MAX_PARSE_CHARS_OF = {"fsharp": 250_000}
 # A parse that could not place what more than this fraction of the lines hold is not trusted
 # (a fragment, a template, the wrong language): the heuristics cope with anything.
 MAX_ERROR_FRACTION = 0.2
-# A function this long that defines functions (`function enableArrayMethods() {` and its
-# helpers, a factory's closures) is their container: kept whole, it is more than the budget
-# of most reads (a fifth of a file at the default ratio), and its helpers are what is asked.
-SPLIT_FUNCTION_LINES = 150
 # Languages whose definitions no shared table describes, read by their readers (kind, name, head).
 READERS = {**SOLIDITY_READERS, **FSHARP_FORTRAN_READERS}
 # Languages whose definitions also come in shapes of their own (`syntax_scripts.py`).
@@ -268,7 +264,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
             _walk(inner, lang, len(out) - 1, out, depth + 1)
-        elif end - header >= SPLIT_FUNCTION_LINES or returns_type(definition, lang):
+        elif end - header >= MODULE_LIKE_LINES or returns_type(definition, lang):  # a module-like function
             _split(definition, lang, out, depth)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mcp_pruner_server.pruning.structure.code_blocks import (
     MAX_BRACE_LINE_CHARS,
+    MODULE_LIKE_LINES,
     find_blocks,
     import_lines,
     is_header,
@@ -230,6 +231,20 @@ def test_a_line_starting_with_a_bang_is_code_in_a_file_of_another_language_than_
     assert _spans_in(ipython, "python") == [(0, 0, 2)]  # a shell escape ends the block, as code does
     fortran = "! Squares x.\nfunction sq(x)\n  sq = x * x\n! the end\n  return\nend function sq\n"
     assert _spans_in(fortran, "fortran") == _spans_in(fortran, None) == [(0, 1, 6)]
+
+
+def _outer_of(lines_long: int, comments_above: int) -> bool:
+    """Whether a function `lines_long` lines from its header to its end, defining one, holds units."""
+    body = ["  function inner {", "    echo in", "  }", *["  echo step"] * (lines_long - 5)]
+    lines = [*["# about outer"] * comments_above, "function outer {", *body, "}"]
+    assert len(lines) - comments_above == lines_long
+    return find_blocks(lines)[0].container
+
+
+def test_a_function_is_module_like_by_its_lines_from_its_header_as_a_parsers_is() -> None:
+    assert _outer_of(MODULE_LIKE_LINES, 0)
+    assert not _outer_of(MODULE_LIKE_LINES - 1, 0)
+    assert not _outer_of(MODULE_LIKE_LINES - 1, 20)  # its comments are no code of it
 
 
 def test_a_lisp_define_key_is_a_call_and_opens_no_block() -> None:

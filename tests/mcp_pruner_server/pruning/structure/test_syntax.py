@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.structure import syntax, syntax_grammars
-from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.code_blocks import MODULE_LIKE_LINES, Block
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 from mcp_pruner_server.pruning.types import PruneOptions
 
@@ -108,7 +108,7 @@ def _factory(body_lines: int) -> str:
 
 
 def test_a_function_too_long_to_keep_whole_is_the_container_of_the_functions_it_defines() -> None:
-    long_body = syntax.SPLIT_FUNCTION_LINES
+    long_body = MODULE_LIKE_LINES
     outer, mark, handle = blocks_of(_factory(long_body), "typescript")
     assert (outer.container, outer.name) == (True, "enablePlugin")
     assert outer.start == outer.header == 1  # its comment is left to the chunks, as a container's
@@ -119,7 +119,7 @@ def test_a_function_too_long_to_keep_whole_is_the_container_of_the_functions_it_
 
 
 def test_a_long_factory_is_the_container_of_the_helpers_of_the_closure_it_returns() -> None:
-    filler = "".join(f"    const v{i} = {i};\n" for i in range(syntax.SPLIT_FUNCTION_LINES))
+    filler = "".join(f"    const v{i} = {i};\n" for i in range(MODULE_LIKE_LINES))
     text = (
         "export function getHandler(opts: Options) {\n"
         "  const encoder = opts.encoder;\n"
@@ -134,7 +134,7 @@ def test_a_long_factory_is_the_container_of_the_helpers_of_the_closure_it_return
     assert (outer.container, outer.name) == (True, "getHandler")
     assert (respond.name, respond.parent, respond.start, respond.end) == ("respond", 0, 3, 6)
     assert (abort.name, abort.parent) == ("abort", 0)
-    fields = "".join(f"    v{i} = {i};\n" for i in range(syntax.SPLIT_FUNCTION_LINES))
+    fields = "".join(f"    v{i} = {i};\n" for i in range(MODULE_LIKE_LINES))
     returns_a_class = (
         "export function getHandler(opts: Options) {\n"
         "  const encoder = opts.encoder;\n"
