@@ -25,8 +25,9 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
-# An acronym's plural (`CPUs`, `PIDs`, `URLs`) is the acronym, not `CP` + `Us`.
-_ACRONYM_PLURAL = re.compile(r"([A-Z]{2,})s(?![a-z])")
+# An acronym's plural (`CPUs`, `PIDs`, `URLs`) is the acronym, not `CP` + `Us`; so is its verb
+# (`HUPing`, `NULLed`), not `HU` + `Ping`.
+_ACRONYM_PLURAL = re.compile(r"([A-Z]{2,})(?:s|ing|ed)(?![a-z])")
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 # Suffixes stripped by the light stemmer, longest first; a stem keeps at least 3 letters.

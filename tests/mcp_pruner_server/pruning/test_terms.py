@@ -58,6 +58,11 @@ def test_an_acronym_plural_is_the_acronym() -> None:
     assert terms("getPIDs") == ["pid", "get_pid"]
 
 
+def test_an_acronym_made_a_verb_is_the_acronym() -> None:
+    assert terms("HUPing") == terms("HUPed") == terms("hup") == ["hup"]
+    assert terms("XORed") == ["xor"]
+
+
 def test_stopwords_carry_no_focus() -> None:
     assert terms("Why does the value returned by it fail?") == ["fail"]
 
