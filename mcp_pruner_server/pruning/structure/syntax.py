@@ -76,7 +76,12 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     reparse_tails,
     scope_members,
 )
-from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
+from mcp_pruner_server.pruning.structure.syntax_scripts import (
+    blank_stray_cuts,
+    returns_type,
+    script_kind,
+    script_name,
+)
 from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
     PARTIAL_GRAMMARS,
     covers_headers,
@@ -375,6 +380,8 @@ def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[
         text = blank_newer_kotlin(text)
     elif lang == "fortran":
         text = blank_fypp(text)
+    elif lang == "perl":
+        text = blank_stray_cuts(text)
     parser = tree_sitter.Parser(language(lang))
     tree = parse_until(parser, text.encode("utf-8", "surrogatepass"), deadline)
     failed = failed_rows(tree.root_node)

@@ -19,6 +19,8 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 
 # A POD paragraph naming what follows it (`=head2 grow`, `=item $w->grow($step)`).
 _POD_SECTION = re.compile(rb"^=(?:head\d|item)\b", re.MULTILINE)
+# A POD command line (`=head2 grow`, `=cut`), for `blank_stray_cuts`.
+_POD_COMMAND = re.compile(r"^=([A-Za-z]\w*).*$", re.MULTILINE)
 _PERL_NAME = re.compile(r"[A-Za-z_]\w*")
 _LUA_PATH = re.compile(r"[.:]")
 
@@ -106,3 +108,26 @@ def pod_doc_row(pod: Any) -> int:
     text = pod.text or b""
     starts = [m.start() for m in _POD_SECTION.finditer(text)]
     return int(pod.start_point[0]) + (text.count(b"\n", 0, starts[-1]) if starts else 0)
+
+
+def blank_stray_cuts(text: str) -> str:
+    """`text` with every `=cut` that closes no POD blanked (same length: rows stay). A POD block
+    cannot start with `=cut` (perlpodspec: an error, a POD processor stops there), yet perl and
+    the grammar read one as POD up to the next `=cut`: a doc deleted down to its `=cut` made the
+    subs below it one POD block, no unit at all, where a reader sees code."""
+    stray: list[tuple[int, int]] = []
+    inside = False
+    for m in _POD_COMMAND.finditer(text):
+        if m.group(1) != "cut":
+            inside = True
+        elif inside:
+            inside = False
+        else:
+            stray.append(m.span())
+    if not stray:
+        return text
+    parts, last = [], 0
+    for start, end in stray:
+        parts += [text[last:start], " " * (end - start)]
+        last = end
+    return "".join(parts) + text[last:]

@@ -136,6 +136,34 @@ def test_a_perl_sub_starts_at_the_last_section_of_the_pod_above_it() -> None:
     assert _spans(PERL_POD, "perl") == [(6, 12, 15, False, None, "grow")]
 
 
+# A sub's POD deleted down to its `=cut`: the `=cut` left closes no POD.
+PERL_STRAY_CUT = """\
+sub grow {
+    return $_[0] + 1;
+}
+
+=cut
+
+sub shrink {
+    return $_[0] - 1;
+}
+
+=head2 wrap
+
+=cut
+
+sub wrap { [@_] }
+"""
+
+
+def test_a_perl_cut_that_closes_no_pod_opens_none() -> None:
+    assert [(b.start, b.end, b.name) for b in blocks_of(PERL_STRAY_CUT, "perl")] == [
+        (0, 3, "grow"),
+        (6, 9, "shrink"),
+        (10, 15, "wrap"),
+    ]
+
+
 ZIG_TYPE = """\
 const std = @import("std");
 
