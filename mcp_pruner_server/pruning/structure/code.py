@@ -25,6 +25,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
+from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import predicates_first, stubs_below_implementation
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
@@ -144,10 +145,15 @@ def code_units(
         bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         names.append(lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner]))
+    # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
+    # documentation as a doc comment is, and counts as one does (`LEAD_WEIGHT` a line): worded
+    # like the questions about the module, at full weight it outscored the subs they are about.
+    pod = pod_rows(lines) if lang == "perl" else set()
     for chunk in _chunks(lines, owned, in_import, deadline):
         spans.append((chunk, ()))
         signatures.append("")
-        bags.append(lh.doc(chunk))
+        end = chunk[-1] + 1
+        bags.append(lh.led(chunk[0], end, end) if chunk[0] in pod else lh.doc(chunk))
         names.append(Doc({}, 0))
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
     if parsed:  # overloads' docs are alike: their parameters and code say which one is meant

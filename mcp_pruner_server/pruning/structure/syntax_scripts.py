@@ -7,18 +7,22 @@ its methods. A Perl sub may be a value too (`*name = sub {…}`, `my $f = sub {�
 may be a block (`package Foo { … }`). A Zig type is a function's result (`fn List(comptime T:
 type) type { return struct {…}; }`): its methods are what is asked, so such a function always
 holds them as a container. And a Perl sub's POD (`=head2 name` … `=cut`) sits above it after a
-blank line: its last section is the sub's doc as a comment would be.
+blank line: its last section is the sub's doc as a comment would be; the rest of a file's POD
+is documentation all the same, which `code.py` weighs as it weighs doc comments.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 
 # A POD paragraph naming what follows it (`=head2 grow`, `=item $w->grow($step)`).
 _POD_SECTION = re.compile(rb"^=(?:head\d|item)\b", re.MULTILINE)
+# A line opening POD (`=head1`, `=pod`, `=begin`): POD runs from it to `=cut`.
+_POD_START = re.compile(r"=[A-Za-z]")
 # A POD command line (`=head2 grow`, `=cut`), for `blank_stray_cuts`.
 _POD_COMMAND = re.compile(r"^=([A-Za-z]\w*).*$", re.MULTILINE)
 _PERL_NAME = re.compile(r"[A-Za-z_]\w*")
@@ -100,6 +104,20 @@ def returns_type(function: Any, lang: str) -> bool:
         return False
     result = function.child_by_field_name("type")
     return result is not None and result.text == b"type"
+
+
+def pod_rows(lines: Sequence[str]) -> set[int]:
+    """The rows of Perl's POD: from a line opening with `=word` to `=cut` (or the end)."""
+    rows: set[int] = set()
+    inside = False
+    for i, line in enumerate(lines):
+        if not inside and _POD_START.match(line):
+            inside = True
+        if inside:
+            rows.add(i)
+            if line.startswith("=cut"):
+                inside = False
+    return rows
 
 
 def pod_doc_row(pod: Any) -> int:

@@ -298,3 +298,40 @@ def test_a_question_asking_whether_prefers_a_predicate() -> None:
     assert _best_header(PREDICATE, units) == "pub fn is_root(&self) -> bool {"
     units = code_units(PREDICATE, lh, query, window_scores(query, lh), blocks=blocks)  # no question, no boost
     assert _best_header(PREDICATE, units) == "pub fn depth(&self) -> usize {"
+
+
+# A module documented in POD after `__END__`: its prose is worded like the questions about it.
+PERL_POD_AT_END = [
+    "package Cache;",
+    "",
+    "sub expire_entries {",
+    "    my ($self, $now) = @_;",
+    "    for my $key (keys %{$self->{entries}}) {",
+    "        delete $self->{entries}{$key} if $self->{entries}{$key}{expires} < $now;",
+    "    }",
+    "}",
+    "",
+    "sub size {",
+    "    my ($self) = @_;",
+    "    return scalar keys %{$self->{entries}};",
+    "}",
+    "",
+    "1;",
+    "__END__",
+    "",
+    "=head1 DESCRIPTION",
+    "",
+    "Cache entries expire once their time has passed: the cache drops the expired entries",
+    "when asked, and the entries left are what it counts.",
+    "",
+    "=cut",
+]
+
+
+def test_perl_pod_outside_any_sub_counts_as_a_doc_not_as_code() -> None:
+    lines = PERL_POD_AT_END
+    blocks = syntax_blocks("\n".join(lines), len(lines), "perl")
+    query = query_weights("the cache drops expired entries once their time has passed")
+    lh = line_hits(line_terms(lines), query)
+    units = code_units(lines, lh, query, window_scores(query, lh), blocks=blocks, lang="perl")
+    assert _best_header(lines, units) == "sub expire_entries {"

@@ -3,6 +3,7 @@ functions as values and tables of them, subs in blocks, POD docs, functions retu
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from tests.mcp_pruner_server.pruning.structure.test_syntax import blocks_of
 
 
@@ -162,6 +163,11 @@ def test_a_perl_cut_that_closes_no_pod_opens_none() -> None:
         (6, 9, "shrink"),
         (10, 15, "wrap"),
     ]
+
+
+def test_perl_pod_runs_from_its_first_command_to_cut_or_the_end() -> None:
+    lines = ["sub f { 1 }", "=head1 NAME", "", "f - one", "=cut", "", "f();", "__END__", "=head2 f", "One."]
+    assert pod_rows(lines) == {1, 2, 3, 4, 8, 9}
 
 
 ZIG_TYPE = """\
