@@ -71,6 +71,13 @@ def stem(word: str) -> str:
     return base
 
 
+# The stems a stop word's inflection shares with a stop word (`returning` with `return`, `getter`
+# with `get`): those words are stop words too. Not every stem that is a stop word: `theme` → `them`,
+# `note` → `not`, `owner` → `own`, `passed` → `pas` (French) are words of their own, which were
+# dropped from questions and code alike ("Returns the Perl::Critic::Theme object" lost `theme`).
+_STOP_STEMS = frozenset(s for w in STOPWORDS if (s := stem(w)) != w and s in STOPWORDS)
+
+
 # Longer words and lines are tokenised without the caches below: the caches live as long as
 # the server, and a minified bundle's megabyte line (or identifier) would stay in them.
 MAX_CACHED_WORD_CHARS = 200
@@ -84,7 +91,7 @@ def _stem(part: str) -> str:
 def _word_terms(word: str) -> tuple[str, ...]:
     cased = _PART.findall(_ACRONYM_PLURAL.sub(r"\1", word))
     parts = [p.lower() for p in cased]
-    out = [s for p in parts if len(p) > 1 and p not in STOPWORDS and (s := _stem(p)) not in STOPWORDS]
+    out = [s for p in parts if len(p) > 1 and p not in STOPWORDS and (s := _stem(p)) not in _STOP_STEMS]
     for first, second in itertools.pairwise(cased):
         if len(first) == 1 and first.isupper() and second[:1].isupper() and len(second) > 1:
             out.append(_stem((first + second).lower()))  # `ETag`, `XPath`: also `etag`, `xpath`

@@ -67,6 +67,12 @@ def test_stopwords_carry_no_focus() -> None:
     assert terms("Why does the value returned by it fail?") == ["fail"]
 
 
+def test_a_stop_words_inflection_is_one_but_a_word_stemmed_like_one_is_not() -> None:
+    assert terms("returning getters") == []
+    assert terms("Returns the Theme object") == [stem("theme"), stem("object")]
+    assert all(terms(word) for word in ("note", "owner", "passed", "less", "sure", "outer"))
+
+
 def test_identifiers_and_paths_written_in_a_question_are_found_exactly() -> None:
     found = identifiers("Why does test_config_port_type fail in app/pyshell.py for getX?")
     assert {"test_config_port_type", "app/pyshell.py", "getx"} <= found
