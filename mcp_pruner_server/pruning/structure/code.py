@@ -26,7 +26,11 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
-from mcp_pruner_server.pruning.structure.unit_kinds import predicates_first, stubs_below_implementation
+from mcp_pruner_server.pruning.structure.unit_kinds import (
+    constructor_hits,
+    predicates_first,
+    stubs_below_implementation,
+)
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
 __all__ = [
@@ -144,7 +148,10 @@ def code_units(
         # what comes before the header (doc comment, attributes) counts `LEAD_WEIGHT` a line
         bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
-        names.append(lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner]))
+        name_field = lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner])
+        if created := constructor_hits(b.name if parsed else None, query):
+            name_field = Doc({**name_field.hits, **created}, name_field.length)
+        names.append(name_field)
     # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
     # documentation as a doc comment is, and counts as one does (`LEAD_WEIGHT` a line): worded
     # like the questions about the module, at full weight it outscored the subs they are about.

@@ -1,9 +1,12 @@
-"""Kinds of definitions a question's words alone do not tell apart: overload stubs, predicates."""
+"""Kinds of definitions a question's words alone do not tell apart: overload stubs, predicates,
+constructors named `new`."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from mcp_pruner_server.pruning.terms import stem
 
 # A question asking whether something holds ("Returns true if …", "Checks whether …") is most
 # often about a predicate: a definition named `is_…`, `has…`, `IsValid`, `empty?` scores this many
@@ -85,3 +88,17 @@ def stubs_below_implementation(
         if any(names[j] == names[k] and not _is_stub(lines, bodies[j]) for j in range(k + 1, len(bodies))):
             out[k] = 0.0
     return out
+
+
+# A constructor named `new` (Perl's, Rust's, Ruby's, Lua's and Elixir's convention) says nothing to
+# the scorer, `new` being a stop word: its name field holds the question's word for creating
+# ("Creates a new priority queue", "Construct a …"), as `__construct`, `init` or `initialize` do.
+_CREATING = tuple(stem(w) for w in ("create", "construct", "constructor", "instantiate", "make", "build"))
+
+
+def constructor_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
+    """The question's strongest word for creating, as a hit of a definition named `new`."""
+    if name is None or name.rsplit(".", 1)[-1].rsplit(":", 1)[-1] != "new":
+        return {}
+    said = [t for t in _CREATING if t in query]
+    return {max(said, key=lambda t: query[t]): 1} if said else {}

@@ -335,3 +335,37 @@ def test_perl_pod_outside_any_sub_counts_as_a_doc_not_as_code() -> None:
     lh = line_hits(line_terms(lines), query)
     units = code_units(lines, lh, query, window_scores(query, lh), blocks=blocks, lang="perl")
     assert _best_header(lines, units) == "sub expire_entries {"
+
+
+PERL_QUEUE = [
+    "package Queue;",
+    "",
+    "sub new {",
+    "    my ($class, %args) = @_;",
+    "    return bless { items => [], %args }, $class;",
+    "}",
+    "",
+    "sub enqueue {",
+    "    my ($self, $priority, $item) = @_;",
+    "    push @{$self->{items}}, [$priority, $item];",
+    "}",
+    "",
+    "sub size {",
+    "    my ($self) = @_;",
+    "    return scalar @{$self->{items}};",
+    "}",
+    "",
+    "sub clear {",
+    "    my ($self) = @_;",
+    "    $self->{items} = [];",
+    "}",
+]
+
+
+def test_a_constructor_named_new_is_what_creating_one_asks_for() -> None:
+    lines = PERL_QUEUE
+    blocks = syntax_blocks("\n".join(lines), len(lines), "perl")
+    query = query_weights("Creates a new queue, empty unless given items.")
+    lh = line_hits(line_terms(lines), query)
+    units = code_units(lines, lh, query, window_scores(query, lh), blocks=blocks, lang="perl")
+    assert _best_header(lines, units) == "sub new {"
