@@ -3,10 +3,11 @@
 A Lua function is often a value: bound to a name (`M.f = function (…) … end`, `local f =
 function …`), the module's result (`return function(opts) … end`) or a table's field (`local
 M = { f = function … }`, `return { … }`), the table then holding its functions as a class holds
-its methods. A Perl sub may be a value too (`*name = sub {…}`, `my $f = sub {…}`), and a package
-may be a block (`package Foo { … }`). A Zig type is a function's result (`fn List(comptime T:
-type) type { return struct {…}; }`): its methods are what is asked, so such a function always
-holds them as a container. And a Perl sub's POD (`=head2 name` … `=cut`) sits above it after a
+its methods. A Perl sub may be a value too (`*name = sub {…}`, `my $f = sub {…}`, a call's last
+argument after its name: a Moose `around grow => sub {…}`, a route's `get '/users' => sub {…}`),
+and a package may be a block (`package Foo { … }`). A Zig type is a function's result (`fn
+List(comptime T: type) type { return struct {…}; }`): its methods are what is asked, so such a
+function always holds them as a container. And a Perl sub's POD (`=head2 name` … `=cut`) sits above it after a
 blank line: its last section is the sub's doc as a comment would be; the rest of a file's POD
 is documentation all the same, which `code.py` weighs as it weighs doc comments.
 """
@@ -26,6 +27,11 @@ _POD_START = re.compile(r"=[A-Za-z]")
 # A POD command line (`=head2 grow`, `=cut`), for `blank_stray_cuts`.
 _POD_COMMAND = re.compile(r"^=([A-Za-z]\w*).*$", re.MULTILINE)
 _PERL_NAME = re.compile(r"[A-Za-z_]\w*")
+# A call that may bind a name to a sub (`around grow => sub {…}`) and what names it there.
+_PERL_CALLS = frozenset(
+    {"function_call_expression", "ambiguous_function_call_expression", "method_call_expression"}
+)
+_PERL_NAMES = frozenset({"autoquoted_bareword", "string_literal", "interpolated_string_literal"})
 _LUA_PATH = re.compile(r"[.:]")
 
 
@@ -37,7 +43,22 @@ def script_kind(node: Any, lang: str) -> tuple[str, Any] | None:
     if lang == "perl" and node.type == "package_statement":  # `package Foo { … }`
         body = next((c for c in node.named_children if c.type == "block"), None)
         return None if body is None else ("container", body)
+    if lang == "perl" and node.type in _PERL_CALLS and _perl_sub_name(node) is not None:
+        return "function", node  # `around grow => sub {…}`
     return None
+
+
+def _perl_sub_name(call: Any) -> Any:
+    """The name argument of a call given a name and a sub alone (`around grow => sub {…}`, `get
+    '/users' => sub {…}`, `$app->helper(render => sub {…})`): a Moose method modifier, a route's
+    handler, a helper. More arguments than these two are data (`has x => (default => sub {…})`)."""
+    args = call.child_by_field_name("arguments")
+    if args is None or args.type != "list_expression":
+        return None
+    named = [c for c in args.named_children if c.type != "comment"]
+    if len(named) != 2 or named[1].type != "anonymous_subroutine_expression":
+        return None
+    return named[0] if named[0].type in _PERL_NAMES else None
 
 
 def _lua_kind(node: Any) -> tuple[str, Any] | None:
@@ -86,6 +107,10 @@ def script_name(node: Any, lang: str, found: str | None) -> str | None:
     if found is not None:
         return found
     t = node.type
+    if lang == "perl" and t in _PERL_CALLS:
+        arg = _perl_sub_name(node)
+        text = "" if arg is None else (name_text(arg) or "").strip("'\"+")
+        return text if _PERL_NAME.fullmatch(text) else None  # a route (`'/users/:id'`) has none
     if lang == "perl" and t == "assignment_expression":
         left = node.child_by_field_name("left")
         text = "" if left is None else (name_text(left) or "")

@@ -157,6 +157,32 @@ sub wrap { [@_] }
 """
 
 
+PERL_NAMED_SUBS = """\
+around grow => sub {
+    my ($orig, $self) = @_;
+    return $self->$orig() * 2;
+};
+
+has size => (is => 'rw', default => sub { 1 });
+
+get '/users/:id' => sub {
+    return 1;
+};
+
+__PACKAGE__->meta->add_method('bump', sub {
+    return 2;
+});
+"""
+
+
+def test_a_perl_sub_given_to_a_call_after_its_name_is_a_unit_of_that_name() -> None:
+    assert [(b.start, b.end, b.name) for b in blocks_of(PERL_NAMED_SUBS, "perl")] == [
+        (0, 4, "grow"),
+        (7, 10, None),  # a route: its path is no name
+        (11, 14, "bump"),
+    ]
+
+
 def test_a_perl_cut_that_closes_no_pod_opens_none() -> None:
     assert [(b.start, b.end, b.name) for b in blocks_of(PERL_STRAY_CUT, "perl")] == [
         (0, 3, "grow"),
