@@ -7,7 +7,8 @@ names the sub (`=head2 new`, `=item $obj->method( %args )`, `=item C<< $mech->ge
 wherever the POD is (above the sub, in the top POD, after `__END__`), or a POD block without
 any heading directly above it. The question is the entry's first prose paragraph (verbatim,
 indented, paragraphs are code samples), or its `Function:` line in BioPerl's `Title : / Usage : /
-Function :` form; the entry's rows are blanked in the task.
+Function :` form; the entry's rows are blanked in the task, with its block's `=cut` when the entry
+opened the block (a `=cut` closing nothing opens POD down to the next one, in Perl as in its grammar).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def _entries(pods: list[Any], lines: list[str]) -> Iterator[tuple[str, int, int]
                 continue
             name = _ENTRY_NAME.match(_plain(found.group(2)))
             end = commands[k + 1] - 1 if k + 1 < len(commands) else last
+            if row == first and end + 1 <= last and lines[end + 1].startswith("=cut"):
+                end += 1  # the entry opened the block: its `=cut` goes too, or it would open POD
             if name is not None:
                 yield name.group(1), row, end
 
