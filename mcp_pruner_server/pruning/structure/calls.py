@@ -100,11 +100,15 @@ def _code_part(line: str) -> str:
 # What may hide a comment's delimiter from OCaml: a string, or a character literal (`'"'`);
 # a type variable (`'a -> 'b`) is no literal: one character (or escape) between the quotes.
 _OCAML_TOKENS = re.compile(r"\(\*|\*\)|\"(?:\\.|[^\"\\])*\"|'(?:\\[^']{1,4}|[^'\\])'")
+# F# reads `(*)` as the multiplication operator (`List.fold (*) 1 xs`), not a comment's start:
+# read as one, it hid every line after it up to the next `*)`.
+_FSHARP_TOKENS = re.compile(r"\(\*\)|" + _OCAML_TOKENS.pattern)
 
 
-def ocaml_code(lines: Sequence[str]) -> list[str]:
-    """Each OCaml line without its comments and string literals (blanked): comments span lines
-    and nest (`(* see (* this *) *)`), so the lines are read in order."""
+def ocaml_code(lines: Sequence[str], lang: str | None = "ocaml") -> list[str]:
+    """Each OCaml (or F#) line without its comments and string literals (blanked): comments
+    span lines and nest (`(* see (* this *) *)`), so the lines are read in order."""
+    tokens = _FSHARP_TOKENS if lang == "fsharp" else _OCAML_TOKENS
     out: list[str] = []
     depth = 0
     for line in lines:
@@ -113,7 +117,7 @@ def ocaml_code(lines: Sequence[str]) -> list[str]:
             continue
         parts: list[str] = []
         pos = 0
-        for m in _OCAML_TOKENS.finditer(line):
+        for m in tokens.finditer(line):
             if not depth:
                 parts.append(line[pos : m.start()])
             token = m.group()
@@ -157,7 +161,7 @@ def called_credit(
         return credit
     bare = BARE_CALL_WORDS.get(lang or "")
     shape = CALL_SHAPES.get(lang or "")
-    codes = ocaml_code(lines) if lang in ("ocaml", "fsharp") else None  # `(* … *)` spans lines
+    codes = ocaml_code(lines, lang) if lang in ("ocaml", "fsharp") else None  # `(* … *)` spans lines
     line_comment = _LINE_COMMENTS.get(lang or "")
     for i, score in deadline.paced(enumerate(line_scores)):
         if score <= 0.0:

@@ -172,6 +172,13 @@ def test_an_fsharp_or_fortran_comment_names_no_call() -> None:
     assert _credit(FORTRAN_CALLS, 10, "fortran")[2:] == [0.0, 0.0]
 
 
+def test_fsharp_multiplication_operator_opens_no_comment() -> None:
+    lines = ["let product xs = List.fold (*) 1 xs", "let total = Banner.draw xs", "let draw x =", "    x"]
+    assert ocaml_code(lines, "fsharp")[1] == lines[1]
+    assert _credit(lines, 1, "fsharp")[-1] == 2.0
+    assert ocaml_code(["let x = (*) still a comment", "y *) z"])[1].split() == ["z"]  # OCaml's `(*)`
+
+
 SCALA_CALLS = [
     "object Trees {",
     "  def build[A](xs: Seq[A]): Tree[A] = fromOrdered[A](xs.iterator, xs.size).forced",
