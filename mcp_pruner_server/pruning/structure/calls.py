@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import is_header
 
-__all__ = ["BARE_CALL_WORDS", "called_credit", "unit_names"]
+__all__ = ["BARE_CALL_WORDS", "called_credit", "ocaml_code", "unit_names"]
 
 # Names shorter than this are too ambiguous to follow (`f`, `go`, `io`).
 MIN_CALLED_NAME = 3

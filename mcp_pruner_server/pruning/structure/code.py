@@ -34,14 +34,12 @@ from mcp_pruner_server.pruning.structure.unit_kinds import (
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
 __all__ = [
-    "called_credit",
     "code_units",
     "find_blocks",
     "import_lines",
     "is_header",
     "namesakes_together",
     "twins_together",
-    "unit_names",
 ]
 
 # The signature (name and parameters) is a second field scored on its own and weighted

@@ -136,7 +136,7 @@ INTERPRETERS: dict[str, str] = {
     "elixir": "elixir",
     "julia": "julia",
     "groovy": "groovy",
-    "pwsh": "powershell",  # read by the heuristics; its calls need no parentheses (`code.py`)
+    "pwsh": "powershell",  # read by the heuristics; its calls need no parentheses (`calls.py`)
     "Rscript": "r",
 }
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.
