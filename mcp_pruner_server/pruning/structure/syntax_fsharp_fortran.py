@@ -102,6 +102,8 @@ def fsharp_name(node: Any) -> str | None:
         found = method or (None if named is None else _last_identifier(named))
     elif t == "function_or_value_defn":
         left = node.named_children[0] if node.named_child_count else None
+        if left is not None and left.type == "ERROR":  # its head inside an error: its left side there
+            left = next((c for c in left.named_children if c.type.endswith("_declaration_left")), None)
         found = None if left is None else (_first_identifier(left) or left)
     elif t in ("type_definition", "type_extension") or t in _FSHARP_TYPES:
         body = _type_body(node) if t == "type_definition" else node

@@ -134,6 +134,31 @@ def test_fsharp_units_are_functions_and_members_with_their_docs_inside_their_con
     assert [b.sig_end for b in blocks_of(FSHARP, "fsharp")][5:] == [22, 26, 31]
 
 
+def test_an_fsharp_let_whose_head_the_parser_wraps_in_an_error_is_named_by_its_identifier() -> None:
+    # A text cut mid-function (a read of part of a file) starts with a stray indented line.
+    text = """        let pieces =
+let mkConstraint (tc: SynTypeConstraint) : TypeConstraint =
+    match tc with
+    | SynTypeConstraint.WhereTyparIsValueType(tp, EndRange 6 (mKeyword, m)) ->
+        TypeConstraintSingleNode(mkSynTypar tp, stn "struct" mKeyword, m)
+        |> TypeConstraint.Single
+
+// Arrow type is right-associative
+let rec visitTFuns acc t =
+    match t with
+    | SynType.Fun(t1, t2, _, trivia) -> visitTFuns ((t1, trivia.ArrowRange) :: acc) t2
+    | _ -> List.rev acc, t
+
+[<return: Struct>]
+let (|TFuns|_|) t =
+    match t with
+    | SynType.Fun _ -> ValueSome(visitTFuns [] t)
+    | _ -> ValueNone
+"""
+    names = [b.name for b in blocks_of(text, "fsharp")]
+    assert names[:2] == ["mkConstraint", "visitTFuns"]  # not the text of the whole head and body
+
+
 def test_fortran_units_are_procedures_and_types_inside_their_module_past_fypp_lines() -> None:
     assert _spans(FORTRAN, "fortran") == [
         (2, 2, 31, True, None, "shapes"),
