@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import NAMESAKE_SHARE, code_units, namesakes_together
 
@@ -44,45 +46,44 @@ def test_the_helper_a_relevant_function_calls_outranks_an_unrelated_one() -> Non
     assert compute.score > unrelated.score == 0.0
 
 
-def test_the_engine_passes_the_language_that_lets_calls_omit_parentheses() -> None:
-    lines = [
-        "def render_page_header(page)",
-        "  draw_banner page.title",
-        "end",
-        "",
-        "def draw_banner(text)",
-        "  puts text.center(80)",
-        "end",
-        "",
-        "def unrelated_thing(x)",
-        "  puts x",
-        "end",
-    ]
-    query = query_weights("how is the page header rendered?")
-    lh = line_hits(line_terms(lines), query)
-    for lang, credited in (("ruby", True), (None, False)):
-        units = code_units(lines, lh, query, window_scores(query, lh), lang=lang)
-        banner = next(u for u in units if lines[u.lines[0]].startswith("def draw_banner"))
-        assert (banner.score > 0.0) is credited
+RUBY_PAGE = [
+    "def render_page_header(page)",
+    "  draw_banner page.title",
+    "end",
+    "",
+    "def draw_banner(text)",
+    "  puts text.center(80)",
+    "end",
+    "",
+    "def unrelated_thing(x)",
+    "  puts x",
+    "end",
+]
+POWERSHELL_PAGE = [
+    "function Render-PageHeader {",
+    "    DrawBanner -Text $page.Title",
+    "}",
+    "",
+    "function DrawBanner {",
+    "    param($Text)",
+    "    Write-Host $Text",
+    "}",
+]
 
 
-def test_a_powershell_command_is_called_without_parentheses() -> None:
-    lines = [
-        "function Render-PageHeader {",
-        "    DrawBanner -Text $page.Title",
-        "}",
-        "",
-        "function DrawBanner {",
-        "    param($Text)",
-        "    Write-Host $Text",
-        "}",
-    ]
+@pytest.mark.parametrize(
+    ("lang", "lines", "callee"),
+    [("ruby", RUBY_PAGE, "def draw_banner"), ("powershell", POWERSHELL_PAGE, "function DrawBanner")],
+)
+def test_the_engine_passes_the_language_that_lets_calls_omit_parentheses(
+    lang: str, lines: list[str], callee: str
+) -> None:
     query = query_weights("how is the page header rendered?")
     lh = line_hits(line_terms(lines), query)
-    for lang, credited in (("powershell", True), (None, False)):
-        units = code_units(lines, lh, query, window_scores(query, lh), lang=lang)
-        banner = next(u for u in units if lines[u.lines[0]].startswith("function DrawBanner"))
-        assert (banner.score > 0.0) is credited
+    for language, credited in ((lang, True), (None, False)):
+        units = code_units(lines, lh, query, window_scores(query, lh), lang=language)
+        called = next(u for u in units if lines[u.lines[0]].startswith(callee))
+        assert (called.score > 0.0) is credited
 
 
 def test_namesakes_score_close_to_the_best_of_them_and_dunders_do_not() -> None:
