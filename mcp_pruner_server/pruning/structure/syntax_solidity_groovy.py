@@ -5,7 +5,8 @@ Solidity: a `contract`, `library` or `interface` holds its members in a `contrac
 function, constructor, modifier, `receive` / `fallback` is a unit with the NatSpec (`///`,
 `/** … */`) above it, and an event, struct, enum or error over several lines is one too (its
 fields are what a question about it asks). A constructor and `receive` / `fallback` are named
-by their keyword, as the language calls them.
+by their keyword, as the language calls them (so is the unnamed `function()` of Solidity before
+0.6, its fallback).
 
 Groovy's grammar is Java's with Groovy's additions, and the shared tables read it; but it misreads
 much Groovy without many errors to show for it, so its parse is checked against the heuristics'
@@ -55,7 +56,8 @@ def solidity_name(node: Any) -> str | None:
         return SOLIDITY_KEYWORD_NAMES[node.type]
     if node.type == "fallback_receive_definition":  # `receive() external payable`, `fallback(…)`
         first = node.child(0) if node.child_count else None
-        return None if first is None else name_text(first)
+        keyword = None if first is None else name_text(first)
+        return "fallback" if keyword == "function" else keyword  # before 0.6: `function() payable`
     found = node.child_by_field_name("name")
     return None if found is None else name_text(found)
 

@@ -123,6 +123,11 @@ def test_solidity_units_are_functions_modifiers_and_long_events_inside_their_con
     assert blocks_of(SOLIDITY, "solidity")[4].sig_end == 32  # up to the `{` line
 
 
+def test_an_unnamed_solidity_function_is_the_fallback_older_compilers_called_so() -> None:
+    old = "contract Old {\n    function() public payable {\n        deposit();\n    }\n}\n"
+    assert [b.name for b in blocks_of(old, "solidity")] == ["Old", "fallback"]
+
+
 def test_a_groovy_method_keeps_its_groovydoc_after_a_field_without_a_semicolon() -> None:
     # the grammar reads the comment after `int total = 0` as the field's: the method takes it back
     assert _spans(GROOVY, "groovy") == [
