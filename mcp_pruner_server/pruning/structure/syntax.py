@@ -67,21 +67,13 @@ from mcp_pruner_server.pruning.structure.syntax_haskell import continues_functio
 from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
 from mcp_pruner_server.pruning.structure.syntax_parse import RecentResults, parse_until
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
-    blank_export_macros,
-    blank_fypp,
-    blank_macro_lines,
-    blank_newer_kotlin,
+    blanked_for_parse,
     dropped_tail,
     failed_rows,
     reparse_tails,
     scope_members,
 )
-from mcp_pruner_server.pruning.structure.syntax_scripts import (
-    blank_stray_cuts,
-    returns_type,
-    script_kind,
-    script_name,
-)
+from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
 from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
     PARTIAL_GRAMMARS,
     covers_headers,
@@ -372,16 +364,7 @@ def clear_parse_cache() -> None:
 def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[Block, ...] | None:
     import tree_sitter
 
-    if lang in ("c", "cpp"):
-        text = blank_export_macros(blank_macro_lines(text))
-    elif lang == "objc":
-        text = blank_macro_lines(text)
-    elif lang == "kotlin":
-        text = blank_newer_kotlin(text)
-    elif lang == "fortran":
-        text = blank_fypp(text)
-    elif lang == "perl":
-        text = blank_stray_cuts(text)
+    text = blanked_for_parse(text, lang)
     parser = tree_sitter.Parser(language(lang))
     tree = parse_until(parser, text.encode("utf-8", "surrogatepass"), deadline)
     failed = failed_rows(tree.root_node)

@@ -12,7 +12,8 @@ own (`dropped_tail`, `restart_row`). And, before a C++ parse, the export macro o
 (`class SPDLOG_API logger {`) is blanked: read as the class's name, it made the class a function
 of hundreds of lines; before a C, C++ or Objective-C one, a line of one macro alone
 (`blank_macro_lines`); before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`);
-before a Fortran one, its fypp preprocessor's lines (`blank_fypp`).
+before a Fortran one, its fypp preprocessor's lines (`blank_fypp`); before a Perl one, a `=cut`
+that closes no POD (`syntax_scripts.blank_stray_cuts`). All of these: `blanked_for_parse`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.syntax_scripts import blank_stray_cuts
 
 # Tokens that open a container when an identifier and `{` follow (`public class PgReader {`).
 CONTAINER_KEYWORDS = frozenset({"class", "struct", "interface", "namespace", "record", "trait", "union"})
@@ -218,3 +220,18 @@ def _blank_guard(line: str) -> str:
         return line
     end = len(line[:arrow].rstrip())
     return line[:guard] + " " * (end - guard) + line[end:]
+
+
+def blanked_for_parse(text: str, lang: str) -> str:
+    """`text` with what `lang`'s grammar misreads blanked (rows and columns stay), as above."""
+    if lang in ("c", "cpp"):
+        return blank_export_macros(blank_macro_lines(text))
+    if lang == "objc":
+        return blank_macro_lines(text)
+    if lang == "kotlin":
+        return blank_newer_kotlin(text)
+    if lang == "fortran":
+        return blank_fypp(text)
+    if lang == "perl":
+        return blank_stray_cuts(text)
+    return text
