@@ -25,6 +25,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
+from mcp_pruner_server.pruning.structure.pwsh_verbs import approved_verb_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
     constructor_hits,
@@ -178,6 +179,8 @@ def code_units(
         credit = called_credit(lines, bodies, line_scores, names=defined, lang=lang, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     scores = predicates_first(question, defined, scores, signatures)
+    if lang == "powershell":
+        scores = approved_verb_first(question, signatures, scores)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
     scores = stubs_below_implementation(lines, bodies, defined, scores)

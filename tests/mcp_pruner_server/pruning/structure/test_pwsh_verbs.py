@@ -1,0 +1,64 @@
+"""PowerShell's Verb-Noun functions: the question's leading verb tells the twins apart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
+from mcp_pruner_server.pruning.structure.code import code_units
+from mcp_pruner_server.pruning.structure.pwsh_verbs import approved_verb_first, question_verb
+
+# A DSC resource's three functions, alike in their nouns, parameters and words (as their help, when
+# blanked or never written): only the verb of each name says which one is which.
+_BODY = [
+    "{",
+    "    param ([System.String] $LogName, [System.Boolean] $IsEnabled)",
+    "    $log = [System.Diagnostics.Eventing.Reader.EventLogConfiguration]::new($LogName)",
+    "    return @{ LogName = $LogName; IsEnabled = $log.IsEnabled }",
+    "}",
+    "",
+]
+DSC_TRIO = [f"function {verb}-TargetResource" for verb in ("Set", "Get", "Test")]
+DSC_TRIO = [line for header in DSC_TRIO for line in (header, *_BODY)]
+
+
+def _best_header(lines: Sequence[str], question: str) -> str | None:
+    """The header of the unit scoring clearly highest (a fifth above the next), else None."""
+    query = query_weights(question)
+    lh = line_hits(line_terms(lines), query)
+    units = code_units(lines, lh, query, window_scores(query, lh), lang="powershell", question=question)
+    first, second = sorted(units, key=lambda u: -u.score)[:2]
+    return lines[first.lines[0]] if first.score > 1.2 * second.score else None
+
+
+@pytest.mark.parametrize(
+    ("question", "header"),
+    [
+        ("Gets the current state of the event log.", "function Get-TargetResource"),
+        ("Returns the current state of the event log.", "function Get-TargetResource"),
+        ("Tests whether the event log is in the desired state.", "function Test-TargetResource"),
+        ("Determines if the event log is in the desired state.", "function Test-TargetResource"),
+        ("Verifies that the event log is in the desired state.", "function Test-TargetResource"),
+        ("Assigns the event log the desired state.", "function Set-TargetResource"),
+    ],
+)
+def test_the_questions_verb_picks_the_verb_noun_function(question: str, header: str) -> None:
+    assert _best_header(DSC_TRIO, question) == header
+
+
+def test_the_leading_word_maps_to_its_approved_verb() -> None:
+    assert question_verb("Gets the state.") == "get"
+    assert question_verb("Retrieves events") == "get"
+    assert question_verb("Verifies the signature") == "test"
+    assert question_verb("Creates a new user") == "new"
+    assert question_verb("Lock an issue") == "lock"
+    assert question_verb("The cache of keys") is None
+    assert question_verb("") is None
+
+
+def test_only_a_verb_noun_function_of_that_verb_is_raised() -> None:
+    sigs = ["function Get-Thing {", "filter local:Get-Other", "function Set-Thing {", "function Get {", ""]
+    assert approved_verb_first("Gets a thing.", sigs, [1.0] * 5) == [2.0, 2.0, 1.0, 1.0, 1.0]
+    assert approved_verb_first("A thing.", sigs, [1.0] * 5) == [1.0] * 5
