@@ -25,7 +25,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
-from mcp_pruner_server.pruning.structure.pwsh_verbs import approved_verb_first
+from mcp_pruner_server.pruning.structure.powershell import approved_verb_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
     constructor_hits,

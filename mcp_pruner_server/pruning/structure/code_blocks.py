@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.common import indent_of
+from mcp_pruner_server.pruning.structure.powershell import PWSH_COMMENT
 
 _DEF = re.compile(
     r"^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|final|abstract|"
@@ -292,6 +293,10 @@ def _block_start(lines: Sequence[str], header: int, base: int, comment: re.Patte
     return start
 
 
+# The comments of a language whose comment lines are not `_COMMENT`'s (None: a text of unknown language).
+_COMMENTS = {"fortran": _FORTRAN_COMMENT, None: _FORTRAN_COMMENT, "powershell": PWSH_COMMENT}
+
+
 def find_blocks(
     lines: Sequence[str], *, lang: str | None = None, deadline: Deadline = NO_DEADLINE
 ) -> list[Block]:
@@ -304,7 +309,7 @@ def find_blocks(
     indents: list[int | None] = [indent_of(line) if line.strip() else None for line in deadline.paced(lines)]
     raw: list[tuple[int, int, int, bool]] = []
     brace_budget = BRACE_SCANS_PER_LINE * len(lines) + MAX_BRACE_SCAN_LINES
-    comment = _FORTRAN_COMMENT if lang in ("fortran", None) else _COMMENT
+    comment = _COMMENTS.get(lang, _COMMENT)
     for i, line in deadline.paced(enumerate(lines)):
         if indents[i] is None or not is_header(line):
             continue

@@ -1,4 +1,4 @@
-"""PowerShell's approved verbs: the question's leading verb names the Verb-Noun function it is about.
+"""PowerShell for the heuristics: approved verbs name what a function does; `<#` opens a comment.
 
 A PowerShell function is named `Verb-Noun` with a verb from Microsoft's approved list (`Get-Verb`;
 "Approved Verbs for PowerShell Commands"), and its help's synopsis opens with that verb's word:
@@ -107,3 +107,10 @@ def approved_verb_first(question: str, signatures: Sequence[str], scores: Sequen
         if (m := _VERB_NOUN.match(sig)) and m.group(1).lower() == verb:
             out[k] *= VERB_BOOST
     return out
+
+
+# PowerShell's block comment `<# … #>` holds a function's comment-based help (`.SYNOPSIS`,
+# `.PARAMETER x`), often first in its body: its `<#` at the function's own indentation (`filter X`
+# / `{` / `<#` at column 0) is a comment, which ends no body, as a `#` line is (read as code, it
+# cut the function off after its `{`, its help and code chunks of their own).
+PWSH_COMMENT = re.compile(r"^\s*(?:<#|#(?!!))")

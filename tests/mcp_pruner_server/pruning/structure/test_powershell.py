@@ -1,4 +1,4 @@
-"""PowerShell's Verb-Noun functions: the question's leading verb tells the twins apart."""
+"""PowerShell read by the heuristics: Verb-Noun twins told apart by the verb, help in a body."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import code_units
-from mcp_pruner_server.pruning.structure.pwsh_verbs import approved_verb_first, question_verb
+from mcp_pruner_server.pruning.structure.code_blocks import find_blocks
+from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, question_verb
 
 # A DSC resource's three functions, alike in their nouns, parameters and words (as their help, when
 # blanked or never written): only the verb of each name says which one is which.
@@ -62,3 +63,18 @@ def test_only_a_verb_noun_function_of_that_verb_is_raised() -> None:
     sigs = ["function Get-Thing {", "filter local:Get-Other", "function Set-Thing {", "function Get {", ""]
     assert approved_verb_first("Gets a thing.", sigs, [1.0] * 5) == [2.0, 2.0, 1.0, 1.0, 1.0]
     assert approved_verb_first("A thing.", sigs, [1.0] * 5) == [1.0] * 5
+
+
+def test_comment_based_help_first_in_a_body_ends_no_function() -> None:
+    lines = [
+        "filter Unlock-GitHubIssue",
+        "{",
+        "<#",
+        "    .SYNOPSIS",
+        "        Unlocks an issue's conversation on GitHub.",
+        "#>",
+        "    param([string] $Issue)",
+        "    Invoke-GHRestMethod -Method Delete -Issue $Issue",
+        "}",
+    ]
+    assert [(b.start, b.end) for b in find_blocks(lines, lang="powershell")] == [(0, len(lines))]
