@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_pruner_server.pruning.structure.syntax_grammars import Reader, name_text
+from mcp_pruner_server.pruning.structure.syntax_grammars import Reader, name_text, unwrapped
 from mcp_pruner_server.pruning.structure.syntax_spans import last_code_row
 
 # F#: what holds the members of a type, and the wrappers around one definition.
@@ -194,5 +194,5 @@ def fortran_signature_end(node: Any, header: int) -> int:
 
 READERS = {
     "fsharp": Reader(fsharp_kind, fsharp_unwrap, fsharp_name, fsharp_signature_end),
-    "fortran": Reader(fortran_kind, lambda node: node, fortran_name, fortran_signature_end),
+    "fortran": Reader(fortran_kind, unwrapped, fortran_name, fortran_signature_end),
 }

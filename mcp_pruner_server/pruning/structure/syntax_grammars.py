@@ -249,6 +249,11 @@ class Reader(NamedTuple):
     signature_end: Callable[[Any, int], int]  # exclusive end of a definition's head, from its header
 
 
+def unwrapped(node: Any) -> Any:
+    """`Reader.unwrap` of a language whose definitions come without a wrapper: the node itself."""
+    return node
+
+
 @functools.cache
 def language(lang: str) -> Any:
     """The grammar of `lang`, None when its wheel is not installed (optional at run time)."""

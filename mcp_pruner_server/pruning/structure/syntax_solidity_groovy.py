@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block, is_header
-from mcp_pruner_server.pruning.structure.syntax_grammars import Reader, name_text
+from mcp_pruner_server.pruning.structure.syntax_grammars import Reader, name_text, unwrapped
 from mcp_pruner_server.pruning.structure.syntax_spans import container_signature_end, signature_end
 
 SOLIDITY_CONTAINERS = frozenset({"contract_declaration", "library_declaration", "interface_declaration"})
@@ -35,10 +35,6 @@ SOLIDITY_KEYWORD_NAMES = {"constructor_definition": "constructor"}
 
 def _multi_line(node: Any) -> bool:
     return bool(node.end_point[0] > node.start_point[0])
-
-
-def _same(node: Any) -> Any:
-    return node
 
 
 def solidity_kind(node: Any) -> tuple[str, Any] | None:
@@ -70,7 +66,7 @@ def solidity_signature_end(node: Any, header: int) -> int:
 
 
 READERS = {
-    "solidity": Reader(solidity_kind, _same, solidity_name, solidity_signature_end),
+    "solidity": Reader(solidity_kind, unwrapped, solidity_name, solidity_signature_end),
 }
 
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_pruner_server.pruning.structure.languages import language_of
-from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
-from mcp_pruner_server.pruning.structure.syntax_grammars import language
+from mcp_pruner_server.pruning.structure.syntax import READERS, syntax_blocks
+from mcp_pruner_server.pruning.structure.syntax_grammars import language, unwrapped
 from tests.mcp_pruner_server.pruning.structure.test_syntax import _damaged_blocks_nest, _kept, blocks_of
 
 FSHARP = """\
@@ -254,3 +254,9 @@ def test_the_engine_keeps_the_whole_fsharp_member_and_fortran_procedure() -> Non
 @given(lang=st.sampled_from(["fsharp", "fortran"]), keep=st.lists(st.booleans(), min_size=40, max_size=40))
 def test_blocks_of_damaged_fsharp_and_fortran_nest(lang: str, keep: list[bool]) -> None:
     _damaged_blocks_nest(FSHARP if lang == "fsharp" else FORTRAN, lang, keep)
+
+
+def test_readers_without_wrappers_share_one_unwrap() -> None:
+    # One identity helper for every language whose definitions have no wrapper, not a copy each.
+    assert READERS["fortran"].unwrap is unwrapped
+    assert READERS["solidity"].unwrap is unwrapped
