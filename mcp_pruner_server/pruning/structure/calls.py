@@ -50,6 +50,17 @@ BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
 }
 # The line comments of bare-call languages besides Ruby's and Bash's `#`: from the mark to the end.
 _LINE_COMMENTS = {"fsharp": re.compile(r"//.*"), "fortran": re.compile(r"!.*")}
+# Fixed-form Fortran (FORTRAN 77, `.f`, `.for`) makes a whole line a comment with a `C`, `c` or `*`
+# in column 1. Free form starts no statement so (`call f`, `contains`, `c = 1`, `c(i) = 0`): one
+# line so tells the file's form, which the extension alone does not (a `.f` may be free form).
+_FIXED_FORM_COMMENT = re.compile(r"\*|[Cc](?![\w(%]|\s*=)")
+_FIXED_FORM_MARKS = ("C", "c", "*")
+
+
+def _fixed_form(lines: Sequence[str]) -> bool:
+    return any(line.startswith(_FIXED_FORM_MARKS) and _FIXED_FORM_COMMENT.match(line) for line in lines)
+
+
 # The keywords before a definition's name (those of `code_blocks._DEF`: the header's own, found
 # anywhere in it, `export default function f`), and what may come between: a Go receiver (`func
 # (s *Server) Serve`), type parameters (`fun <T> f`), F#'s `let` modifiers and a qualifier, whose last
@@ -163,11 +174,14 @@ def called_credit(
     shape = CALL_SHAPES.get(lang or "")
     codes = ocaml_code(lines, lang) if lang in ("ocaml", "fsharp") else None  # `(* … *)` spans lines
     line_comment = _LINE_COMMENTS.get(lang or "")
+    fixed_form = lang == "fortran" and _fixed_form(lines)
     for i, score in deadline.paced(enumerate(line_scores)):
         if score <= 0.0:
             continue
         line = lines[i]
         code = "" if bare is None else codes[i] if codes is not None else _code_part(line)
+        if fixed_form and line.startswith(_FIXED_FORM_MARKS):
+            code = ""
         if line_comment is not None and code:
             code = line_comment.sub("", code)
         if bare is not None and code:

@@ -172,6 +172,43 @@ def test_an_fsharp_or_fortran_comment_names_no_call() -> None:
     assert _credit(FORTRAN_CALLS, 10, "fortran")[2:] == [0.0, 0.0]
 
 
+# FORTRAN 77: a `C`, `c` or `*` in column 1 makes the line a comment; code starts at column 7.
+FIXED_FORM_CALLS = [
+    "      SUBROUTINE SOLVE(A, N)",
+    "C     Scale the rows first, then factor",
+    "c     (factor is described in the manual)",
+    "*     factor scale",
+    "      CALL factor(A, N)",
+    "      END",
+    "      SUBROUTINE factor(A, N)",
+    "      END",
+    "      SUBROUTINE scale(A, N)",
+    "      END",
+]
+
+
+def test_a_fixed_form_fortran_comment_line_names_no_call() -> None:
+    bodies = [range(0, 6), range(6, 8), range(8, 10)]
+    names = ["SOLVE", "factor", "scale"]
+
+    def credit(relevant: int) -> list[float]:
+        scores = [0.0] * len(FIXED_FORM_CALLS)
+        scores[relevant] = 2.0
+        return called_credit(FIXED_FORM_CALLS, bodies, scores, names=names, lang="fortran")
+
+    assert credit(1) == credit(2) == credit(3) == [0.0, 0.0, 0.0]
+    assert credit(4) == [0.0, 2.0, 0.0]
+    # Free form writes statements from column 1, a `c` variable's among them.
+    free = ["c = 1", "call factor(a, n)", "contains", *FIXED_FORM_CALLS[6:]]
+    scores = [2.0, 2.0, 2.0, 0.0, 0.0, 0.0, 0.0]
+    assert called_credit(
+        free, [range(3, 5), range(5, 7)], scores, names=["factor", "scale"], lang="fortran"
+    ) == [
+        2.0,
+        0.0,
+    ]
+
+
 def test_fsharp_multiplication_operator_opens_no_comment() -> None:
     lines = ["let product xs = List.fold (*) 1 xs", "let total = Banner.draw xs", "let draw x =", "    x"]
     assert ocaml_code(lines, "fsharp")[1] == lines[1]
