@@ -48,8 +48,9 @@ BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
     "fsharp": re.compile(r"(?<![\w'~?])[A-Za-z_][\w']*"),
     "fortran": re.compile(r"(?<!\w)[A-Za-z]\w*"),
 }
-# The line comments of bare-call languages besides Ruby's and Bash's `#`: from the mark to the end.
-_LINE_COMMENTS = {"fsharp": re.compile(r"//.*"), "fortran": re.compile(r"!.*")}
+# The line comments of bare-call languages besides Ruby's and Bash's `#` (F#'s `//` are taken out
+# with its `(* … *)`, by `ocaml_code`): from the mark to the end.
+_LINE_COMMENTS = {"fortran": re.compile(r"!.*")}
 # Fixed-form Fortran (FORTRAN 77, `.f`, `.for`) makes a whole line a comment with a `C`, `c` or `*`
 # in column 1. Free form starts no statement so (`call f`, `contains`, `c = 1`, `c(i) = 0`): one
 # line so tells the file's form, which the extension alone does not (a `.f` may be free form).
@@ -112,31 +113,48 @@ def _code_part(line: str) -> str:
 # a type variable (`'a -> 'b`) is no literal: one character (or escape) between the quotes.
 _OCAML_TOKENS = re.compile(r"\(\*|\*\)|\"(?:\\.|[^\"\\])*\"|'(?:\\[^']{1,4}|[^'\\])'")
 # F# reads `(*)` as the multiplication operator (`List.fold (*) 1 xs`), not a comment's start:
-# read as one, it hid every line after it up to the next `*)`.
-_FSHARP_TOKENS = re.compile(r"\(\*\)|" + _OCAML_TOKENS.pattern)
+# read as one, it hid every line after it up to the next `*)`. F# also has `//` comments (OCaml
+# has none), whose text may hold a `(*` (`// a (* b`), and `"""` strings, which may span lines:
+# `"""` alone on a line opens one, which a later line's `"""` closes.
+_FSHARP_TOKENS = re.compile(r'\(\*\)|//|"""(?:.*?""")?|' + _OCAML_TOKENS.pattern)
 
 
 def ocaml_code(lines: Sequence[str], lang: str | None = "ocaml") -> list[str]:
     """Each OCaml (or F#) line without its comments and string literals (blanked): comments
     span lines and nest (`(* see (* this *) *)`), so the lines are read in order."""
-    tokens = _FSHARP_TOKENS if lang == "fsharp" else _OCAML_TOKENS
+    fsharp = lang == "fsharp"
+    tokens = _FSHARP_TOKENS if fsharp else _OCAML_TOKENS
     out: list[str] = []
     depth = 0
+    in_string = False  # inside an F# `"""` string opened on an earlier line
     for line in lines:
-        if not depth and "(*" not in line and '"' not in line and "'" not in line:
-            out.append(line)  # most lines: no comment or literal to take out
+        pos = 0
+        if in_string:
+            closing = line.find('"""')
+            if closing < 0:
+                out.append("")
+                continue
+            in_string = False
+            pos = closing + 3
+        elif not depth and "(*" not in line and '"' not in line and "'" not in line:
+            # most lines: no comment or literal to take out, else an F# `//` comment alone
+            comment = line.find("//") if fsharp else -1
+            out.append(line if comment < 0 else line[:comment])
             continue
         parts: list[str] = []
-        pos = 0
-        for m in tokens.finditer(line):
+        for m in tokens.finditer(line, pos):
             if not depth:
                 parts.append(line[pos : m.start()])
             token = m.group()
+            pos = m.end()
             if token == "(*":
                 depth += 1
             elif token == "*)":
                 depth = max(0, depth - 1)
-            pos = m.end()
+            elif (token == "//" and not depth) or token == '"""':
+                in_string = token == '"""'
+                pos = len(line)  # the rest of the line is comment or string
+                break
         if not depth:
             parts.append(line[pos:])
         out.append(" ".join(parts))

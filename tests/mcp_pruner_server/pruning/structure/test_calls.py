@@ -216,6 +216,25 @@ def test_fsharp_multiplication_operator_opens_no_comment() -> None:
     assert ocaml_code(["let x = (*) still a comment", "y *) z"])[1].split() == ["z"]  # OCaml's `(*)`
 
 
+def test_an_fsharp_line_comment_or_triple_quoted_string_hides_no_code_and_names_no_call() -> None:
+    lines = [
+        "let render page =",
+        "    // the (* of OCaml is no comment here",
+        '    let doc = """A banner',
+        "       (* drawn by draw *)",
+        '       in colour"""',
+        "    Banner.draw page doc",
+        "let draw x =",
+        "    x",
+    ]
+    code = ocaml_code(lines, "fsharp")
+    assert [c.split() for c in code[1:5]] == [[], ["let", "doc", "="], [], []]
+    assert code[5] == lines[5]
+    assert _credit(lines, 5, "fsharp")[-1] == 2.0
+    assert _credit(lines, 3, "fsharp")[-1] == 0.0
+    assert ocaml_code(["let x = 1 // (* an OCaml comment", "y *) z"])[1].split() == ["z"]
+
+
 SCALA_CALLS = [
     "object Trees {",
     "  def build[A](xs: Seq[A]): Tree[A] = fromOrdered[A](xs.iterator, xs.size).forced",
