@@ -48,9 +48,22 @@ BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
     "fsharp": re.compile(r"(?<![\w'~?])[A-Za-z_][\w']*"),
     "fortran": re.compile(r"(?<!\w)[A-Za-z]\w*"),
 }
-# The line comments of bare-call languages besides Ruby's and Bash's `#` (F#'s `//` are taken out
-# with its `(* … *)`, by `ocaml_code`): from the mark to the end.
-_LINE_COMMENTS = {"fortran": re.compile(r"!.*")}
+# Fortran's `!` comment, from the mark to the line's end, unless the `!` is in a string ('…' or
+# "…": a doubled quote inside one reads as two strings side by side, which skips the same text);
+# group 1 is the code before it. Possessive: a line without a comment fails without backtracking.
+# (F#'s `//` comments are taken out with its `(* … *)`, by `ocaml_code`.)
+_FORTRAN_COMMENT = re.compile(r"""^((?:[^'"!]++|'[^']*+'|"[^"]*+")*+)!.*""")
+
+
+def _fortran_code(code: str) -> str:
+    bang = code.find("!")
+    if bang < 0:
+        return code
+    if "'" not in code[:bang] and '"' not in code[:bang]:
+        return code[:bang]  # most comments: no string before them (the pattern's loop costs)
+    return _FORTRAN_COMMENT.sub(r"\1", code)
+
+
 # Fixed-form Fortran (FORTRAN 77, `.f`, `.for`) makes a whole line a comment with a `C`, `c` or `*`
 # in column 1. Free form starts no statement so (`call f`, `contains`, `c = 1`, `c(i) = 0`): one
 # line so tells the file's form, which the extension alone does not (a `.f` may be free form).
@@ -191,8 +204,8 @@ def called_credit(
     bare = BARE_CALL_WORDS.get(lang or "")
     shape = CALL_SHAPES.get(lang or "")
     codes = ocaml_code(lines, lang) if lang in ("ocaml", "fsharp") else None  # `(* … *)` spans lines
-    line_comment = _LINE_COMMENTS.get(lang or "")
-    fixed_form = lang == "fortran" and _fixed_form(lines)
+    fortran = lang == "fortran"
+    fixed_form = fortran and _fixed_form(lines)
     for i, score in deadline.paced(enumerate(line_scores)):
         if score <= 0.0:
             continue
@@ -200,8 +213,8 @@ def called_credit(
         code = "" if bare is None else codes[i] if codes is not None else _code_part(line)
         if fixed_form and line.startswith(_FIXED_FORM_MARKS):
             code = ""
-        if line_comment is not None and code:
-            code = line_comment.sub("", code)
+        if fortran and code:
+            code = _fortran_code(code)
         if bare is not None and code:
             called = units_of.keys() & bare.findall(code)
         elif shape is not None:

@@ -209,6 +209,19 @@ def test_a_fixed_form_fortran_comment_line_names_no_call() -> None:
     ]
 
 
+def test_a_fortran_bang_in_a_string_starts_no_comment() -> None:
+    lines = [
+        "subroutine greet",
+        "  print *, 'Hello!', \"a!b\", 'it''s!'; call finalize  ! then get_energy",
+        "end subroutine greet",
+        "subroutine finalize",
+        "end subroutine finalize",
+        "subroutine get_energy",
+        "end subroutine get_energy",
+    ]
+    assert _credit(lines, 1, "fortran") == [0.0, 2.0, 0.0]
+
+
 def test_fsharp_multiplication_operator_opens_no_comment() -> None:
     lines = ["let product xs = List.fold (*) 1 xs", "let total = Banner.draw xs", "let draw x =", "    x"]
     assert ocaml_code(lines, "fsharp")[1] == lines[1]
