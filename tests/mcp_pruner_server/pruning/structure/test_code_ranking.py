@@ -15,7 +15,7 @@ def _units(lines: Sequence[str], question: str, lang: str) -> list[Unit]:
     assert blocks is not None  # the grammar is installed: the parser made the blocks
     query = query_weights(question)
     lh = line_hits(line_terms(lines), query)
-    return code_units(lines, lh, query, window_scores(query, lh), blocks=blocks)
+    return code_units(lines, lh, query, window_scores(query, lh), blocks=blocks, lang=lang)
 
 
 def _best_header(lines: Sequence[str], units: Sequence[Unit]) -> str:
@@ -330,10 +330,7 @@ PERL_POD_AT_END = [
 
 def test_perl_pod_outside_any_sub_counts_as_a_doc_not_as_code() -> None:
     lines = PERL_POD_AT_END
-    blocks = syntax_blocks("\n".join(lines), len(lines), "perl")
-    query = query_weights("the cache drops expired entries once their time has passed")
-    lh = line_hits(line_terms(lines), query)
-    units = code_units(lines, lh, query, window_scores(query, lh), blocks=blocks, lang="perl")
+    units = _units(lines, "the cache drops expired entries once their time has passed", "perl")
     assert _best_header(lines, units) == "sub expire_entries {"
 
 
@@ -364,8 +361,5 @@ PERL_QUEUE = [
 
 def test_a_constructor_named_new_is_what_creating_one_asks_for() -> None:
     lines = PERL_QUEUE
-    blocks = syntax_blocks("\n".join(lines), len(lines), "perl")
-    query = query_weights("Creates a new queue, empty unless given items.")
-    lh = line_hits(line_terms(lines), query)
-    units = code_units(lines, lh, query, window_scores(query, lh), blocks=blocks, lang="perl")
+    units = _units(lines, "Creates a new queue, empty unless given items.", "perl")
     assert _best_header(lines, units) == "sub new {"
