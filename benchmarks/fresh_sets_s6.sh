@@ -39,6 +39,8 @@
 set -euo pipefail
 GH=$1; W=$2; OUT=$3; shift 3; LANGS=${*:-ocaml perl scala fsharp fortran groovy powershell solidity}
 B=$(cd "$(dirname "$0")" && pwd); PY=${PY:-$B/../.venv/bin/python}
+# shellcheck source=benchmarks/fresh_trees.sh
+. "$B/fresh_trees.sh"
 # OWNER+NAME  commit  language  folders kept
 TREES="ocaml+merlin a4bba1b2fe02536ca0881ea4006549f081a0c21f ocaml src/analysis src/kernel src/frontend src/utils
 ocaml+ocaml-lsp 83aaf09e353c90beda97f3c1ca8a0b6947d0e148 ocaml ocaml-lsp-server/src lsp/src
@@ -138,10 +140,7 @@ perl_tree() {
 mkdir -p "$OUT"
 for lang in $LANGS; do
     L=${W:?}/$lang; rm -rf "$L"; mkdir -p "$L"
-    while read -r proj _sha tree_lang folders; do
-        [ "$tree_lang" = "$lang" ] || continue
-        for f in $folders; do mkdir -p "$L/$proj/$(dirname "$f")"; cp -r "$GH/$proj/$f" "$L/$proj/$f"; done
-    done <<< "$TREES"
+    copy_trees "$TREES" "$lang" "$GH" "$L"
     [ "$lang" = perl ] && perl_tree "$L"
     # PowerShellForGitHub is kept whole (its module is the repository's top folder) but for its
     # build tooling.

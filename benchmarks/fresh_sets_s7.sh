@@ -29,6 +29,8 @@
 set -euo pipefail
 GH=$1; W=$2; OUT=$3; shift 3; LANGS=${*:-perl fortran powershell}
 B=$(cd "$(dirname "$0")" && pwd); PY=${PY:-$B/../.venv/bin/python}
+# shellcheck source=benchmarks/fresh_trees.sh
+. "$B/fresh_trees.sh"
 # OWNER+NAME  commit  language  folders kept
 TREES="ecmwf-ifs+ecrad 131ac980517719b7a859e3ccc117919a1d888a20 fortran radiation
 ESCOMP+CICE 52cb686ad3e0801f24ddabdc8ba2413efe24fa04 fortran cicecore/cicedyn cicecore/shared
@@ -73,10 +75,7 @@ perl_tree() {
 mkdir -p "$OUT"
 for lang in $LANGS; do
     L=${W:?}/$lang; rm -rf "$L"; mkdir -p "$L"
-    while read -r proj _sha tree_lang folders; do
-        [ "$tree_lang" = "$lang" ] || continue
-        for f in $folders; do mkdir -p "$L/$proj/$(dirname "$f")"; cp -r "$GH/$proj/$f" "$L/$proj/$f"; done
-    done <<< "$TREES"
+    copy_trees "$TREES" "$lang" "$GH" "$L"
     if [ "$lang" = perl ]; then perl_tree "$L"; fi
     # The Perl rule of session 6's sets: a question comes from the sub's POD (its `=head2`/`=item`
     # entry, or a heading-less POD block above it), never from a `#` above it.
