@@ -37,8 +37,8 @@ CALL_SHAPES: dict[str, re.Pattern[str]] = {
 # upper case (`List.map f xs`, `Banner.Draw page`). Fortran: a procedure is named bare in `call
 # finalize`, a type's `procedure :: get_energy` binding (whose `!>` doc often repeats the
 # procedure's) and an interface's `module procedure` list.
-# Only the code of a line is read so: a comment's prose (`# dump the object`) names no call
-# (dev sets: the `dump` of Psych won over `safe_dump`), though in Ruby and Bash a comment's
+# Only the code of a line is read so: a comment's prose names no call (a `safe_dump`'s `# dump
+# the object` note would credit a `dump` defined beside it), though in Ruby and Bash a comment's
 # `name(` still does.
 BARE_CALL_WORDS: dict[str, re.Pattern[str]] = {
     "ruby": re.compile(r"(?<![\w@$])[A-Za-z_]\w*(?:[?!](?!=))?"),
