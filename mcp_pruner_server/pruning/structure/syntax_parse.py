@@ -2,7 +2,7 @@
 
 The parse runs in C, where the engine's cooperative clock (`deadline.py`) is never asked: an
 odd 2,000-line Julia file took 2.4 s in its parse alone, whatever the `timeout_ms`. Given its
-text by a read callback, tree-sitter (0.25+) calls a progress callback every hundred or so
+text by a read callback, tree-sitter (0.26.1+) calls a progress callback every hundred or so
 parsing steps and stops when it answers True; a parse stopped so is the engine's timeout
 (`EngineTimeout`: the no-op result with the `timeout` warning, as for any other stage).
 """
