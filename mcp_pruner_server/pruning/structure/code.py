@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, names_said
+from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, bm25_sparse, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
 from mcp_pruner_server.pruning.structure.calls import called_credit, unit_names
 from mcp_pruner_server.pruning.structure.class_fields import with_fields, words_of
@@ -155,18 +155,20 @@ def code_units(
     # documentation as a doc comment is, and counts as one does (`LEAD_WEIGHT` a line): worded
     # like the questions about the module, at full weight it outscored the subs they are about.
     pod = pod_rows(lines) if lang == "perl" else set()
+    measured = [True] * len(names)  # the name fields their average length is taken over
     for chunk in _chunks(lines, owned, in_import, deadline):
         spans.append((chunk, ()))
         signatures.append("")
         end = chunk[-1] + 1
         bags.append(lh.led(chunk[0], end, end) if chunk[0] in pod else lh.doc(chunk))
         names.append(Doc({}, 0))
+        measured.append(chunk[0] not in pod)
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
     if parsed:  # overloads' docs are alike: their parameters and code say which one is meant
         ends = [body[-1] + 1 for body, _ in spans]
         rescore = functools.partial(bm25, query, b=UNIT_B, deadline=deadline)
         body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore)
-    name_scores = bm25(query, names, b=UNIT_B, deadline=deadline)
+    name_scores = _name_scores(query, names, measured, deadline)
     bodies = [body for body, _ in spans]
     if parsed:  # the parser knows every definition's name (a C or Java one has no keyword)
         defined = [b.name for b in blocks] + [None] * (len(bodies) - len(blocks))
@@ -200,6 +202,22 @@ def code_units(
         uses = [i for bound, rng in import_names if bound & used for i in rng]
         units[k] = replace(unit, uses=tuple(uses))
     return units
+
+
+def _name_scores(
+    query: dict[str, float], names: Sequence[Doc], measured: Sequence[bool], deadline: Deadline
+) -> list[float]:
+    """BM25 of the units' name fields, their average length taken over the `measured` ones only.
+
+    Perl's POD paragraphs outside the subs' docs are chunks with no name (thirty to a sub in a
+    module documented after `__END__`): counted in the average name length, they made every
+    sub's name many times the average, and a sub named for the question lost to a paragraph
+    worded like it. They still count as documents for the names' IDF, as chunks of code do."""
+    total = sum(d.length for d, m in zip(names, measured, strict=True) if m)
+    scaled = round(total * len(names) / max(1, sum(measured)))
+    with_hits = {i: d for i, d in enumerate(names) if d.hits}
+    sparse = bm25_sparse(query, with_hits, len(names), scaled, b=UNIT_B, deadline=deadline)
+    return [sparse.get(i, 0.0) for i in range(len(names))]
 
 
 def _chunks(
