@@ -28,6 +28,7 @@ from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
+    callers_named,
     constructor_hits,
     predicates_first,
     stubs_below_implementation,
@@ -176,6 +177,7 @@ def code_units(
         defined = unit_names(lines, bodies)
     said = names_said([d if s else None for s, d in zip(name_scores, defined, strict=True)], query)
     name_scores = [s * f for s, f in zip(name_scores, said, strict=True)]
+    name_scores = callers_named(question, defined, name_scores)
     scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
     if line_scores is not None:
         credit = called_credit(lines, bodies, line_scores, names=defined, lang=lang, deadline=deadline)

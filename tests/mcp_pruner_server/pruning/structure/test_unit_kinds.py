@@ -1,8 +1,13 @@
-"""Predicates and the questions asking for one."""
+"""Predicates and the questions asking for one; callers a question names."""
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.structure.unit_kinds import asks_yes_no, is_predicate, predicates_first
+from mcp_pruner_server.pruning.structure.unit_kinds import (
+    asks_yes_no,
+    callers_named,
+    is_predicate,
+    predicates_first,
+)
 
 
 def test_predicates_are_named_is_has_can_or_end_in_a_question_mark() -> None:
@@ -33,3 +38,12 @@ def test_a_definition_declaring_a_boolean_result_counts_as_a_predicate() -> None
     scores = predicates_first("reports whether it was ignored", [None] * 6, [1.0] * 6, signatures)
     assert scores == [1.5, 1.5, 1.5, 1.5, 1.0, 1.0]
     assert predicates_first("returns the node", [None], [1.0], signatures[:1]) == [1.0]
+
+
+def test_a_caller_the_question_names_loses_its_name_field() -> None:
+    names = ["next_prediction", "_parse_predictions", "DESTROY", None]
+    scores = [3.0, 2.0, 1.0, 0.5]
+    question = "Parses the prediction section. Automatically called by next_prediction() if not yet done."
+    assert callers_named(question, names, scores) == [0.0, 2.0, 1.0, 0.5]
+    assert callers_named("Invoked from within Foo::DESTROY", names, scores) == [3.0, 2.0, 0.0, 0.5]
+    assert callers_named("Parses the next prediction.", names, scores) == scores
