@@ -30,6 +30,7 @@ from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
     callers_named,
     constructor_hits,
+    named_by_code_words,
     predicates_first,
     stubs_below_implementation,
 )
@@ -169,7 +170,13 @@ def code_units(
         ends = [body[-1] + 1 for body, _ in spans]
         rescore = functools.partial(bm25, query, b=UNIT_B, deadline=deadline)
         body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore)
-    name_scores = _name_scores(query, names, measured, deadline)
+    name_query = query
+    if coded := named_by_code_words(question, [b.name for b in blocks] if parsed else []):
+        # the stop word is a term of the name fields alone (no line's terms hold it)
+        name_query = {**query, **dict.fromkeys(coded.values(), 1.0)}
+        for k, word in coded.items():
+            names[k] = Doc({**names[k].hits, word: 1}, names[k].length)
+    name_scores = _name_scores(name_query, names, measured, deadline)
     bodies = [body for body, _ in spans]
     if parsed:  # the parser knows every definition's name (a C or Java one has no keyword)
         defined = [b.name for b in blocks] + [None] * (len(bodies) - len(blocks))

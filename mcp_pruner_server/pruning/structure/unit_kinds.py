@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from mcp_pruner_server.pruning.terms import stem
+from mcp_pruner_server.pruning.terms import STOPWORDS, stem
 
 # A question asking whether something holds ("Returns true if …", "Checks whether …") is most
 # often about a predicate: a definition named `is_…`, `has…`, `IsValid`, `empty?` scores this many
@@ -133,3 +133,20 @@ def callers_named(question: str, names: Sequence[str | None], name_scores: Seque
         0.0 if name is not None and _last_part(name) in callers else s
         for s, name in zip(name_scores, names, strict=True)
     ]
+
+
+# A word written as code in a question: an option or named argument (`-only`), a method call
+# (`->does`, `$x.get`, `only()`), a quoted name (`` `get` ``).
+_CODE_WORD = re.compile(r"(?:->|::|[`$.]|(?<![\w-])-)([A-Za-z_]\w*)|([A-Za-z_]\w*)(?=\(|`)")
+
+
+def named_by_code_words(question: str, names: Sequence[str | None]) -> dict[int, str]:
+    """Which definitions (by index) are named by a stop word `question` writes as code (`-only`,
+    `new()`, `->does`, `` `get` ``), with that word: no term can say such a name, so the name field
+    of `sub only` matched nothing in "Returns the value of the -only attribute"."""
+    written = ((m.group(1) or m.group(2)).lower() for m in _CODE_WORD.finditer(question))
+    coded = {w for w in written if w in STOPWORDS}
+    if not coded:
+        return {}
+    last = ["" if name is None else _last_part(name) for name in names]
+    return {k: word for k, word in enumerate(last) if word in coded}

@@ -92,3 +92,47 @@ def test_a_sub_named_for_the_question_beats_the_pod_paragraphs_worded_like_it() 
     question = "Sets one or more viewer preferences, as described in the preferences section below."
     units = _units(lines, question)
     assert _best_header(lines, units) == "sub set_preferences {"
+
+
+# Accessors documented alike after `__END__`; `only`'s section is missing, and its name is a stop
+# word the question writes as an option.
+CONFIG = [
+    "package Critic::Config;",
+    "",
+    *(
+        line
+        for name in ("exclude", "include", "only", "force", "severity")
+        for line in (
+            f"sub {name} {{",
+            "    my ($self) = @_;",
+            f"    return $self->{{_{name}}};",
+            "}",
+            "",
+        )
+    ),
+    "1;",
+    "",
+    "__END__",
+    "",
+    "=over",
+    "",
+    *(
+        line
+        for name in ("exclude", "include", "force", "severity")
+        for line in (
+            f"=item C<{name}()>",
+            "",
+            f"Returns the value of the C<-{name}> attribute for this Config.",
+            "",
+        )
+    ),
+    "=back",
+    "",
+    "=cut",
+]
+
+
+def test_a_sub_named_by_a_stop_word_is_found_when_the_question_writes_it_as_code() -> None:
+    lines = CONFIG
+    units = _units(lines, "Returns the value of the -only attribute for this Config.")
+    assert _best_header(lines, units) == "sub only {"

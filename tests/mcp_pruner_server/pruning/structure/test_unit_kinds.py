@@ -6,6 +6,7 @@ from mcp_pruner_server.pruning.structure.unit_kinds import (
     asks_yes_no,
     callers_named,
     is_predicate,
+    named_by_code_words,
     predicates_first,
 )
 
@@ -47,3 +48,12 @@ def test_a_caller_the_question_names_loses_its_name_field() -> None:
     assert callers_named(question, names, scores) == [0.0, 2.0, 1.0, 0.5]
     assert callers_named("Invoked from within Foo::DESTROY", names, scores) == [3.0, 2.0, 0.0, 0.5]
     assert callers_named("Parses the next prediction.", names, scores) == scores
+
+
+def test_a_stop_word_written_as_code_names_the_definitions_called_so() -> None:
+    names = ["only", "Config::new", "does", "value", None]
+    assert named_by_code_words("Returns the value of the -only attribute.", names) == {0: "only"}
+    assert named_by_code_words("The new() routine; the ->does method.", names) == {1: "new", 2: "does"}
+    assert named_by_code_words("Dict-style `value` on headers", names) == {3: "value"}
+    # prose: the same words, not written as code
+    assert named_by_code_words("Returns the only value, a non-new one. Only then.", names) == {}
