@@ -38,6 +38,11 @@ _MIN_STEM = 3
 # `immediately`, `globally`, `exactly`); not any "ly" (`apply`, `reply`, `family`, `assembly`).
 _ADVERB_ENDINGS = ("ntly", "ely", "ously", "ally", "ctly")
 _MIN_ADVERB_BASE = 5
+# British spellings of the `-ize` verbs code often names things with (`initialise`, `serialised`,
+# `normalisation`, `optimising`, `synchronise`, `tokenise`, `sanitise`): one stem with the American
+# ones, so "initialise" meets `initialize` and, through it, `init`. Only these endings: `promise`,
+# `surprise`, `exercise`, `otherwise` are no such verbs.
+_BRITISH_IZE = re.compile(r"(?<=[a-z]{2})(al|im|an|en|on|it)is(e|es|ed|ing|ings|ation|ations|er|ers)$")
 # Entries of the per-process caches of stems, word terms and line terms: a code base's
 # vocabulary and its repeated lines (`return None`, `}`) fit, a stream of unique log lines
 # cannot grow them without bound.
@@ -49,6 +54,7 @@ LINE_CACHE_ENTRIES = 16384
 def stem(word: str) -> str:
     """A light English stemmer: `breakpoints` -> `breakpoint`, `saved`/`save`/`saving` -> `sav`,
     `entry`/`entries` -> `entri`, `optional` -> `option`."""
+    word = _BRITISH_IZE.sub(r"\1iz\2", word)
     if word.endswith(_ADVERB_ENDINGS) and len(word) - 2 >= _MIN_ADVERB_BASE:
         word = word[:-2]  # "currently"/"recursively" are about what is current, recursive
     if word.endswith(("ional", "ionals")):

@@ -67,6 +67,21 @@ def test_stopwords_carry_no_focus() -> None:
     assert terms("Why does the value returned by it fail?") == ["fail"]
 
 
+def test_a_british_ise_verb_meets_its_ize_spelling() -> None:
+    for british, american in (
+        ("initialise", "initialize"),
+        ("initialisation", "initialization"),
+        ("serialised", "serialized"),
+        ("optimising", "optimizing"),
+        ("synchronise", "synchronize"),
+        ("tokenisers", "tokenizers"),
+        ("sanitise", "sanitize"),
+    ):
+        assert stem(british) == stem(american), british
+    for word in ("promise", "surprise", "exercise", "otherwise", "premises", "raise"):
+        assert "iz" not in stem(word), word
+
+
 def test_a_stop_words_inflection_is_one_but_a_word_stemmed_like_one_is_not() -> None:
     assert terms("returning getters") == []
     assert terms("Returns the Theme object") == [stem("theme"), stem("object")]
