@@ -33,6 +33,7 @@ from mcp_pruner_server.pruning.structure.unit_kinds import (
     named_by_code_words,
     predicates_first,
     stubs_below_implementation,
+    subject_first,
 )
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
@@ -190,6 +191,7 @@ def code_units(
         credit = called_credit(lines, bodies, line_scores, names=defined, lang=lang, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     scores = predicates_first(question, defined, scores, signatures)
+    scores = subject_first(question, defined, scores)
     if lang == "powershell":
         scores = approved_verb_first(question, signatures, scores)
     scores = namesakes_together(defined, scores)

@@ -150,3 +150,28 @@ def named_by_code_words(question: str, names: Sequence[str | None]) -> dict[int,
         return {}
     last = ["" if name is None else _last_part(name) for name in names]
     return {k: word for k, word in enumerate(last) if word in coded}
+
+
+# A question opening with the definition it is about ("The equal method is the primary comparison
+# method …", "The new() routine is passed …", POD's way of starting a method's entry) names it
+# as plainly as a question can: every definition of that name scores this many times its own.
+# All dev sets: 20 questions open so, 2 more found (Perl), none lost (4 no better).
+SUBJECT_BOOST = 2.0
+_SUBJECT = re.compile(
+    r"\W*(?:the|this)\s+[`'\"]?([A-Za-z_][\w:.>-]*?)[`'\"]?(?:\(\))?\s+"
+    r"(?:method|subroutine|function|routine|sub|constructor|accessor)\b",
+    re.IGNORECASE,
+)
+
+
+def subject_first(question: str, names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
+    """`scores` with every definition named as the subject opening `question` raised by
+    `SUBJECT_BOOST` ("The equal method …" -> `equal`; "The given function …" names none)."""
+    m = _SUBJECT.match(question)
+    if m is None:
+        return list(scores)
+    subject = _last_part(m.group(1))
+    return [
+        s * SUBJECT_BOOST if name is not None and _last_part(name) == subject else s
+        for s, name in zip(scores, names, strict=True)
+    ]

@@ -8,6 +8,7 @@ from mcp_pruner_server.pruning.structure.unit_kinds import (
     is_predicate,
     named_by_code_words,
     predicates_first,
+    subject_first,
 )
 
 
@@ -57,3 +58,14 @@ def test_a_stop_word_written_as_code_names_the_definitions_called_so() -> None:
     assert named_by_code_words("Dict-style `value` on headers", names) == {3: "value"}
     # prose: the same words, not written as code
     assert named_by_code_words("Returns the only value, a non-new one. Only then.", names) == {}
+
+
+def test_a_question_opening_with_the_method_it_is_about_raises_that_method() -> None:
+    names = ["_Document", "equal", "Other::equal", None]
+    scores = [4.0, 3.0, 1.0, 2.0]
+    question = "The equal method is the primary comparison method, taking another object."
+    assert subject_first(question, names, scores) == [4.0, 6.0, 2.0, 2.0]
+    assert subject_first("The ID() method returns the wheel's ID.", ["ID", "new"], [1.0, 1.0]) == [2.0, 1.0]
+    # a method named later in the question, or a subject that is no name, raises nothing
+    assert subject_first("Compares with the equal method.", names, scores) == scores
+    assert subject_first("The given function is called once.", names, scores) == scores
