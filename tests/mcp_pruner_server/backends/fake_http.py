@@ -97,17 +97,19 @@ async def accept_never_read(path: str = DEFAULT_PATH) -> AsyncIterator[str]:
 
 
 async def fails_within_timeout(
-    prune: Callable[[httpx.AsyncClient], Awaitable[object]], expected: type[BackendError]
+    prune: Callable[[httpx.AsyncClient], Awaitable[object]],
+    expected: type[BackendError],
+    timeout_ms: int = TIMEOUT_MS,
 ) -> BackendError:
-    """The `expected` error `prune(client)` raises before TIMEOUT_MS + MARGIN_S; a timeout
-    must also have waited (about) TIMEOUT_MS."""
+    """The `expected` error `prune(client)` raises before `timeout_ms` + MARGIN_S (the bound
+    `prune` gave its backend); a timeout must also have waited (about) `timeout_ms`."""
     async with httpx.AsyncClient(timeout=CLIENT_TIMEOUT_S) as client:
         started = time.monotonic()
-        with anyio.fail_after(TIMEOUT_MS / 1000 + MARGIN_S), pytest.raises(expected) as caught:
+        with anyio.fail_after(timeout_ms / 1000 + MARGIN_S), pytest.raises(expected) as caught:
             await prune(client)
         elapsed = time.monotonic() - started
     if expected is BackendTimeoutError:
-        assert elapsed >= TIMEOUT_MS / 1000 * 0.9
+        assert elapsed >= timeout_ms / 1000 * 0.9
     return caught.value
 
 
