@@ -4,6 +4,8 @@ A PowerShell function is named `Verb-Noun` with a verb from Microsoft's approved
 "Approved Verbs for PowerShell Commands"), and its help's synopsis opens with that verb's word:
 "Gets the current state …" is `Get-TargetResource`, "Tests whether …" its `Test-` twin. `get` and
 `set` are stop words, and the twins' nouns and bodies are alike, so nothing else tells them apart.
+The verb is the question's first word (past a `.SYNOPSIS` it was copied with), or the one after a
+help's subject ("This function will split …"); a verb off the list counts as itself.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from collections.abc import Sequence
 VERB_BOOST = 2.0
 
 # Each approved verb with the words Microsoft's list tells authors to use it for instead ("Do not
-# use verbs such as …"), and the words its help's synopsis opens with.
+# use verbs such as …"), and the words its help's synopsis opens with. A word names one verb only:
+# `build` and `read`, approved verbs of their own, are the words the list gives `New` and `Get`.
 _APPROVED: dict[str, tuple[str, ...]] = {
-    "get": ("get", "return", "retrieve", "obtain", "acquire", "fetch", "read"),
+    "get": ("get", "return", "retrieve", "obtain", "acquire", "fetch", "read", "list", "enumerate"),
     "set": ("set", "assign", "configure"),
     "test": ("test", "check", "verify", "determine", "validate"),
     "new": ("new", "create", "generate", "build", "make", "allocate"),
@@ -68,9 +71,58 @@ _APPROVED: dict[str, tuple[str, ...]] = {
     "measure": ("measure", "calculate", "count"),
     "select": ("select", "pick", "filter"),
     "initialize": ("initialize", "init", "prepare"),
+    "assert": ("assert", "affirm", "certify"),
+    "confirm": ("confirm", "acknowledge"),
+    "enter": ("enter",),
+    "exit": ("exit",),
+    "hide": ("hide",),
+    "skip": ("skip", "bypass"),
+    "switch": ("switch", "toggle"),
+    "undo": ("undo", "revert"),
+    "redo": ("redo",),
+    "watch": ("watch", "monitor"),
+    "optimize": ("optimize",),
+    "resize": ("resize",),
+    "push": ("push",),
+    "pop": ("pop",),
+    "compress": ("compress", "compact"),
+    "expand": ("expand", "uncompress", "unzip"),
+    "edit": ("edit",),
+    "group": ("group",),
+    "limit": ("limit", "quota"),
+    "mount": ("mount",),
+    "dismount": ("dismount", "unmount"),
+    "publish": ("publish", "deploy"),
+    "unpublish": ("unpublish",),
+    "sync": ("sync", "synchronize", "replicate"),
+    "debug": ("debug", "diagnose"),
+    "repair": ("repair", "fix"),
+    "trace": ("trace", "track"),
+    "approve": ("approve",),
+    "deny": ("deny", "reject", "refuse"),
+    "complete": ("complete",),
+    "request": ("request",),
+    "restart": ("restart", "recycle"),
+    "resume": ("resume",),
+    "suspend": ("suspend", "pause"),
+    "submit": ("submit", "post"),
+    "block": ("block", "prevent"),
+    "unblock": ("unblock",),
+    "protect": ("protect", "encrypt", "seal"),
+    "unprotect": ("unprotect", "decrypt", "unseal"),
+    "use": ("use",),
 }
 _VERB_OF = {word: verb for verb, words in _APPROVED.items() for word in words}
-_LEADING_WORD = re.compile(r"\s*([A-Za-z]+)")
+# The question's first word, past a help keyword it was copied with (`.SYNOPSIS Gets …`), unless a
+# particle makes it another verb ("Sets up" is no `Set`, "Logs off" no `Write`) …
+_LEADING_WORD = re.compile(r"\s*(?:\.[A-Za-z]+\s+)?([A-Za-z]+)\b(?!\s+(?:up|off)\b)")
+# … or the verb of a sentence of the help naming what it documents ("This function will split …",
+# "This cmdlet is used to return …", "Helper function to parse …").
+_SUBJECT_VERB = re.compile(
+    r"(?:^|[.!?:]\s+)\s*(?:this|a|the|helper|internal|private)?\s*(?:helper\s+)?(?:function|cmdlet|command|filter|script)\s+"
+    r"(?:also\s+|will\s+|can\s+|is\s+used\s+to\s+|used\s+to\s+|to\s+|that\s+|which\s+)*([A-Za-z]+)\b(?!\s+(?:up|off)\b)",
+    re.IGNORECASE,
+)
 # `function Get-Thing`, `filter local:Set-Thing`, `Function script:Test-Thing(`
 _VERB_NOUN = re.compile(r"^\s*(?:function|filter)\s+(?:\w+:)?([A-Za-z]+)-[A-Za-z]", re.IGNORECASE)
 
@@ -87,24 +139,38 @@ def _base_form(word: str) -> str:
     return w
 
 
+def _verb_words(question: str) -> list[str]:
+    """The words that may be the question's verb, in base form: its first, then the one after a
+    help's subject ("This function will split …")."""
+    found = (_LEADING_WORD.match(question), _SUBJECT_VERB.search(question))
+    return [_base_form(m.group(1)) for m in found if m is not None]
+
+
 def question_verb(question: str) -> str | None:
     """The approved verb the question's leading word stands for ("Gets …" → `get`), or None."""
-    m = _LEADING_WORD.match(question)
-    if m is None:
-        return None
-    word = m.group(1).lower()
-    return _VERB_OF.get(word) or _VERB_OF.get(_base_form(word))
+    return next((verb for word in _verb_words(question) if (verb := _VERB_OF.get(word))), None)
+
+
+# A function's verb no approved verb stands for is the question's verb when it is that word or
+# abbreviates it to at least this many letters (`Enum-AllTokens` for "Enumerates …", `Apply-X`
+# for "Applies …"): authors outside Microsoft's list name their verbs so.
+MIN_VERB_PREFIX = 4
 
 
 def approved_verb_first(question: str, signatures: Sequence[str], scores: Sequence[float]) -> list[float]:
-    """`scores` with every `Verb-Noun` function whose verb the question opens with raised by
-    `VERB_BOOST`; `signatures` are the units' header lines (empty for a chunk)."""
-    verb = question_verb(question)
-    if verb is None:
+    """`scores` with every `Verb-Noun` function whose verb the question names (its approved verb,
+    or the word itself: `MIN_VERB_PREFIX`) raised by `VERB_BOOST`; `signatures` are the units'
+    header lines (empty for a chunk)."""
+    words = _verb_words(question)
+    verb = next((v for word in words if (v := _VERB_OF.get(word))), None)
+    if verb is None and not words:
         return list(scores)
     out = list(scores)
     for k, sig in enumerate(signatures):
-        if (m := _VERB_NOUN.match(sig)) and m.group(1).lower() == verb:
+        if (m := _VERB_NOUN.match(sig)) is None:
+            continue
+        own = m.group(1).lower()
+        if own == verb or (len(own) >= MIN_VERB_PREFIX and any(w.startswith(own) for w in words)):
             out[k] *= VERB_BOOST
     return out
 

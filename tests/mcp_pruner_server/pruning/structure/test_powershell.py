@@ -59,6 +59,32 @@ def test_the_leading_word_maps_to_its_approved_verb() -> None:
     assert question_verb("") is None
 
 
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        (".SYNOPSIS Removes a specified value in a given key.", "remove"),
+        ("Sets up the module on the target node.", None),
+        ("Logs off the session.", None),
+        ("This function will split multiple entries.", "split"),
+        ("There are several rules in one. This function will check for multiple entries.", "test"),
+        ("This cmdlet is used to return the memory of an instance", "get"),
+        ("Helper function to determine the architecture", "test"),
+        ("Asserts that a single instance exists.", "assert"),
+        ("Enumerates the records in the subnet.", "get"),
+    ],
+)
+def test_the_verb_is_read_past_a_help_keyword_and_a_subject_not_in_a_phrasal_verb(
+    question: str, verb: str | None
+) -> None:
+    assert question_verb(question) == verb
+
+
+def test_a_verb_off_the_list_is_raised_when_the_question_says_it_or_it_abbreviates_it() -> None:
+    sigs = ["function Enum-AllTokens {", "function Get-Token {", "function Apply-It {", "function Use-X"]
+    assert approved_verb_first("Enumerate all tokens.", sigs, [1.0] * 4) == [2.0, 2.0, 1.0, 1.0]
+    assert approved_verb_first("This cmdlet applies the settings.", sigs, [1.0] * 4) == [1.0, 1.0, 2.0, 1.0]
+
+
 def test_only_a_verb_noun_function_of_that_verb_is_raised() -> None:
     sigs = ["function Get-Thing {", "filter local:Get-Other", "function Set-Thing {", "function Get {", ""]
     assert approved_verb_first("Gets a thing.", sigs, [1.0] * 5) == [2.0, 2.0, 1.0, 1.0, 1.0]
