@@ -26,6 +26,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first
+from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
     callers_named,
@@ -94,14 +95,17 @@ def code_units(
     its `class` line); the best units also bring the imports their body uses. With the
     relevance of every line (`line_scores`), a definition called from a relevant line also
     gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
-    (`syntax.py`); without them they are found by indentation and braces. `lang` (a key of
+    (`syntax.py`); without them they are found by indentation and braces (PowerShell's by its
+    own lexing, `powershell_blocks.py`). `lang` (a key of
     `syntax_grammars.GRAMMARS`, None if unknown) says what a call looks like (`calls.py`).
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
     parsed = blocks is not None
-    if blocks is None:
+    if blocks is None and lang == "powershell":
+        blocks = powershell_blocks(lines, deadline=deadline)  # its braces, as PowerShell lexes them
+    elif blocks is None:
         blocks = find_blocks(lines, lang=lang, deadline=deadline)
     deadline.check()
     imports = import_lines(lines)
