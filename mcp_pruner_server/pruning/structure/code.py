@@ -25,7 +25,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
-from mcp_pruner_server.pruning.structure.powershell import approved_verb_first
+from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
@@ -157,6 +157,8 @@ def code_units(
         name_field = lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner])
         if created := constructor_hits(b.name if parsed else None, query):
             name_field = Doc({**name_field.hits, **created}, name_field.length)
+        if lang == "powershell" and (contract := dsc_contract_hits(lines[b.header], query)):
+            name_field = Doc({**contract, **name_field.hits}, name_field.length)
         names.append(name_field)
     # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
     # documentation as a doc comment is, and counts as one does (`LEAD_WEIGHT` a line): worded

@@ -5,13 +5,16 @@ A PowerShell function is named `Verb-Noun` with a verb from Microsoft's approved
 "Gets the current state …" is `Get-TargetResource`, "Tests whether …" its `Test-` twin. `get` and
 `set` are stop words, and the twins' nouns and bodies are alike, so nothing else tells them apart.
 The verb is the question's first word (past a `.SYNOPSIS` it was copied with), or the one after a
-help's subject ("This function will split …"); a verb off the list counts as itself.
+help's subject ("This function will split …"); a verb off the list counts as itself. A DSC
+resource's `Get-` / `Set-` / `Test-TargetResource` are named by the state they handle.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from mcp_pruner_server.pruning.terms import terms
 
 # A function whose verb the question's leading verb names scores this many times its own (as a
 # predicate does for a yes/no question): a boost, not a filter.
@@ -180,3 +183,23 @@ def approved_verb_first(question: str, signatures: Sequence[str], scores: Sequen
 # / `{` / `<#` at column 0) is a comment, which ends no body, as a `#` line is (read as code, it
 # cut the function off after its `{`, its help and code chunks of their own).
 PWSH_COMMENT = re.compile(r"^\s*(?:<#|#(?!!))")
+
+
+# A DSC resource's three functions are the contract the DSC engine calls, named for nothing they
+# do: Microsoft's documentation and the resources' help describe them by the state they handle
+# ("Returns the current state of …", "Sets the desired state …", "Tests if … is in the desired
+# state"), the words their name field holds here as a `new` holds "create" (`constructor_hits`).
+_TARGET_RESOURCE = re.compile(r"^\s*function\s+(?:\w+:)?(get|set|test)-TargetResource\b", re.IGNORECASE)
+_DSC_CONTRACT = {
+    verb: terms(words)
+    for verb, words in (("get", "current state"), ("set", "desired state"), ("test", "desired state"))
+}
+
+
+def dsc_contract_hits(header: str, query: Mapping[str, float]) -> dict[str, int]:
+    """The question's words for what a DSC resource's `Get-` / `Set-` / `Test-TargetResource`
+    does, as hits of its name field (none for any other header)."""
+    m = _TARGET_RESOURCE.match(header)
+    if m is None:
+        return {}
+    return {t: 1 for t in _DSC_CONTRACT[m.group(1).lower()] if t in query}

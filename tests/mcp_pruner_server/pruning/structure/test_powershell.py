@@ -9,7 +9,11 @@ import pytest
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.code_blocks import find_blocks
-from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, question_verb
+from mcp_pruner_server.pruning.structure.powershell import (
+    approved_verb_first,
+    dsc_contract_hits,
+    question_verb,
+)
 
 # A DSC resource's three functions, alike in their nouns, parameters and words (as their help, when
 # blanked or never written): only the verb of each name says which one is which.
@@ -104,3 +108,24 @@ def test_comment_based_help_first_in_a_body_ends_no_function() -> None:
         "}",
     ]
     assert [(b.start, b.end) for b in find_blocks(lines, lang="powershell")] == [(0, len(lines))]
+
+
+def _score_of(lines: Sequence[str], question: str, header: str) -> float:
+    query = query_weights(question)
+    lh = line_hits(line_terms(lines), query)
+    units = code_units(lines, lh, query, window_scores(query, lh), lang="powershell", question=question)
+    return next(u.score for u in units if lines[u.lines[0]] == header)
+
+
+def test_a_dsc_resources_get_function_is_named_by_the_current_state_it_returns() -> None:
+    question = "Returns the current state of the event log."
+    dsc = _score_of(DSC_TRIO, question, "function Get-TargetResource")
+    renamed = [line.replace("Get-TargetResource", "Get-OtherResource") for line in DSC_TRIO]
+    assert dsc > 1.2 * _score_of(renamed, question, "function Get-OtherResource")
+
+
+def test_only_the_dsc_contracts_functions_hold_its_words() -> None:
+    query = query_weights("Tests if the pending reboot is in the desired state.")
+    assert dsc_contract_hits("function Test-TargetResource", query) == {"desir": 1, "stat": 1}
+    assert dsc_contract_hits("function Get-TargetResource", query) == {"stat": 1}
+    assert dsc_contract_hits("function Test-PendingReboot", query) == {}
