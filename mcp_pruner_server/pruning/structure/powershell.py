@@ -126,8 +126,9 @@ _SUBJECT_VERB = re.compile(
     r"(?:also\s+|will\s+|can\s+|is\s+used\s+to\s+|used\s+to\s+|to\s+|that\s+|which\s+)*([A-Za-z]+)\b(?!\s+(?:up|off)\b)",
     re.IGNORECASE,
 )
-# `function Get-Thing`, `filter local:Set-Thing`, `Function script:Test-Thing(`
-_VERB_NOUN = re.compile(r"^\s*(?:function|filter)\s+(?:\w+:)?([A-Za-z]+)-[A-Za-z]", re.IGNORECASE)
+# `function Get-Thing`, `filter local:Set-Thing`, `Function script:Test-Thing(`, after the byte order
+# mark a file saved by Windows tools may open with
+_VERB_NOUN = re.compile(r"^\ufeff?\s*(?:function|filter)\s+(?:\w+:)?([A-Za-z]+)-[A-Za-z]", re.IGNORECASE)
 
 
 def _base_form(word: str) -> str:

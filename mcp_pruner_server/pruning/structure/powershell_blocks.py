@@ -26,9 +26,10 @@ from mcp_pruner_server.pruning.structure.powershell import PWSH_COMMENT
 from mcp_pruner_server.pruning.structure.powershell_lex import Lexed, brace_closes, lex
 
 # `function Get-Item`, `Filter script:Out-Thing`, `configuration WebServer`, `class Dog : Animal`,
-# `enum Color`, and a script block bound to a name (`$script:onExit = {`), which is a function.
+# `enum Color`, and a script block bound to a name (`$script:onExit = {`), which is a function; the
+# first may follow the byte order mark a file saved by Windows tools opens with.
 _DEFINITION = re.compile(
-    r"^\s*(?:(?P<kw>function|filter|workflow|configuration|class|enum)\s+(?:\w+:)?(?P<name>[\w.-]+)"
+    r"^\ufeff?\s*(?:(?P<kw>function|filter|workflow|configuration|class|enum)\s+(?:\w+:)?(?P<name>[\w.-]+)"
     r"|\$(?:\w+:)?(?P<var>\w+)\s*=\s*(?=\{\s*$))",
     re.IGNORECASE,
 )

@@ -90,7 +90,7 @@ def test_a_verb_off_the_list_is_raised_when_the_question_says_it_or_it_abbreviat
 
 
 def test_only_a_verb_noun_function_of_that_verb_is_raised() -> None:
-    sigs = ["function Get-Thing {", "filter local:Get-Other", "function Set-Thing {", "function Get {", ""]
+    sigs = ["\ufefffunction Get-Thing {", "filter local:Get-Other", "function Set-Thing", "function Get", ""]
     assert approved_verb_first("Gets a thing.", sigs, [1.0] * 5) == [2.0, 2.0, 1.0, 1.0, 1.0]
     assert approved_verb_first("A thing.", sigs, [1.0] * 5) == [1.0] * 5
 

@@ -115,3 +115,7 @@ def test_a_long_function_defining_functions_is_their_container() -> None:
         (0, len(lines), True, None),
         (1, 4, False, 0),
     ]
+
+
+def test_a_function_after_a_byte_order_mark_is_found() -> None:
+    assert _spans(["\ufefffunction Get-VirtualMemoryInfo {", "    1", "}"]) == [(0, 0, 3, False, None)]
