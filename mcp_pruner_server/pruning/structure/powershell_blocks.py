@@ -5,8 +5,9 @@ body at column 0 under its `Function X {` (scripts pasted from a console), a lin
 backtick, the body's `{` under its header (Allman, DSC's style). Its lexing (`powershell_lex.py`)
 finds each body's closing brace; a definition is a `function` / `filter` / `workflow` /
 `configuration` (a DSC configuration, run as a function), a `class` with its methods and
-constructors, an `enum`, or a script block bound to a variable (`$onExit = {`). Its comments
-directly above it come with it, as `code_blocks.find_blocks` takes them.
+constructors, an `enum`, or a script block bound to a variable (`$onExit = {`) or given to the
+function drive (`Set-Item function:Get-X {`). Its comments directly above it come with it, as
+`code_blocks.find_blocks` takes them.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from mcp_pruner_server.pruning.structure.powershell import PWSH_COMMENT
 from mcp_pruner_server.pruning.structure.powershell_lex import Lexed, brace_closes, lex
 
 # `function Get-Item`, `Filter script:Out-Thing`, `configuration WebServer`, `class Dog : Animal`,
-# `enum Color`, and a script block bound to a name (`$script:onExit = {`), which is a function; the
-# first may follow the byte order mark a file saved by Windows tools opens with.
+# `enum Color`, and a script block bound to a name, which is a function: to a variable (`$onExit = {`)
+# or to the function drive (`${function:Get-X} = {`, `Set-Item function:Get-X -Value {`); the first
+# may follow the byte order mark a file saved by Windows tools opens with.
 _DEFINITION = re.compile(
     r"^\ufeff?\s*(?:(?P<kw>function|filter|workflow|configuration|class|enum)\s+(?:\w+:)?(?P<name>[\w.-]+)"
-    r"|\$(?:\w+:)?(?P<var>\w+)\s*=\s*(?=\{\s*$))",
+    r"|\$(?:\{function:[^}]+\}|(?:\w+:)?\w+)\s*=\s*(?=\{\s*$)"
+    r"|(?:Set-Item|New-Item)\s+(?:-Path\s+)?function:[^{]*(?=\{\s*$))",
     re.IGNORECASE,
 )
 # A class member with a body: a method (`[string] Describe([int] $n) {`, `static [void] Reset()`,
@@ -62,7 +65,7 @@ def powershell_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE)
     for i, line in deadline.paced(enumerate(lines)):
         if not lexed.starts_in_code[i] or (m := _DEFINITION.match(line)) is None:
             continue
-        kind = (m.group("kw") or "scriptblock").lower()
+        kind = (m.group("kw") or "scriptblock").lower()  # one bound to a name is a function
         end = _body_end(lexed, closes, i, m.end())
         if end is None:
             if by_indentation is None:

@@ -97,6 +97,12 @@ def test_a_script_block_bound_to_a_name_is_a_definition_and_a_statement_block_is
     assert _spans(lines) == [(0, 0, 3, False, None)]
 
 
+def test_a_script_block_given_to_the_function_drive_is_a_definition() -> None:
+    lines = ["${function:Get-Answer} = {", "    42", "}"]
+    lines += ["Set-Item -Path function:global:Get-It -Value {", "    1", "}"]
+    assert _spans(lines) == [(0, 0, 3, False, None), (3, 3, 6, False, None)]
+
+
 def test_a_function_written_in_a_here_string_defines_nothing() -> None:
     lines = ["$text = @'", "function Get-Generated {", "    1", "}", "'@", "function Get-Real {", "  2", "}"]
     assert _spans(lines) == [(5, 5, 8, False, None)]
