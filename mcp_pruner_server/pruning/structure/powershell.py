@@ -126,6 +126,11 @@ _SUBJECT_VERB = re.compile(
     r"(?:also\s+|will\s+|can\s+|is\s+used\s+to\s+|used\s+to\s+|to\s+|that\s+|which\s+)*([A-Za-z]+)\b(?!\s+(?:up|off)\b)",
     re.IGNORECASE,
 )
+# A help that returns a truth value describes a `Test-` function ("Returns $true when …", "Returns
+# whether …"), as Microsoft's list has it, not a `Get-`.
+_RETURNS_BOOLEAN = re.compile(
+    r"\s*(?:\.[A-Za-z]+\s+)?returns?\s+(?:\$?true|\$?false|a\s+bool(?:ean)?|whether|if)\b", re.IGNORECASE
+)
 # `function Get-Thing`, `filter local:Set-Thing`, `Function script:Test-Thing(`, after the byte order
 # mark a file saved by Windows tools may open with
 _VERB_NOUN = re.compile(r"^\ufeff?\s*(?:function|filter)\s+(?:\w+:)?([A-Za-z]+)-[A-Za-z]", re.IGNORECASE)
@@ -146,6 +151,8 @@ def _base_form(word: str) -> str:
 def _verb_words(question: str) -> list[str]:
     """The words that may be the question's verb, in base form: its first, then the one after a
     help's subject ("This function will split …")."""
+    if _RETURNS_BOOLEAN.match(question):
+        return ["test"]
     found = (_LEADING_WORD.match(question), _SUBJECT_VERB.search(question))
     return [_base_form(m.group(1)) for m in found if m is not None]
 

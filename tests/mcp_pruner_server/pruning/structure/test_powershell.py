@@ -75,6 +75,8 @@ def test_the_leading_word_maps_to_its_approved_verb() -> None:
         ("Helper function to determine the architecture", "test"),
         ("Asserts that a single instance exists.", "assert"),
         ("Enumerates the records in the subnet.", "get"),
+        ("Returns $true when a test file opts out of parallel runs.", "test"),
+        ("Returns whether the site exists.", "test"),
     ],
 )
 def test_the_verb_is_read_past_a_help_keyword_and_a_subject_not_in_a_phrasal_verb(
