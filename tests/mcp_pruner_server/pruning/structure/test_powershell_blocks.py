@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
+from mcp_pruner_server.pruning.structure.powershell_lex import lex
 
 
 def _spans(lines: list[str]) -> list[tuple[int, int, int, bool, int | None]]:
@@ -125,3 +129,49 @@ def test_a_long_function_defining_functions_is_their_container() -> None:
 
 def test_a_function_after_a_byte_order_mark_is_found() -> None:
     assert _spans(["\ufefffunction Get-VirtualMemoryInfo {", "    1", "}"]) == [(0, 0, 3, False, None)]
+
+
+_MODULE = [
+    "\ufeff<#",
+    "    .SYNOPSIS",
+    "        A module.",
+    "#>",
+    "enum Color { Red; Green }",
+    "class Dog : Animal {",
+    "    [string] Describe([int] $n) {",
+    "        return \"dog $(if ($n) { 'x' })\"",
+    "    }",
+    "}",
+    "function Get-Thing",
+    "{",
+    "    param ([string] $Name)",
+    '    $text = @"',
+    "function Hidden {",
+    '"@',
+    "    Invoke-It -Name $Name `",
+    "        -Force # don't",
+    "    $onExit = {",
+    "        Remove-Item $temp",
+    "    }",
+    "}",
+    "Function Find-Vm {",
+    "Param ($VC)",
+    "Process {",
+    "\tIf ($VC) { 'x' }",
+    "}",
+    "} #EndFunction Find-Vm",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(keep=st.lists(st.booleans(), min_size=len(_MODULE), max_size=len(_MODULE)))
+def test_blocks_of_damaged_powershell_lie_inside_it_and_nest(keep: list[bool]) -> None:
+    lines = [line for line, k in zip(_MODULE * 2, keep * 2, strict=True) if k]
+    blocks = powershell_blocks(lines)
+    lexed = lex(lines).closed  # else indentation decides, whose blocks may overrun their parent
+    for b in blocks:
+        assert 0 <= b.start <= b.header < b.end <= len(lines)
+        if b.parent is not None and lexed:
+            outer = blocks[b.parent]
+            assert outer.header < b.header
+            assert b.end <= outer.end
