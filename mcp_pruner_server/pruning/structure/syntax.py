@@ -380,4 +380,8 @@ def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[
         return None  # a parse that failed and found nothing: the heuristics can't do worse
     if lang in PARTIAL_GRAMMARS and not covers_headers(out, text):
         return None
+    for k in range(len(out) - 1, -1, -1):  # a recovered container's `}` can close before a member's
+        parent = out[k].parent
+        if parent is not None and out[parent].end < out[k].end:
+            out[parent] = replace(out[parent], end=out[k].end)
     return tuple(out)

@@ -5,7 +5,7 @@ attributes with their function)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mcp_pruner_server.pruning.structure.languages import guess_language, language_of
@@ -410,6 +410,8 @@ ADDED = {
 
 @settings(max_examples=80, deadline=None)
 @given(lang=st.sampled_from(sorted(ADDED)), keep=st.lists(st.booleans(), min_size=40, max_size=40))
+# Found by hypothesis: a recovered class whose `}` closed before its nested class ended.
+@example(lang="scala", keep=[c == "1" for c in "0001110000100000000000000000111111000001"])
 def test_blocks_of_damaged_code_nest_in_the_added_languages(lang: str, keep: list[bool]) -> None:
     _damaged_blocks_nest(ADDED[lang], lang, keep)
 
