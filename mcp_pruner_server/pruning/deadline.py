@@ -3,7 +3,8 @@
 Checking only between stages let one stage on a 3 MB log run ~0.7 s past a 50 ms
 `timeout_ms`. The loops over lines (tokenising, matching, the structure passes) now
 check as they go; a look at the clock is one call every `CHECK_EVERY` items, so the
-engine's normal speed does not move.
+engine's normal speed does not move. So do the walks of a parse tree (`structure/syntax.py`):
+on 2 MB of one-line functions the walk alone took ~0.5 s, on an error-laden text ~2 s.
 """
 
 from __future__ import annotations
@@ -60,6 +61,32 @@ class Deadline:
         while batch := list(itertools.islice(remaining, CHECK_EVERY)):
             self.check()
             yield from batch
+
+    def paced_each(self, items: Iterable[T]) -> Iterator[T]:
+        """`items` as `paced` gives them, but one at a time: for a generator whose next item
+        depends on what the loop did with the last (`paced` reads a batch ahead).
+
+        Raises:
+            EngineTimeout: the deadline passed while iterating.
+        """
+        for count, item in enumerate(items):
+            if count % CHECK_EVERY == 0:
+                self.check()
+            yield item
+
+    def drained(self, stack: list[T]) -> Iterator[T]:
+        """The items popped off `stack` until it is empty (the loop may push more: a walk of a
+        tree), with a `check()` before the first and then every `CHECK_EVERY` of them.
+
+        Raises:
+            EngineTimeout: the deadline passed while draining.
+        """
+        popped = 0
+        while stack:
+            if popped % CHECK_EVERY == 0:
+                self.check()
+            popped += 1
+            yield stack.pop()
 
 
 # For callers without a time limit (backends scoring lines, unit tests): never checks the clock.

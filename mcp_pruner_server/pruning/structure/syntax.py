@@ -203,12 +203,15 @@ def _unwrap(node: Any) -> Any:
     return node
 
 
-def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth: int) -> None:
+def _walk(
+    scope: Any, lang: str, enclosing: int | None, out: list[Block], depth: int, deadline: Deadline
+) -> None:
     if depth > MAX_DEPTH:
         return
     # an error node's tokens say where a class opens (`scope_members`): all its children are read
     siblings = scope.children if scope.type == "ERROR" else scope.named_children
-    for index, child, parent in scope_members(scope, siblings, enclosing, out):
+    # one by one: the members of a class opened in an error node are added to `out` as met
+    for index, child, parent in deadline.paced_each(scope_members(scope, siblings, enclosing, out)):
         if "comment" in child.type:
             continue  # defines nothing (C#'s `///` docs are one node per line: most children)
         if lang == "dart" and child.type in DART_SIGNATURES:
@@ -218,7 +221,7 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
         found = _kind(node, lang)
         if found is None:
             if child.type in TRANSPARENT or child.type == "ERROR":
-                _walk(child, lang, parent, out, depth + 1)
+                _walk(child, lang, parent, out, depth + 1, deadline)
             continue
         kind, inner = found
         definition = inner if kind == "function" else node
@@ -260,9 +263,9 @@ def _walk(scope: Any, lang: str, enclosing: int | None, out: list[Block], depth:
                 start = min(start, leading_row(siblings[signature], siblings, signature, lang))
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
-            _walk(inner, lang, len(out) - 1, out, depth + 1)
+            _walk(inner, lang, len(out) - 1, out, depth + 1, deadline)
         elif end - header >= MODULE_LIKE_LINES or returns_type(definition, lang):  # a module-like function
-            _split(definition, lang, out, depth)
+            _split(definition, lang, out, depth, deadline)
 
 
 # The languages whose definitions' names are read by their own readers, not `definition_name`.
@@ -276,18 +279,18 @@ _NAMERS.update((lang, reader.name) for lang, reader in READERS.items())
 _UNWRAPPERS = {"julia": julia_unwrap, **{lang: reader.unwrap for lang, reader in READERS.items()}}
 
 
-def _split(function: Any, lang: str, out: list[Block], depth: int) -> None:
+def _split(function: Any, lang: str, out: list[Block], depth: int, deadline: Deadline) -> None:
     """Make the function just added (`out[-1]`) the container of the functions its body
     defines, if it defines any: kept whole, it would be more than a read's budget."""
     body = _function_body(function)
     k = len(out) - 1
     if body is not None:
-        _walk(body, lang, k, out, depth + 1)
+        _walk(body, lang, k, out, depth + 1, deadline)
         for returned in _returned_scopes(body, lang):  # `return (client) => { function respond() … }`
-            _walk(returned, lang, k, out, depth + 1)
+            _walk(returned, lang, k, out, depth + 1, deadline)
     anonymous = _anonymous_type_body(function, lang)  # `= object : Handler { override fun … }`
     if anonymous is not None:
-        _walk(anonymous, lang, k, out, depth + 1)
+        _walk(anonymous, lang, k, out, depth + 1, deadline)
     if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
         out[k] = replace(out[k], start=out[k].header, container=True)
 
@@ -367,14 +370,18 @@ def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[
     text = blanked_for_parse(text, lang)
     parser = tree_sitter.Parser(language(lang))
     tree = parse_until(parser, text.encode("utf-8", "surrogatepass"), deadline)
-    failed = failed_rows(tree.root_node)
+    most_failed = MAX_ERROR_FRACTION * line_count
+    failed = failed_rows(tree.root_node, deadline=deadline, most=most_failed)
+    if failed > most_failed:
+        return None  # before the walk: a text of errors (binary, a log under a code name) took seconds
     out: list[Block] = []
-    _walk(tree.root_node, lang, None, out, 0)  # the root too may be one error node
+    _walk(tree.root_node, lang, None, out, 0, deadline)  # the root too may be one error node
     has_error = tree.root_node.has_error
-    if dropped_tail(tree.root_node) is not None and failed <= MAX_ERROR_FRACTION * line_count:
+    if dropped_tail(tree.root_node, deadline) is not None:
         parse = functools.partial(parse_until, parser, deadline=deadline)
-        failed += reparse_tails(parse, text, tree.root_node, lambda root: _walk(root, lang, None, out, 0))
-    if failed > MAX_ERROR_FRACTION * line_count:
+        walk = functools.partial(_walk, lang=lang, enclosing=None, out=out, depth=0, deadline=deadline)
+        failed += reparse_tails(parse, text, tree.root_node, walk, deadline)
+    if failed > most_failed:
         return None
     if not out and has_error:
         return None  # a parse that failed and found nothing: the heuristics can't do worse

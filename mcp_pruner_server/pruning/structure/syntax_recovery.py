@@ -18,11 +18,13 @@ that closes no POD (`syntax_scripts.blank_stray_cuts`). All of these: `blanked_f
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax_scripts import blank_stray_cuts
 
@@ -43,15 +45,19 @@ _EXPORT_MACRO = re.compile(
 )
 
 
-def failed_rows(root: Any) -> int:
+def failed_rows(root: Any, *, deadline: Deadline = NO_DEADLINE, most: float = math.inf) -> int:
     """How many lines hold something the parser could not place: the tokens of error nodes
-    and missing nodes, not the well-formed definitions and statements an error node holds."""
+    and missing nodes, not the well-formed definitions and statements an error node holds.
+    The count stops once past `most` (the parse is not trusted then: how far past is no matter).
+
+    Raises:
+        EngineTimeout: `deadline` passed (a text of errors has a node per few bytes).
+    """
     if not root.has_error:
         return 0
     rows: set[int] = set()
     stack = [root]
-    while stack:
-        node = stack.pop()
+    for node in deadline.drained(stack):
         if node.is_missing:
             rows.add(int(node.start_point[0]))
         elif node.type == "ERROR":
@@ -60,18 +66,23 @@ def failed_rows(root: Any) -> int:
                     stack.append(child)
                 elif not _recognised(child):
                     rows.update(range(int(child.start_point[0]), int(child.end_point[0]) + 1))
+            if len(rows) > most:
+                break
         elif node.has_error:
             stack.extend(node.children)
     return len(rows)
 
 
-def dropped_tail(root: Any) -> tuple[int, int] | None:
+def dropped_tail(root: Any, deadline: Deadline = NO_DEADLINE) -> tuple[int, int] | None:
     """The rows (first, end) of the text a node holds after its last child, which no node holds:
     the parser gave up there, inside an error (the rest of a class after a construct the grammar
-    lacks). None if no error drops rows."""
+    lacks). None if no error drops rows.
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
     stack = [root] if root.has_error else []
-    while stack:
-        node = stack.pop()
+    for node in deadline.drained(stack):
         if node.child_count:
             covered = int(node.children[-1].end_point[0]) + 1
             row, col = node.end_point
@@ -86,13 +97,23 @@ def dropped_tail(root: Any) -> tuple[int, int] | None:
 MAX_TAIL_PARSES = 2
 
 
-def reparse_tails(parse: Callable[[bytes], Any], text: str, root: Any, walk: Callable[[Any], None]) -> int:
+def reparse_tails(
+    parse: Callable[[bytes], Any],
+    text: str,
+    root: Any,
+    walk: Callable[[Any], None],
+    deadline: Deadline = NO_DEADLINE,
+) -> int:
     """Parse again on its own (rows kept, with `parse`) the text the parse `root` dropped after an
     error, and `walk` each new tree's root, so that its definitions are found too; the rows that stay
     unparsed, counted as failed, are returned (blank lines, closers and a comment's inner lines
-    where no parse may start are not: they hold no definition)."""
+    where no parse may start are not: they hold no definition).
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
     failed = 0
-    tail = dropped_tail(root)
+    tail = dropped_tail(root, deadline)
     lines = text.split("\n")
     for _ in range(MAX_TAIL_PARSES):
         if tail is None:
@@ -102,9 +123,9 @@ def reparse_tails(parse: Callable[[bytes], Any], text: str, root: Any, walk: Cal
             return failed  # only blank lines, closers or a comment's inner lines were dropped
         rest = "\n" * start + "\n".join(lines[start : tail[1]])
         root = parse(rest.encode("utf-8", "surrogatepass")).root_node
-        failed += failed_rows(root)
+        failed += failed_rows(root, deadline=deadline)
         walk(root)
-        tail = dropped_tail(root)
+        tail = dropped_tail(root, deadline)
     return failed if tail is None else failed + sum(1 for line in lines[tail[0] : tail[1]] if line.strip())
 
 

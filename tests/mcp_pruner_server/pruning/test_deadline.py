@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 import pytest
 
@@ -53,3 +54,42 @@ def test_a_small_timeout_on_a_large_log_gives_the_noop_result_with_the_timeout_w
             ("timeout",),
             True,
         )
+
+
+def test_paced_each_gives_the_items_one_at_a_time_and_looks_at_the_clock_every_check_every() -> None:
+    ticks = _ticking_clock()
+    deadline = Deadline(at=2.5, timeout_ms=2500, clock=lambda: next(ticks))
+    made: list[int] = []
+
+    def items() -> Iterator[int]:
+        for k in itertools.count():
+            made.append(k)
+            yield k
+
+    seen: list[int] = []
+
+    def loop() -> None:
+        for item in deadline.paced_each(items()):
+            assert made[-1] == item  # nothing read ahead: the loop's work comes before the next item
+            seen.append(item)
+
+    with pytest.raises(EngineTimeout):
+        loop()
+    assert len(seen) == 2 * CHECK_EVERY
+
+
+def test_drained_pops_what_the_loop_pushes_and_looks_at_the_clock_every_check_every_pops() -> None:
+    ticks = _ticking_clock()
+    deadline = Deadline(at=2.5, timeout_ms=2500, clock=lambda: next(ticks))
+    stack = [0]
+    popped: list[int] = []
+
+    def loop() -> None:
+        for depth in deadline.drained(stack):
+            popped.append(depth)
+            stack.append(depth + 1)  # a tree deeper than any deadline
+
+    with pytest.raises(EngineTimeout):
+        loop()
+    assert len(popped) == 2 * CHECK_EVERY
+    assert list(NO_DEADLINE.drained([1, 2, 3])) == [3, 2, 1]

@@ -11,6 +11,7 @@ import tree_sitter
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.errors import EngineTimeout
+from mcp_pruner_server.pruning.structure import syntax
 from mcp_pruner_server.pruning.structure.syntax import clear_parse_cache, syntax_blocks
 from mcp_pruner_server.pruning.structure.syntax_grammars import language
 from mcp_pruner_server.pruning.structure.syntax_parse import RecentResults, parse_until
@@ -98,3 +99,57 @@ def test_recent_results_keeps_nothing_of_a_computation_that_raised() -> None:
     with pytest.raises(EngineTimeout):
         recent.get_or_compute("a", fails)
     assert recent.get_or_compute("a", lambda: 7) == 7
+
+
+class _PassesAfterTheParse:
+    """A clock at 0 until the parse returns (`parse_until` wrapped to move it), then far later:
+    the deadline passes between the parse and the walk of its tree."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = 0.0
+        parse = parse_until
+
+        def parse_then_pass(
+            parser: tree_sitter.Parser, source: bytes, deadline: Deadline
+        ) -> tree_sitter.Tree:
+            tree = parse(parser, source, deadline)
+            self.now = 1e9
+            return tree
+
+        monkeypatch.setattr(syntax, "parse_until", parse_then_pass)
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_walk_of_a_parsed_tree_stops_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_parse_cache()
+    clock = _PassesAfterTheParse(monkeypatch)
+    with pytest.raises(EngineTimeout):
+        syntax_blocks(JULIA, JULIA.count("\n") + 1, "julia", deadline=Deadline(1.0, 1000, clock=clock))
+
+
+def test_counting_the_failed_rows_of_a_text_of_errors_stops_at_the_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a log under a code name: a tree of error nodes, whose walk took seconds on 2 MB
+    log = "".join(f"12:00:{k % 60:02d} INFO [w-{k % 7}] GET /items/{k} -> 200 ({k} ms)\n" for k in range(300))
+    clear_parse_cache()
+    clock = _PassesAfterTheParse(monkeypatch)
+    with pytest.raises(EngineTimeout):
+        syntax_blocks(log, log.count("\n") + 1, "java", deadline=Deadline(1.0, 1000, clock=clock))
+    assert syntax_blocks(log, log.count("\n") + 1, "java") is None  # in time: not trusted, the heuristics
+
+
+def test_a_timeout_during_the_walk_gives_the_noop_result_with_the_timeout_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clear_parse_cache()
+    clock = _PassesAfterTheParse(monkeypatch)
+    options = PruneOptions(timeout_ms=1000, path="src/steps.jl")
+    result = prune(JULIA, "what does step_700 return", "code", options, "prn_t", clock=clock)
+    assert (result.pruned_text == JULIA, result.warnings, result.stats.used_fallback) == (
+        True,
+        ("timeout",),
+        True,
+    )

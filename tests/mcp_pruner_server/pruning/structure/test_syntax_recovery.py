@@ -89,3 +89,10 @@ def test_a_class_keyword_in_template_parameters_opens_no_container() -> None:
     visited = [(child.type, parent) for _, child, parent in scope_members(error, children, 7, out)]
     assert out == []
     assert ("function_definition", 7) in visited
+
+
+def test_counting_failed_rows_stops_once_past_most() -> None:
+    garbage = [Node("ERROR", (r, r), children=[Node("identifier", (r, r))]) for r in range(6)]
+    program = Node("program", (0, 5), children=garbage)
+    assert failed_rows(program) == 6
+    assert failed_rows(program, most=2) == 3  # past 2: the parse is not trusted, the rest is not counted
