@@ -128,8 +128,16 @@ _OCAML_TOKENS = re.compile(r"\(\*|\*\)|\"(?:\\.|[^\"\\])*\"|'(?:\\[^']{1,4}|[^'\
 # F# reads `(*)` as the multiplication operator (`List.fold (*) 1 xs`), not a comment's start:
 # read as one, it hid every line after it up to the next `*)`. F# also has `//` comments (OCaml
 # has none), whose text may hold a `(*` (`// a (* b`), and `"""` strings, which may span lines:
-# `"""` alone on a line opens one, which a later line's `"""` closes.
-_FSHARP_TOKENS = re.compile(r'\(\*\)|//|"""(?:.*?""")?|' + _OCAML_TOKENS.pattern)
+# `"""` alone on a line opens one, which a later line's `"""` closes. A verbatim string has no
+# escapes (`@"C:\logs\"`: read with OCaml's, its last quote was escaped and the string ran on
+# over the code after it), `""` being a quote in it. An interpolated string (`$"{render page}"`,
+# `$@"…"`, `$$"""…"""`) holds code in its holes, whose calls count: its text only is blanked.
+_FSHARP_TOKENS = re.compile(
+    r'\(\*\)|//|\$*"""(?:.*?""")?|(?:\$?@|@\$)"(?:[^"]|"")*"|\$"(?:\\.|[^"\\])*"|' + _OCAML_TOKENS.pattern
+)
+# The code in an interpolated string's holes (`{x}`, `{{x}}` in a `$$` one; `{{` in a `$"…"` is a
+# brace of the text, whose words, read as code too, are rarely a unit's name).
+_HOLE = re.compile(r"\{+([^{}]*)\}+")
 
 
 def ocaml_code(lines: Sequence[str], lang: str | None = "ocaml") -> list[str]:
@@ -164,10 +172,12 @@ def ocaml_code(lines: Sequence[str], lang: str | None = "ocaml") -> list[str]:
                 depth += 1
             elif token == "*)":
                 depth = max(0, depth - 1)
-            elif (token == "//" and not depth) or token == '"""':
-                in_string = token == '"""'
+            elif (token == "//" and not depth) or token.lstrip("$") == '"""':
+                in_string = token != "//"
                 pos = len(line)  # the rest of the line is comment or string
                 break
+            elif not depth and fsharp and "$" in token[:3]:
+                parts.extend(_HOLE.findall(token))
         if not depth:
             parts.append(line[pos:])
         out.append(" ".join(parts))

@@ -279,3 +279,22 @@ def test_a_units_name_is_read_after_the_keyword_of_each_language_without_a_gramm
     lines = [line for header in headers for line in (header, "    body()", "")]
     bodies = [range(3 * k, 3 * k + 2) for k in range(len(headers))]
     assert unit_names(lines, bodies) == list(headers.values())
+
+
+def test_an_fsharp_verbatim_string_ends_at_its_quote_and_an_interpolated_ones_holes_are_code() -> None:
+    lines = [
+        'let load file = Path.Combine(@"C:\\data\\", file) |> normalize "utf-8"',  # `\` escapes nothing
+        'let caption page = $"{render page} of {page.Count}"',  # a call in a hole
+        'let quoted = @"say ""normalize"" (* render *)"',  # `""` is a quote; no comment opens
+        "let normalize path =",
+        "    path",
+        "let render page =",
+        "    page",
+    ]
+    code = ocaml_code(lines, "fsharp")
+    assert code[0].split() == ["let", "load", "file", "=", "Path.Combine(", ",", "file)", "|>", "normalize"]
+    assert code[1].split() == ["let", "caption", "page", "=", "render", "page", "page.Count"]
+    assert code[2].split() == ["let", "quoted", "="]
+    assert _credit(lines, 0, "fsharp")[-2:] == [2.0, 0.0]
+    assert _credit(lines, 1, "fsharp")[-2:] == [0.0, 2.0]
+    assert _credit(lines, 2, "fsharp")[-2:] == [0.0, 0.0]
