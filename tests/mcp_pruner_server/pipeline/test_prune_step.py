@@ -167,3 +167,26 @@ async def test_grep_with_a_question_prunes_every_match_and_returns_within_max_ou
     assert (
         at(plain.structured, "match_count", kind=int) < 3001
     )  # without a question: max_output_bytes as before
+
+
+async def test_a_ten_megabyte_line_asked_about_comes_back_cut_with_its_marker_never_an_error(
+    tmp_path: Path,
+) -> None:
+    # a minified bundle or a data blob in a source file: one line ten times the cap
+    text = "def handler():\n    return 1\nBLOB = '" + "a" * 10_000_000 + "'\ndef after():\n    return 2\n"
+    (tmp_path / "gen.py").write_text(text)
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
+    question = {"context_focus_question": "what does after return"}
+    replies = {
+        "read": await dispatcher.call("read", {"path": "gen.py", **question}),
+        "bash": await dispatcher.call("bash", {"cmd": "cat gen.py", **question}),
+    }
+    await service.aclose()
+    for tool, reply in replies.items():
+        shown = str(reply.structured["content" if tool == "read" else "stdout"])
+        assert reply.is_error is False, tool
+        assert "def after():\n    return 2" in shown, tool  # the lines after the long one
+        assert "⟦TRUNCATED: lines 3-3 (1 lines, 10000010 bytes) not shown⟧" in shown, tool
+        assert len(shown.encode()) <= 1 << 10, tool
+        assert at(reply.structured, "pruning", "fallback") is False, tool
