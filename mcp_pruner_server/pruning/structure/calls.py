@@ -75,6 +75,14 @@ def _fixed_form(lines: Sequence[str]) -> bool:
     return any(line.startswith(_FIXED_FORM_MARKS) and _FIXED_FORM_COMMENT.match(line) for line in lines)
 
 
+def _fortran_line_code(line: str, fixed_form: bool) -> str:
+    """A Fortran line's code: none on a comment line or a preprocessor line (`#ifdef`, `#include`);
+    a `#` elsewhere is text (`'a # b'`), not the start of a comment as in Ruby or Bash."""
+    if (fixed_form and line.startswith(_FIXED_FORM_MARKS)) or line.lstrip().startswith("#"):
+        return ""
+    return _fortran_code(line)
+
+
 # The keywords before a definition's name (those of `code_blocks._DEF`: the header's own, found
 # anywhere in it, `export default function f`), and what may come between: a Go receiver (`func
 # (s *Server) Serve`), type parameters (`fun <T> f`), F#'s `let` modifiers and a qualifier, whose last
@@ -204,29 +212,28 @@ def called_credit(
     Raises:
         EngineTimeout: `deadline` passed.
     """
+    fortran = lang == "fortran"  # its names ignore case: `CALL Finalize` calls `subroutine finalize`
     units_of: dict[str, list[int]] = {}
     for k, name in enumerate(unit_names(lines, bodies) if names is None else names):
         if name is not None and len(name) >= MIN_CALLED_NAME and not name.startswith("__"):
-            units_of.setdefault(name, []).append(k)
+            units_of.setdefault(name.lower() if fortran else name, []).append(k)
     credit = [0.0] * len(bodies)
     if not units_of:
         return credit
     bare = BARE_CALL_WORDS.get(lang or "")
     shape = CALL_SHAPES.get(lang or "")
     codes = ocaml_code(lines, lang) if lang in ("ocaml", "fsharp") else None  # `(* … *)` spans lines
-    fortran = lang == "fortran"
     fixed_form = fortran and _fixed_form(lines)
     for i, score in deadline.paced(enumerate(line_scores)):
         if score <= 0.0:
             continue
         line = lines[i]
-        code = "" if bare is None else codes[i] if codes is not None else _code_part(line)
-        if fixed_form and line.startswith(_FIXED_FORM_MARKS):
-            code = ""
-        if fortran and code:
-            code = _fortran_code(code)
+        if fortran:
+            code = _fortran_line_code(line, fixed_form)
+        else:
+            code = "" if bare is None else codes[i] if codes is not None else _code_part(line)
         if bare is not None and code:
-            called = units_of.keys() & bare.findall(code)
+            called = units_of.keys() & bare.findall(code.lower() if fortran else code)
         elif shape is not None:
             called = units_of.keys() & shape.findall(line)
         elif "(" in line:
@@ -234,7 +241,8 @@ def called_credit(
         else:
             continue
         if called:  # a header is no call of its own name (found only then: it is the costly part)
-            called.discard(_defined_name(line))
+            defined = _defined_name(line)
+            called.discard(defined.lower() if fortran and defined else defined)
         for name in called:
             owners = units_of.get(name)
             if not owners:

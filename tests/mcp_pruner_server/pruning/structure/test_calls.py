@@ -222,6 +222,35 @@ def test_a_fortran_bang_in_a_string_starts_no_comment() -> None:
     assert _credit(lines, 1, "fortran") == [0.0, 2.0, 0.0]
 
 
+def test_a_fortran_call_names_its_procedure_in_any_case() -> None:
+    lines = [line.replace("call finalize", "CALL Finalize") for line in FORTRAN_CALLS]
+    assert _credit(lines, 7, "fortran")[2:] == [0.0, 2.0]
+    assert _credit(lines, 6, "fortran")[2:] == [0.0, 0.0]  # its own header is no call
+
+
+def test_a_fortran_hash_is_text_but_a_preprocessor_line_holds_no_call() -> None:
+    lines = [
+        "subroutine report",
+        "  print *, 'item # 1'; call finalize",
+        "#include get_energy",
+        "end subroutine report",
+        "subroutine finalize",
+        "end subroutine finalize",
+        "subroutine get_energy",
+        "end subroutine get_energy",
+    ]
+    bodies = [range(0, 4), range(4, 6), range(6, 8)]
+    names = ["report", "finalize", "get_energy"]
+
+    def credit(relevant: int) -> list[float]:
+        scores = [0.0] * len(lines)
+        scores[relevant] = 2.0
+        return called_credit(lines, bodies, scores, names=names, lang="fortran")
+
+    assert credit(1) == [0.0, 2.0, 0.0]
+    assert credit(2) == [0.0, 0.0, 0.0]
+
+
 def test_fsharp_multiplication_operator_opens_no_comment() -> None:
     lines = ["let product xs = List.fold (*) 1 xs", "let total = Banner.draw xs", "let draw x =", "    x"]
     assert ocaml_code(lines, "fsharp")[1] == lines[1]
