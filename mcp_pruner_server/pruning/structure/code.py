@@ -24,6 +24,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
+from mcp_pruner_server.pruning.structure.name_twins import named_twins_first
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
@@ -202,6 +203,7 @@ def code_units(
         scores = approved_verb_first(question, signatures, scores)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
+    scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags])
     scores = stubs_below_implementation(lines, bodies, defined, scores)
     if parsed:  # a container with members (`impl X {`) is their context, never a unit of its own:
         # its header alone, one short line named like its members, outscored them (Rust dev)

@@ -1,0 +1,76 @@
+"""Definitions whose names differ by a part the question says and the other never mentions.
+
+`sample_from_pdf` and `sample_from_pdf_masked` are documented alike (the longer one's doc
+repeats the shorter's and adds a sentence), so their docs and bodies match a question about
+either equally well; their names tell them apart. A question that says every part the longer
+name adds ("… for true elements of mask …"), a word the shorter one's doc and code never use,
+is about the longer one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from mcp_pruner_server.pruning.scoring import MIN_SUBTERM
+from mcp_pruner_server.pruning.terms import terms
+
+# The longer twin named by the question scores this much above the shorter one it outranks.
+NAMED_TWIN_LEAD = 1.01
+# Only definitions scoring at least this fraction of the best are compared: the others are far
+# from the focus, and comparing every pair of a long file's names would cost.
+TWIN_FLOOR = 0.3
+# ... and a longer twin only when it scores at least this fraction of the shorter: their docs and
+# code alike, the question's words fit both.
+TWIN_NEAR = 0.6
+
+
+def _parts(name: str) -> frozenset[str]:
+    """The stems of a name's parts (the compound itself is none)."""
+    return frozenset(t for t in terms(name.rsplit(".", 1)[-1]) if "_" not in t)
+
+
+def _said_as(part: str, query: Mapping[str, float]) -> str | None:
+    """The question term `part` says (itself, or one it starts with: `masked` says "mask")."""
+    if query.get(part, 0.0) >= 1.0:
+        return part
+    return next(
+        (
+            q
+            for q, w in query.items()
+            if w >= 1.0 and len(part) > len(q) >= MIN_SUBTERM and part.startswith(q)
+        ),
+        None,
+    )
+
+
+def named_twins_first(
+    names: Sequence[str | None],
+    scores: Sequence[float],
+    query: Mapping[str, float],
+    hits: Sequence[Mapping[str, float]],
+) -> list[float]:
+    """`scores` with a definition raised just above a higher-scoring twin when its name adds to
+    the twin's only parts the question says and the twin's unit (`hits`: its question terms) never
+    mentions."""
+    out = list(scores)
+    best = max(scores, default=0.0)
+    if best <= 0:
+        return out
+    parts = [None if n is None else _parts(n) for n in names]
+    near = [j for j, s in enumerate(scores) if s >= TWIN_FLOOR * best and parts[j]]
+    for k, longer in enumerate(parts):
+        if not longer:
+            continue
+        for j in near:
+            shorter = parts[j]
+            if (
+                j == k
+                or not shorter
+                or not shorter < longer
+                or not scores[j] > scores[k] >= TWIN_NEAR * scores[j]
+            ):
+                continue
+            said = [_said_as(p, query) for p in longer - shorter]
+            if all(q is not None and q not in hits[j] for q in said):
+                out[k] = max(out[k], scores[j] * NAMED_TWIN_LEAD)
+    return out
