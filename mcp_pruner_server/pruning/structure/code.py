@@ -62,6 +62,12 @@ CLASS_NAME_REPEAT = 1
 IMPORTING_UNITS = MAX_FOCUS_UNITS
 # Module-level code outside any definition is cut into chunks of at most this many lines.
 CHUNK_LINES = 30
+# A parser's container without members is one unit, as a function is: a C struct, a Swift protocol
+# (chunked, the C++ and Swift dev sets lost a task each). In these languages one over
+# `CHUNK_LINES` is its header, its body chunks: Fortran's long derived types
+# (`syntax_fsharp_fortran.LONG_TYPE_LINES`) and modules of declarations only, whose hundreds of
+# components, one unit, filled the budget when they won (Fortran dev sets: 2 tasks more, 1 fewer).
+CHUNKED_CONTAINERS = frozenset({"fortran"})
 
 
 def _bound_names(lines: Sequence[str], start: int, end: int) -> set[str]:
@@ -136,7 +142,8 @@ def code_units(
         if parsed:
             # a parser's container is its signature alone (fields and comments become chunks):
             # its class doc and constants never outweigh the member the question is about
-            end = sig_end[k] if b.container and k in first_child else b.end
+            chunked = lang in CHUNKED_CONTAINERS and b.end - b.start > CHUNK_LINES
+            end = sig_end[k] if b.container and (k in first_child or chunked) else b.end
             owned[b.start : end] = [True] * (end - b.start)
         else:
             if b.parent is None:  # inner blocks lie inside their outer one

@@ -9,7 +9,8 @@ each definition at its last line of code and looks for its doc there (`TRAILING_
 
 Fortran's procedures (`function`, `subroutine`, a submodule's `module procedure`) sit after a
 `contains` in an `internal_procedures` node of their module or program, which the walk goes
-through; a module's members are its children, a derived type is a unit of its own. Names come
+through; a module's members are its children, a derived type is a unit of its own (a long one a
+container of chunks, `LONG_TYPE_LINES`). Names come
 from the opening statement (`subroutine name(…)`), spelled as written: the language ignores case.
 """
 
@@ -33,6 +34,10 @@ FORTRAN_FUNCTIONS = frozenset({"function", "subroutine", "module_procedure", "de
 # Their members are their children (procedures after `contains` in an `internal_procedures`);
 # an `interface` block's are the procedures it declares.
 FORTRAN_CONTAINERS = frozenset({"module", "submodule", "interface"})
+# A derived type over this many lines is a container, not a unit: a configuration type of hundreds
+# of components, kept whole, is the whole budget when it wins (its procedures are the module's, not
+# its members: `code.py` makes its header its unit and its components chunks, as `code.CHUNK_LINES`).
+LONG_TYPE_LINES = 30
 
 
 def _named(node: Any) -> list[Any]:
@@ -155,6 +160,8 @@ def fsharp_signature_end(node: Any, header: int) -> int:
 def fortran_kind(node: Any) -> tuple[str, Any] | None:
     """("function" | "container", the node holding its members) for a Fortran definition, else None."""
     t = node.type
+    if t == "derived_type_definition" and node.end_point[0] - node.start_point[0] >= LONG_TYPE_LINES:
+        return "container", node
     if t in FORTRAN_FUNCTIONS:
         return "function", node
     if t in FORTRAN_CONTAINERS:

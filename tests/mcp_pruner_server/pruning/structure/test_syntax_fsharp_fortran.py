@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
+from mcp_pruner_server.pruning.structure.code import CHUNK_LINES, code_units
 from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.structure.syntax import READERS, syntax_blocks
 from mcp_pruner_server.pruning.structure.syntax_grammars import language, unwrapped
@@ -167,6 +169,34 @@ def test_fortran_units_are_procedures_and_types_inside_their_module_past_fypp_li
         (22, 22, 28, False, 0, "Scale_All"),  # inside `#:if`, in upper case
     ]
     assert blocks_of(FORTRAN, "fortran")[3].sig_end == 24  # the header's `&` line is in it
+
+
+def _long_type(components: int) -> str:
+    fields = "".join(
+        f"    ! The radius of ring {k}.\n    real :: ring_radius_{k} = {k}.0\n" for k in range(components)
+    )
+    return (
+        "module rings\n  implicit none\n\n  !> Every ring of the model.\n  type :: rings_t\n"
+        + fields
+        + "  end type rings_t\n\ncontains\n\n  !> The area of a ring.\n"
+        + "  pure function ring_area(r) result(a)\n    real, intent(in) :: r\n    real :: a\n"
+        + "    a = 3.14159 * r**2\n  end function ring_area\n\nend module rings\n"
+    )
+
+
+def test_a_long_fortran_derived_type_is_a_container_its_components_chunks() -> None:
+    assert [(b.name, b.container) for b in blocks_of(_long_type(20), "fortran")] == [
+        ("rings", True),
+        ("rings_t", True),  # its 40 lines of components: not one unit (nor its doc its context)
+        ("ring_area", False),
+    ]
+    assert [(b.name, b.container) for b in blocks_of(_long_type(3), "fortran")][1] == ("rings_t", False)
+    lines = _long_type(20).split("\n")
+    query = query_weights("the area of a ring of the given radius")
+    blocks = blocks_of(_long_type(20), "fortran")
+    units = code_units(lines, line_hits(line_terms(lines), query), query, blocks=blocks, lang="fortran")
+    assert units[1].lines == (4,)  # the type's header; its components are chunks of their own
+    assert max(len(u.lines) for u in units) <= CHUNK_LINES
 
 
 FYPP = """\
