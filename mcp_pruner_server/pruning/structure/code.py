@@ -24,7 +24,11 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
-from mcp_pruner_server.pruning.structure.name_twins import named_twins_first
+from mcp_pruner_server.pruning.structure.name_words import (
+    acronyms_named,
+    named_twins_first,
+    question_acronyms,
+)
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
@@ -133,6 +137,7 @@ def code_units(
         if top is not None and not blocks[top].container:
             nested_headers.setdefault(top, []).append(c.header)
     owned = [False] * len(lines)
+    acronyms = question_acronyms(question, query)
     spans: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     signatures: list[str] = []  # each unit's header lines, for what they declare it returns
     bags: list[Doc] = []
@@ -167,6 +172,8 @@ def code_units(
             name_field = Doc({**name_field.hits, **created}, name_field.length)
         if lang == "powershell" and (contract := dsc_contract_hits(lines[b.header], query)):
             name_field = Doc({**contract, **name_field.hits}, name_field.length)
+        if initials := acronyms_named(b.name if parsed else None, acronyms):
+            name_field = Doc({**name_field.hits, **initials}, name_field.length)
         names.append(name_field)
     # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
     # documentation as a doc comment is, and counts as one does (`LEAD_WEIGHT` a line): worded
@@ -185,10 +192,10 @@ def code_units(
         ends = [body[-1] + 1 for body, _ in spans]
         rescore = functools.partial(bm25, query, b=UNIT_B, deadline=deadline)
         body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore)
-    name_query = query
+    name_query = {**acronyms, **query}
     if coded := named_by_code_words(question, [b.name for b in blocks] if parsed else []):
         # the stop word is a term of the name fields alone (no line's terms hold it)
-        name_query = {**query, **dict.fromkeys(coded.values(), 1.0)}
+        name_query = {**name_query, **dict.fromkeys(coded.values(), 1.0)}
         for k, word in coded.items():
             names[k] = Doc({**names[k].hits, word: 1}, names[k].length)
     name_scores = _name_scores(name_query, names, measured, deadline)

@@ -1,18 +1,22 @@
-"""Definitions whose names differ by a part the question says and the other never mentions.
+"""What a definition's name says of the question's words, beyond the name field's BM25.
 
-`sample_from_pdf` and `sample_from_pdf_masked` are documented alike (the longer one's doc
+Twins: `sample_from_pdf` and `sample_from_pdf_masked` are documented alike (the longer one's doc
 repeats the shorter's and adds a sentence), so their docs and bodies match a question about
 either equally well; their names tell them apart. A question that says every part the longer
 name adds ("… for true elements of mask …"), a word the shorter one's doc and code never use,
 is about the longer one.
+
+Acronyms: a name abbreviates the words the question spells out (`InvCDF` for "the inverse
+cumulative distribution function", `msle` for "mean squared logarithmic error").
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from mcp_pruner_server.pruning.phrases import acronym_terms
 from mcp_pruner_server.pruning.scoring import MIN_SUBTERM
-from mcp_pruner_server.pruning.terms import terms
+from mcp_pruner_server.pruning.terms import stem, terms
 
 # The longer twin named by the question scores this much above the shorter one it outranks.
 NAMED_TWIN_LEAD = 1.01
@@ -74,3 +78,22 @@ def named_twins_first(
             if all(q is not None and q not in hits[j] for q in said):
                 out[k] = max(out[k], scores[j] * NAMED_TWIN_LEAD)
     return out
+
+
+# A name's part that is the initials of a run of the question's words (`phrases.acronym_terms`:
+# `cdf` of `InvCDF` for "inverse cumulative distribution function") is a question term of its name
+# field, of this weight. Only a name's part: in code any word may start or end with three letters
+# (`del` of `model`), and matched so it lost as many tasks as it won.
+ACRONYM_WEIGHT = 0.5
+
+
+def question_acronyms(question: str, query: Mapping[str, float]) -> dict[str, float]:
+    """The acronyms of the question's words that are no question term, with their weight."""
+    return {a: ACRONYM_WEIGHT for a in map(stem, acronym_terms(question)) if a not in query}
+
+
+def acronyms_named(name: str | None, acronyms: Mapping[str, float]) -> dict[str, int]:
+    """The acronyms that are parts of `name`, as hits of its name field."""
+    if name is None or not acronyms:
+        return {}
+    return {part: 1 for part in _parts(name) if part in acronyms}
