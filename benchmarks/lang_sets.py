@@ -44,6 +44,7 @@ from typing import Any
 
 import lang_others
 import lang_perl
+import lang_unparsed
 from lang_docs import describes, doc_comment, last_code_row, last_row, question
 from lang_tables import (
     BODIES,
@@ -153,9 +154,15 @@ def _task(
 
 
 def _build_other(lang: str, rel: str, lines: list[str], root: Any) -> list[dict[str, Any]]:
-    """The tasks of a language without an engine grammar (`lang_others.py`)."""
+    """The tasks of a language without an engine grammar (`lang_others.py`), or without any
+    grammar wheel (`lang_unparsed.py`: `root` is None)."""
     found = []
-    for start, end, c0, c1, query, name in lang_others.definitions(lang, lines, _walk(root)):
+    defs = (
+        lang_unparsed.definitions(lang, lines)
+        if root is None
+        else lang_others.definitions(lang, lines, _walk(root))
+    )
+    for start, end, c0, c1, query, name in defs:
         if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
             continue
         if _NOTE.match(query) or query.startswith("NOTE:"):
@@ -171,6 +178,8 @@ def _build_other(lang: str, rel: str, lines: list[str], root: Any) -> list[dict[
 
 def build_file(lang: str, rel: str, text: str, parser: Any, perl_pod: bool = False) -> list[dict[str, Any]]:
     lines = text.split("\n")
+    if lang in lang_unparsed.EXTENSIONS:
+        return _build_other(lang, rel, lines, None)
     tree = parser.parse(text.encode("utf-8"))
     if lang in lang_others.EXTENSIONS:
         return _build_other(lang, rel, lines, tree.root_node)
@@ -276,8 +285,8 @@ def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> li
             t["lang"], t["path"] = "python", t["id"].split(":")[1]
         return tasks
     rng = random.Random(seed)
-    extensions = {**EXTENSIONS, **lang_others.EXTENSIONS}
-    new = lang in NEW_LANGS or lang in lang_others.EXTENSIONS
+    extensions = {**EXTENSIONS, **lang_others.EXTENSIONS, **lang_unparsed.EXTENSIONS}
+    new = lang in NEW_LANGS or lang in lang_others.EXTENSIONS or lang in lang_unparsed.EXTENSIONS
     skip = re.compile(r"(^|/)(tests?|testdata|__tests__|examples?|benches|vendor)(/|$)|test|spec|\.min\.")
     files = sorted(
         p
@@ -290,7 +299,7 @@ def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> li
         and (p.suffix or _is_shell_script(p))
     )
     rng.shuffle(files)
-    parser = _parser(lang)
+    parser = None if lang in lang_unparsed.EXTENSIONS else _parser(lang)
     tasks = []
     for path in files:
         try:
@@ -309,7 +318,11 @@ def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> li
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", required=True, choices=["python", *EXTENSIONS, *lang_others.EXTENSIONS])
+    ap.add_argument(
+        "--lang",
+        required=True,
+        choices=["python", *EXTENSIONS, *lang_others.EXTENSIONS, *lang_unparsed.EXTENSIONS],
+    )
     ap.add_argument("--src", type=Path, required=True)
     ap.add_argument("--n", type=int, default=40, help="tasks per split")
     ap.add_argument("--seed", type=int, default=14)
