@@ -30,6 +30,7 @@ from mcp_pruner_server.pruning.structure.common import looks_like_diff
 from mcp_pruner_server.pruning.structure.docs import close_fences, docs_plan
 from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.structure.logs import logs_plan
+from mcp_pruner_server.pruning.structure.scanned import scanned_blocks
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 from mcp_pruner_server.pruning.text import estimate_tokens, split_lines
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
@@ -147,6 +148,8 @@ def _prune(
     if source_type == "code":
         lang = language_of(options.path, lines)
         blocks = syntax_blocks(text, n, lang, deadline=deadline)
+        if blocks is None:
+            blocks = scanned_blocks(lines, lang, deadline=deadline)
         units = code_units(
             lines, lh, query, line_scores, blocks=blocks, lang=lang, question=goal_hint, deadline=deadline
         )

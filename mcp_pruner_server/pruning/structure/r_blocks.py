@@ -1,0 +1,96 @@
+"""R's definitions, found by a scan of its own where no grammar is installed: blocks as a parser's.
+
+An R function is a value bound to a name, `name <- function(x) {…}` (also `<<-`, `=`, a
+backquoted name, an R6 method's `name = function(…)` in a `list(`), so the language-independent
+heuristics see only the one-line headers that end in `{`: a parameter list over several lines
+went unseen, and a roxygen block (`#'` lines, often a hundred with its examples) counted as the
+function's own code, so a question worded like a sibling's documentation found that sibling.
+Here each function runs from its name to the `}` closing its body (strings, backquoted names
+and `#` comments skipped), or to the end of a body without braces; the comments directly above
+are its doc, which `code.py` weighs as a parser's (`LEAD_WEIGHT` a line); its name is known. A
+function inside another is part of it, as a closure is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.structure.code_blocks import Block
+
+R_FUNCTION = re.compile(r"^\s*(`[^`]+`|\"[^\"]+\"|'[^']+'|[A-Za-z.][\w.]*)\s*(?:<<-|<-|=)\s*function\s*\(")
+_COMMENT = re.compile(r"^\s*#")
+# A line whose expression goes on below: it ends in an operator, a comma or an opening bracket.
+_GOES_ON = re.compile(r"(?:[-+*/^|&,=<>~!(\[{]|%[^%]*%|<-)\s*$")
+# How many lines one function may span before the scan gives up on it (an unclosed bracket).
+MAX_FUNCTION_LINES = 5_000
+
+
+def _code(line: str, quote: str) -> tuple[str, str]:
+    """`line`'s code outside strings and its comment, and the quote still open at its end."""
+    out: list[str] = []
+    k = 0
+    while k < len(line):
+        c = line[k]
+        if quote:
+            if c == "\\":
+                k += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+        elif c == "#":
+            break
+        else:
+            out.append(c)
+        k += 1
+    return "".join(out), quote
+
+
+def _function_end(lines: Sequence[str], header: int, column: int) -> tuple[int, int] | None:
+    """(exclusive end, exclusive end of the signature) of the function whose `(` is at `column`
+    of `header`; None when its brackets do not close."""
+    depth, quote, state = 0, "", "parameters"  # then "after", then "braces" or "bare"
+    sig_end = header + 1
+    for j in range(header, min(len(lines), header + MAX_FUNCTION_LINES)):
+        code, quote = _code(lines[j][column:] if j == header else lines[j], quote)
+        for c in code:
+            if state == "after" and not c.isspace():
+                state = "braces" if c == "{" else "bare"
+                sig_end = j + 1
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth < 0:
+                    return None
+                if depth == 0 and state == "parameters":
+                    state = "after"
+                elif depth == 0 and state == "braces":
+                    return j + 1, sig_end
+        if state == "bare" and depth == 0 and not quote and not _GOES_ON.search(code):
+            return j + 1, sig_end
+    return None
+
+
+def r_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
+    """Every R function bound to a name, not inside another, with the comments directly above."""
+    out: list[Block] = []
+    inside_until = 0
+    for i, line in deadline.paced(enumerate(lines)):
+        if i < inside_until or "function" not in line:
+            continue
+        head = R_FUNCTION.match(line)
+        if head is None:
+            continue
+        found = _function_end(lines, i, head.end() - 1)
+        if found is None:
+            continue
+        end, sig_end = found
+        start = i
+        while start > 0 and _COMMENT.match(lines[start - 1]):
+            start -= 1
+        out.append(Block(start, i, end, False, None, sig_end=sig_end, name=head.group(1).strip("`\"'")))
+        inside_until = end
+    return out

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import pytest
+
+from mcp_pruner_server.pruning.structure.erlang_blocks import erlang_blocks
+from mcp_pruner_server.pruning.structure.languages import language_of
+from mcp_pruner_server.pruning.structure.r_blocks import r_blocks
+from mcp_pruner_server.pruning.structure.scanned import scanned_blocks
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("R/summarise.R", "r"),
+        ("R/utils.r", "r"),
+        ("src/cowboy_req.erl", "erlang"),
+        ("include/rec.hrl", "erlang"),
+    ],
+)
+def test_r_and_erlang_are_named_by_their_extension(path: str, lang: str) -> None:
+    assert language_of(path) == lang
+
+
+def test_a_language_without_a_scan_is_left_to_the_heuristics() -> None:
+    assert scanned_blocks(["def f():", "    return 1"], "python") is None
+    assert scanned_blocks(["x <- 1", "print(x)"], "r") is None  # a script without functions
+
+
+R_SOURCE = """\
+#' Add one
+#'
+#' @param x A number.
+#' @export
+add_one <- function(
+  x,
+  label = "{not a brace}"
+) {
+  # a } in a comment
+  helper <- function(y) {
+    y + 1
+  }
+  helper(x)
+}
+
+`%+%` <- function(a, b) paste0(a,
+                                b)
+
+Counter <- R6Class("Counter", public = list(
+  add = function(n = 1) {
+    private$n <- private$n + n
+  }
+))
+""".splitlines()
+
+
+def test_an_r_function_runs_from_its_roxygen_to_its_closing_brace() -> None:
+    blocks = r_blocks(R_SOURCE)
+    first = blocks[0]
+    assert (first.name, first.start, first.header, first.end) == ("add_one", 0, 4, 14)
+    assert first.sig_end == 8  # the parameters over three lines, up to the body's `{`
+
+
+def test_a_closure_is_part_of_its_r_function_and_a_bare_body_ends_with_its_expression() -> None:
+    names = [(b.name, b.header, b.end) for b in r_blocks(R_SOURCE)]
+    assert "helper" not in [n for n, _, _ in names]
+    assert ("%+%", 15, 17) in names  # a body without braces, continued on the next line
+    assert ("add", 19, 22) in names  # an R6 method bound with `=` inside a call
+
+
+ERLANG_SOURCE = """\
+-module(m).
+-export([area/1]).
+
+%% @doc The surface measure of a geometric shape,
+%% computed for each kind of shape.
+-spec area(shape()) -> float().
+area({square, Side}) ->
+    Side * Side;
+
+area({circle, R}) ->
+    Dot = $.,
+    io:format("r. ~p~n", [R]), % not the end.
+    3.14159 * R * R * Dot.
+
+-spec other() -> ok.
+other() -> ok.
+""".splitlines()
+
+
+def test_an_erlang_function_is_its_spec_and_all_its_clauses_to_the_final_dot() -> None:
+    blocks = erlang_blocks(ERLANG_SOURCE)
+    assert [(b.name, b.start, b.header, b.end) for b in blocks] == [("area", 3, 5, 13), ("other", 14, 14, 16)]
+    assert blocks[0].sig_end == 7  # the `-spec` and the first clause's head
+
+
+def test_a_file_read_by_path_gets_its_language_scan() -> None:
+    assert scanned_blocks(ERLANG_SOURCE, language_of("src/m.erl")) == erlang_blocks(ERLANG_SOURCE)
+    assert scanned_blocks(R_SOURCE, language_of("R/add.R")) == r_blocks(R_SOURCE)
