@@ -1,13 +1,18 @@
 #!/bin/bash
 # Fresh code sets in languages never measured before session 7, dev + held-out, up to 60 tasks
 # a split: R and Erlang, which have no tree-sitter wheel on PyPI, so the builder finds their
-# functions with a scanner of its own (`lang_unparsed.py`), never with the engine's. Every
+# functions with a scanner of its own (`lang_unparsed.py`), never with the engine's; MATLAB, whose
+# functions the builder finds with `tree-sitter-matlab` (the `bench` extra; `lang_matlab.py`). Every
 # project is one no earlier set used, several per language so that no one project is most of a
 # split (a split takes at most 3 tasks a file, from files of 300 to 4000 lines):
 #   R (each package's R/ folder, roxygen-documented): rlang, vctrs, cli, httr2, testthat (r-lib),
 #     dplyr, tidyr, purrr, readr (tidyverse), shiny, recipes (tidymodels), mlr3.
 #   Erlang (each project's src/): cowboy and gun (ninenines), rebar3 (apps/rebar/src, its
 #     vendored copies out), ejabberd, riak_core (basho), ra (rabbitmq).
+#   MATLAB: Chebfun (most of the split: the others' functions sit one to a short file), YALMIP
+#     (@sdpvar, extras, modules, operators, solvers), matGeom (its toolbox), export_fig. Chebfun is
+#     exported without dev/, tests/ and examples/ (`git archive <sha> -- . ':!dev' ':!tests'
+#     ':!examples'`: a data file under dev/ is missing from the snapshot), then copied whole.
 # Usage (GHDIR holds the GitHub trees, exported as below; WORKDIR is scratch, emptied per language):
 #       PY=/path/to/.venv/bin/python bash benchmarks/fresh_sets_s7_new.sh GHDIR WORKDIR OUTDIR [LANG...]
 # GitHub trees are not fetched here: bring each snapshot with the search tool's `fetch`
@@ -16,7 +21,7 @@
 # Trees are cut by whole folders, never by a score; the builder skips any path with "test",
 # "spec" or "fuzz" besides. Reproducible byte for byte: run twice into two OUTDIRs and `cmp` them.
 set -euo pipefail
-GH=$1; W=$2; OUT=$3; shift 3; LANGS=${*:-r erlang}
+GH=$1; W=$2; OUT=$3; shift 3; LANGS=${*:-r erlang matlab}
 B=$(cd "$(dirname "$0")" && pwd); PY=${PY:-$B/../.venv/bin/python}
 # shellcheck source=benchmarks/fresh_trees.sh
 . "$B/fresh_trees.sh"
@@ -38,7 +43,11 @@ ninenines+gun 4b8ed819632d62a804d5d69aa15495d5c97ff489 erlang src
 erlang+rebar3 e8147e32210ad864966a718d148db163c7830f72 erlang apps/rebar/src
 processone+ejabberd 61bf7a9cc9727f48f8069bb88b6253165065a121 erlang src
 basho+riak_core 25d9a6fa917eb8a2e95795d64eb88d7ad384ed88 erlang src
-rabbitmq+ra 78c4ec8867358be86163092f73bc47f5b9edeac3 erlang src"
+rabbitmq+ra 78c4ec8867358be86163092f73bc47f5b9edeac3 erlang src
+chebfun+chebfun 7574c77680d7e82b79626300bf255498271a72df matlab .
+yalmip+YALMIP 88913ea2b1de4a3471d40a0c4ed796191b61a2f6 matlab @sdpvar extras modules operators solvers
+mattools+matGeom e73f446c36f752ad0038cb7263e78c3b96813946 matlab matGeom
+altmany+export_fig 4e69d7443f0b4190f8ba66ff2183e8a7de9ba971 matlab ."
 mkdir -p "$OUT"
 for lang in $LANGS; do
     L=${W:?}/$lang; rm -rf "$L"; mkdir -p "$L"

@@ -19,7 +19,8 @@ parameters, and paths with "test" or "fuzz" (a fuzzer is a test) in any case are
 The languages' tables are `lang_tables.py`; reading a doc comment into the question,
 `lang_docs.py`. F#, Solidity, Groovy, Fortran, PowerShell and Common Lisp, languages the engine
 read by its heuristics when their sets were first built, find their definitions and docs in
-`lang_others.py`.
+`lang_others.py`; MATLAB's (its grammar the builder's only) `lang_matlab.py`. R and Erlang, with
+no grammar wheel at all, are found by a scan of the builder's own, `lang_unparsed.py`.
 
 Sources used for the sets in README: see "Languages, build logs, grep" there.
 
@@ -42,6 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import lang_matlab
 import lang_others
 import lang_perl
 import lang_unparsed
@@ -157,11 +159,12 @@ def _build_other(lang: str, rel: str, lines: list[str], root: Any) -> list[dict[
     """The tasks of a language without an engine grammar (`lang_others.py`), or without any
     grammar wheel (`lang_unparsed.py`: `root` is None)."""
     found = []
-    defs = (
-        lang_unparsed.definitions(lang, lines)
-        if root is None
-        else lang_others.definitions(lang, lines, _walk(root))
-    )
+    if root is None:
+        defs = lang_unparsed.definitions(lang, lines)
+    elif lang in lang_matlab.EXTENSIONS:
+        defs = lang_matlab.definitions(lines, _walk(root))
+    else:
+        defs = lang_others.definitions(lang, lines, _walk(root))
     for start, end, c0, c1, query, name in defs:
         if sum(bool(_WORD.search(w)) for w in query.split()) < MIN_QUERY_WORDS:
             continue
@@ -181,7 +184,7 @@ def build_file(lang: str, rel: str, text: str, parser: Any, perl_pod: bool = Fal
     if lang in lang_unparsed.EXTENSIONS:
         return _build_other(lang, rel, lines, None)
     tree = parser.parse(text.encode("utf-8"))
-    if lang in lang_others.EXTENSIONS:
+    if lang in lang_others.EXTENSIONS or lang in lang_matlab.EXTENSIONS:
         return _build_other(lang, rel, lines, tree.root_node)
     pod = lang_perl.pod_index(tree.root_node, lines) if lang == "perl" and perl_pod else None
     found: list[dict[str, Any]] = []
@@ -285,8 +288,9 @@ def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> li
             t["lang"], t["path"] = "python", t["id"].split(":")[1]
         return tasks
     rng = random.Random(seed)
-    extensions = {**EXTENSIONS, **lang_others.EXTENSIONS, **lang_unparsed.EXTENSIONS}
-    new = lang in NEW_LANGS or lang in lang_others.EXTENSIONS or lang in lang_unparsed.EXTENSIONS
+    unread = {**lang_others.EXTENSIONS, **lang_unparsed.EXTENSIONS, **lang_matlab.EXTENSIONS}
+    extensions = {**EXTENSIONS, **unread}
+    new = lang in NEW_LANGS or lang in unread
     skip = re.compile(r"(^|/)(tests?|testdata|__tests__|examples?|benches|vendor)(/|$)|test|spec|\.min\.")
     files = sorted(
         p
@@ -321,7 +325,13 @@ def main() -> int:
     ap.add_argument(
         "--lang",
         required=True,
-        choices=["python", *EXTENSIONS, *lang_others.EXTENSIONS, *lang_unparsed.EXTENSIONS],
+        choices=[
+            "python",
+            *EXTENSIONS,
+            *lang_others.EXTENSIONS,
+            *lang_unparsed.EXTENSIONS,
+            *lang_matlab.EXTENSIONS,
+        ],
     )
     ap.add_argument("--src", type=Path, required=True)
     ap.add_argument("--n", type=int, default=40, help="tasks per split")
