@@ -62,7 +62,7 @@ EXTENSIONS: dict[str, str] = {
     ".mli": "ocaml_interface",
     ".pl": "perl",
     ".pm": "perl",
-    ".m": "objc",  # or MATLAB, Octave: a parse of those has errors and goes to the heuristics
+    ".m": "objc",  # or MATLAB, Octave: `is_matlab` tells
     ".scala": "scala",
     ".sc": "scala",
     ".sol": "solidity",  # else sniffed as JavaScript and misparsed
@@ -325,6 +325,18 @@ def guess_language(lines: Sequence[str]) -> str | None:
     return best
 
 
+# A `.m` file is MATLAB (or Octave) when its first line of code, after its `%` / `##` comments,
+# opens a function or a class; Objective-C's is an `#import`, `@interface`, `@implementation` ….
+_NO_CODE = re.compile(r"^\s*(?:%|#(?:[#\s!]|$)|$)")
+_MATLAB_OPENING = re.compile(r"^\s*(?:function|classdef)\b")
+
+
+def is_matlab(lines: Sequence[str]) -> bool:
+    """Whether the lines of a `.m` file are MATLAB's or Octave's rather than Objective-C's."""
+    first = next((line for line in lines[:1000] if not _NO_CODE.match(line)), "")
+    return bool(_MATLAB_OPENING.match(first))
+
+
 def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
     """The language of the file at `path` holding `lines`, or None if unsure."""
     if path:
@@ -334,6 +346,8 @@ def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
         )
         if lang == "c" and name.suffix == ".h" and guess_language(lines) == "cpp":
             return "cpp"  # a C++ header: `namespace`, `template<…>`, `class X {`, `std::`
+        if lang == "objc" and is_matlab(lines):
+            return "matlab"  # no grammar: its own scan (`matlab_blocks.py`)
         if lang is not None:
             return lang
     if lines and lines[0].startswith("<?php"):

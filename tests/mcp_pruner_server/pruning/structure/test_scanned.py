@@ -4,6 +4,7 @@ import pytest
 
 from mcp_pruner_server.pruning.structure.erlang_blocks import erlang_blocks
 from mcp_pruner_server.pruning.structure.languages import language_of
+from mcp_pruner_server.pruning.structure.matlab_blocks import matlab_blocks
 from mcp_pruner_server.pruning.structure.r_blocks import r_blocks
 from mcp_pruner_server.pruning.structure.scanned import scanned_blocks
 
@@ -96,3 +97,90 @@ def test_an_erlang_function_is_its_spec_and_all_its_clauses_to_the_final_dot() -
 def test_a_file_read_by_path_gets_its_language_scan() -> None:
     assert scanned_blocks(ERLANG_SOURCE, language_of("src/m.erl")) == erlang_blocks(ERLANG_SOURCE)
     assert scanned_blocks(R_SOURCE, language_of("R/add.R")) == r_blocks(R_SOURCE)
+
+
+MATLAB_SOURCE = """\
+function y = smooth(x, n)
+%SMOOTH   Moving average of X over N points.
+%   Y = SMOOTH(X, N) ...
+if nargin < 2
+    n = 3;
+end
+s = 'end of input';  % a string holding `end`
+y = x(2:end)';  % an index `end` and a transpose
+for k = 1:n
+    y = helper(y);
+end
+end
+
+% HELPER   One pass.
+function z = helper(y)
+z = [y(1), (y(1:end-1) + y(2:end)) / 2];
+end
+""".splitlines()
+
+MATLAB_WITHOUT_END = """\
+function y = first(x)
+% FIRST   Doubles.
+if x > 0
+  y = 2 * x;
+end
+
+% SECOND   Triples.
+function y = second(x)
+y = 3 * x;
+""".splitlines()
+
+
+@pytest.mark.parametrize(
+    ("lines", "lang"),
+    [
+        (MATLAB_SOURCE, "matlab"),
+        (
+            [
+                "## Copyright (C) 2020 Someone",
+                "## -*- texinfo -*-",
+                "",
+                "function p = anova1 (x)",
+                "endfunction",
+            ],
+            "matlab",
+        ),
+        (["classdef Counter < handle", "end"], "matlab"),
+        (["// Copyright", "#import <Foundation/Foundation.h>", "@implementation X", "@end"], "objc"),
+        (["/* a note */", '#import "x.h"', "function f() {}"], "objc"),
+    ],
+)
+def test_a_dot_m_file_is_matlab_when_its_first_code_opens_a_function_or_class(
+    lines: list[str], lang: str
+) -> None:
+    assert language_of("src/file.m", lines) == lang
+
+
+def test_a_matlab_function_ends_at_its_own_end_not_an_index_or_a_block() -> None:
+    blocks = matlab_blocks(MATLAB_SOURCE)
+    assert [(b.name, b.start, b.header, b.end) for b in blocks] == [
+        ("smooth", 0, 0, 12),
+        ("helper", 13, 14, 17),
+    ]
+
+
+def test_matlab_functions_without_end_run_to_the_next_one() -> None:
+    blocks = matlab_blocks(MATLAB_WITHOUT_END)
+    assert [(b.name, b.start, b.header, b.end) for b in blocks] == [("first", 0, 0, 5), ("second", 6, 7, 9)]
+
+
+def test_matlab_methods_inside_a_class_are_blocks() -> None:
+    lines = [
+        "classdef Counter < handle",
+        "    properties",
+        "        n = 0",
+        "    end",
+        "    methods",
+        "        function add(obj, k)",
+        "            obj.n = obj.n + k;",
+        "        end",
+        "    end",
+        "end",
+    ]
+    assert [(b.name, b.header, b.end) for b in matlab_blocks(lines)] == [("add", 5, 8)]

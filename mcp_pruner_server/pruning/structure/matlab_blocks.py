@@ -1,0 +1,128 @@
+"""MATLAB's (and Octave's) functions, found by a scan of their own: no grammar wheel is a dependency.
+
+A `.m` file is Objective-C or MATLAB; `languages.is_matlab` tells them apart by the first line of
+code: MATLAB's is a `function` or `classdef` (Objective-C's an `#import`, `@interface` …). The
+heuristics read a MATLAB function by indentation, but its body is often not indented, its `end`
+closes `if` and `for` as well, and the function may have no `end` at all: the functions came out
+cut short or run together. Here the block keywords are counted (`if`, `for`, `while`, `switch`,
+`try`, `function`, `classdef`'s sections … each closed by `end`, or Octave's `endif`,
+`endfunction` …; an `end` inside brackets is an index), strings and `%` comments skipped; a file
+whose functions have no `end` (the counts never balance) has each function run to the next. A
+function's help text (the `%` lines after its signature) is its own; the comments directly above
+are its doc; a function inside another is part of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.structure.code_blocks import Block
+
+_COMMENT = re.compile(r"^\s*(?:%|#(?:[#\s]|$))")
+_FUNCTION = re.compile(
+    r"^\s*function\b\s*(?:(?:\[[^\]]*\]|[\w.]+)\s*=\s*)?([A-Za-z][\w.]*)"  # `function [a, b] = f(x)`
+)
+_OPENERS = frozenset(
+    {"if", "for", "parfor", "while", "switch", "try", "function", "classdef", "spmd", "unwind_protect", "do"}
+)
+_CLASS_SECTIONS = frozenset({"methods", "properties", "events", "enumeration"})
+_CLOSERS = frozenset(
+    {
+        "end", "endfunction", "endif", "endfor", "endparfor", "endwhile", "endswitch", "end_try_catch",
+        "end_unwind_protect", "endclassdef", "endmethods", "endproperties", "endevents", "endenumeration",
+        "endspmd", "until",
+    }
+)  # fmt: skip
+# A word, a string, a bracket, or a comment's start; a `'` after a name, a closing bracket, a `.`
+# or another `'` is a transpose, not a string.
+_TOKENS = re.compile(
+    r"[A-Za-z_]\w*|\"(?:[^\"]|\"\")*\"?|(?<![\w)\]}.'])'(?:[^']|'')*'?|[(\[{]|[)\]}]|\.\.\.|%|#|\.|'"
+)
+# How many lines a file may have for the scan (a generated file longer than this is left to the
+# heuristics).
+MAX_SCANNED_LINES = 50_000
+
+
+def _words(line: str, depth: int, in_class: bool) -> tuple[list[tuple[str, int]], int]:
+    """The block keywords of `line` at bracket depth 0, with the depth at its end."""
+    found: list[tuple[str, int]] = []
+    for token in _TOKENS.finditer(line):
+        text = token.group()
+        if text in ("%", "#", "..."):
+            break
+        if text in "([{":
+            depth += 1
+        elif text in ")]}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and (text in _OPENERS or text in _CLOSERS or (in_class and text in _CLASS_SECTIONS)):
+            before = line[: token.start()].rstrip()
+            if not before.endswith("."):  # a field (`s.end`) is no keyword
+                found.append((text, token.start()))
+    return found, depth
+
+
+def _scan(lines: Sequence[str], deadline: Deadline) -> tuple[list[tuple[int, int]], bool]:
+    """(header row, exclusive end) of each outermost function closed by its `end`, and whether
+    every block closed (False: the file's functions have no `end`)."""
+    out: list[tuple[int, int]] = []
+    stack: list[tuple[str, int]] = []
+    depth, block_comment, in_class = 0, False, False
+    for i, line in deadline.paced(enumerate(lines)):
+        stripped = line.strip()
+        if stripped in ("%{", "#{"):
+            block_comment = True
+            continue
+        if block_comment:
+            block_comment = stripped not in ("%}", "#}")
+            continue
+        words, depth = _words(line, depth, in_class)
+        for word, _ in words:
+            if word in _OPENERS or word in _CLASS_SECTIONS:
+                stack.append((word, i))
+                in_class = in_class or word == "classdef"
+            elif stack:
+                opener, row = stack.pop()
+                outer = all(w != "function" for w, _ in stack)
+                if opener == "function" and outer:
+                    out.append((row, i + 1))
+            else:
+                return out, False  # an `end` with nothing open: functions without `end`
+    return out, not stack
+
+
+def _ends_without_end(lines: Sequence[str], headers: list[int]) -> list[tuple[int, int]]:
+    """Each function runs to the comments above the next one (or the file's end)."""
+    out = []
+    for k, row in enumerate(headers):
+        end = headers[k + 1] if k + 1 < len(headers) else len(lines)
+        while end > row + 1 and (not lines[end - 1].strip() or _COMMENT.match(lines[end - 1])):
+            end -= 1
+        out.append((row, end))
+    return out
+
+
+def _signature_end(lines: Sequence[str], row: int, end: int) -> int:
+    j = row
+    while j + 1 < end and lines[j].split("%")[0].rstrip().endswith("..."):
+        j += 1
+    return j + 1
+
+
+def matlab_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
+    """Every function of a MATLAB file not inside another, with the comments directly above it."""
+    if len(lines) > MAX_SCANNED_LINES:
+        return []
+    spans, balanced = _scan(lines, deadline)
+    if not balanced:
+        spans = _ends_without_end(lines, [i for i, line in enumerate(lines) if _FUNCTION.match(line)])
+    out: list[Block] = []
+    for row, end in spans:
+        head = _FUNCTION.match(lines[row])
+        start = row
+        while start > 0 and _COMMENT.match(lines[start - 1]):
+            start -= 1
+        name = head.group(1) if head else None
+        out.append(Block(start, row, end, False, None, sig_end=_signature_end(lines, row, end), name=name))
+    return out
