@@ -7,7 +7,8 @@ head, so each clause was a block of its own, the `-spec` and the `%%` comments a
 to the first clause only, and a multi-clause function was never one unit. Here a function runs
 from its `-spec` (its signature, with the first clause's head) to its terminating `.` (strings,
 quoted atoms, `$c` characters and `%` comments skipped); the `%` comments directly above are
-its doc, weighed as a parser's (`LEAD_WEIGHT` a line); its name is known.
+its doc, as is an OTP 27 `-doc` attribute there, weighed as a parser's (`LEAD_WEIGHT` a line); its
+name is known.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from mcp_pruner_server.pruning.structure.code_blocks import Block
 _CLAUSE_HEAD = re.compile(r"([a-z][\w@]*|'(?:[^'\\]|\\.)+')\s*\(")
 _SPEC = re.compile(r"-spec[\s(]")
 _COMMENT = re.compile(r"^\s*%")
+# OTP 27's documentation attribute (`-doc "…".`, `-doc \"""` … `\""".` over lines), above the `-spec`.
+_DOC_ATTRIBUTE = re.compile(r"-doc\b")
+# How far up a `-doc` attribute over several lines is looked for.
+MAX_DOC_LINES = 200
 # What hides a `.` or a `%` from the scan: a string, a quoted atom, a character literal (`$.`,
 # `$%`, `$\n`), a comment; and the form's terminating `.`, followed by a blank, a comment or
 # the line's end (`1.5` and a record field's `R#r.f` are no end).
@@ -64,6 +69,30 @@ def _spec_above(lines: Sequence[str], row: int) -> int | None:
     return None
 
 
+def _doc_start(lines: Sequence[str], header: int) -> int:
+    """The first row of the docs directly above `header`: `%` comments and `-doc` attributes."""
+    start = header
+    while start > 0:
+        if _COMMENT.match(lines[start - 1]):
+            start -= 1
+            continue
+        doc = next(
+            (
+                k
+                for k in range(start - 1, max(-1, start - 1 - MAX_DOC_LINES), -1)
+                if _DOC_ATTRIBUTE.match(lines[k])
+            ),
+            None,
+        )
+        # the attribute's form must end right above: no other form starts between
+        if doc is None or any(
+            _CLAUSE_HEAD.match(lines[k]) or lines[k].startswith("-") for k in range(doc + 1, start)
+        ):
+            return start
+        start = doc
+    return start
+
+
 def erlang_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
     """Every function of an Erlang module, with its `-spec` and the comments directly above."""
     out: list[Block] = []
@@ -79,9 +108,7 @@ def erlang_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> 
             break
         spec = _spec_above(lines, row_line)
         header = row_line if spec is None else spec
-        start = header
-        while start > 0 and _COMMENT.match(lines[start - 1]):
-            start -= 1
+        start = _doc_start(lines, header)
         out.append(
             Block(start, header, end, False, None, sig_end=row_line + 1, name=head.group(1).strip("'"))
         )

@@ -9,7 +9,8 @@ cut short or run together. Here the block keywords are counted (`if`, `for`, `wh
 `endfunction` …; an `end` inside brackets is an index), strings and `%` comments skipped; a file
 whose functions have no `end` (the counts never balance) has each function run to the next. A
 function's help text (the `%` lines after its signature) is its own; the comments directly above
-are its doc; a function inside another is part of it.
+are its doc (Octave's texinfo help too, a blank line above the function); a function inside
+another is part of it.
 """
 
 from __future__ import annotations
@@ -103,6 +104,21 @@ def _ends_without_end(lines: Sequence[str], headers: list[int]) -> list[tuple[in
     return out
 
 
+def _doc_start(lines: Sequence[str], row: int) -> int:
+    """The first row of the comments directly above `row`, or of Octave's texinfo help above it
+    (`## -*- texinfo -*-`, which Octave's style sets a blank line above the function)."""
+    start = row
+    while start > 0 and _COMMENT.match(lines[start - 1]):
+        start -= 1
+    if start == row and row > 1 and not lines[row - 1].strip() and _COMMENT.match(lines[row - 2]):
+        top = row - 1
+        while top > 0 and _COMMENT.match(lines[top - 1]):
+            top -= 1
+        if any("-*- texinfo -*-" in line for line in lines[top : row - 1]):
+            return top
+    return start
+
+
 def _signature_end(lines: Sequence[str], row: int, end: int) -> int:
     j = row
     while j + 1 < end and lines[j].split("%")[0].rstrip().endswith("..."):
@@ -120,9 +136,7 @@ def matlab_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> 
     out: list[Block] = []
     for row, end in spans:
         head = _FUNCTION.match(lines[row])
-        start = row
-        while start > 0 and _COMMENT.match(lines[start - 1]):
-            start -= 1
+        start = _doc_start(lines, row)
         name = head.group(1) if head else None
         out.append(Block(start, row, end, False, None, sig_end=_signature_end(lines, row, end), name=name))
     return out

@@ -184,3 +184,31 @@ def test_matlab_methods_inside_a_class_are_blocks() -> None:
         "end",
     ]
     assert [(b.name, b.header, b.end) for b in matlab_blocks(lines)] == [("add", 5, 8)]
+
+
+def test_an_octave_texinfo_help_a_blank_line_above_its_function_is_its_doc() -> None:
+    lines = [
+        "## Copyright (C) 2020",
+        "",
+        "## -*- texinfo -*-",
+        "## @deftypefn {} {} f (@var{x})",
+        "",
+        "function y = f (x)",
+        "  y = x;",
+        "endfunction",
+    ]
+    assert [(b.name, b.start, b.header, b.end) for b in matlab_blocks(lines)] == [("f", 2, 5, 8)]
+
+
+def test_an_otp_doc_attribute_above_the_spec_is_the_erlang_functions_doc() -> None:
+    lines = [
+        "-module(m).",
+        "",
+        "%% Note.",
+        '-doc """',
+        "Doubles a number.",
+        '""".',
+        "-spec double(integer()) -> integer().",
+        "double(X) -> 2 * X.",
+    ]
+    assert [(b.name, b.start, b.header, b.end) for b in erlang_blocks(lines)] == [("double", 2, 6, 8)]
