@@ -16,10 +16,11 @@ another is part of it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.terms import stem
 
 _COMMENT = re.compile(r"^\s*(?:%|#(?:[#\s]|$))")
 _FUNCTION = re.compile(
@@ -140,3 +141,49 @@ def matlab_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> 
         name = head.group(1) if head else None
         out.append(Block(start, row, end, False, None, sig_end=_signature_end(lines, row, end), name=name))
     return out
+
+
+# A class's methods that MATLAB calls for an operator or a built-in ("Operator Overloading" in
+# MATLAB's documentation): their names are abbreviations (`subsasgn`, `mtimes`), and their help
+# names the operation ("Subscripted assignment for …", "Functional addition"), never the method.
+_OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
+    "plus": ("addition", "add", "sum"),
+    "minus": ("subtraction", "subtract", "difference"),
+    "uminus": ("unary", "negation", "negate"),
+    "uplus": ("unary",),
+    "times": ("multiplication", "multiply", "product", "pointwise"),
+    "mtimes": ("matrix", "multiplication", "multiply", "product", "composition"),
+    "rdivide": ("division", "divide", "pointwise"),
+    "ldivide": ("division", "divide", "left"),
+    "mrdivide": ("matrix", "division", "divide"),
+    "mldivide": ("matrix", "division", "divide", "backslash", "solve"),
+    "power": ("power", "pointwise"),
+    "mpower": ("matrix", "power"),
+    "lt": ("less",),
+    "gt": ("greater",),
+    "le": ("less", "equal"),
+    "ge": ("greater", "equal"),
+    "eq": ("equal", "equality"),
+    "ne": ("equal", "inequality"),
+    "not": ("logical", "negation"),
+    "ctranspose": ("transpose", "conjugate"),
+    "transpose": ("transpose",),
+    "horzcat": ("horizontal", "concatenation", "concatenate"),
+    "vertcat": ("vertical", "concatenation", "concatenate"),
+    "subsref": ("subscripted", "reference", "indexing"),
+    "subsasgn": ("subscripted", "assignment", "assign"),
+    "subsindex": ("subscript", "index"),
+    "disp": ("display",),
+    "display": ("display",),
+    "numel": ("number", "elements"),
+    "loadobj": ("load",),
+    "saveobj": ("save",),
+}
+_OPERATOR_TERMS = {name: {stem(w) for w in words} for name, words in _OPERATOR_WORDS.items()}
+
+
+def operator_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
+    """The question's words for the operation a MATLAB operator method implements, as hits of
+    its name field (none for any other name)."""
+    terms = _OPERATOR_TERMS.get(name or "")
+    return {} if terms is None else {t: 1 for t in terms if t in query}

@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.structure.erlang_blocks import erlang_blocks
 from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.structure.matlab_blocks import matlab_blocks
 from mcp_pruner_server.pruning.structure.r_blocks import r_blocks
 from mcp_pruner_server.pruning.structure.scanned import scanned_blocks
+from mcp_pruner_server.pruning.types import PruneOptions
 
 
 @pytest.mark.parametrize(
@@ -212,3 +214,37 @@ def test_an_otp_doc_attribute_above_the_spec_is_the_erlang_functions_doc() -> No
         "double(X) -> 2 * X.",
     ]
     assert [(b.name, b.start, b.header, b.end) for b in erlang_blocks(lines)] == [("double", 2, 6, 8)]
+
+
+def _settings_class() -> list[str]:
+    lines = ["classdef settings", "    methods", ""]
+    for name, word in [
+        ("subsref", "lookup"),
+        ("subsasgn", "store"),
+        ("disp", "print"),
+        ("merge", "combine"),
+        ("validate", "check"),
+        ("reset", "clear"),
+        ("lock", "freeze"),
+        ("export", "write"),
+    ]:
+        lines += [
+            f"        function out = {name}(obj, s, val)",
+            f"            % Handles the {word} of the settings.",
+            *[f"            out = obj.{word}{k}(s, val);" for k in range(6)],
+            "        end",
+            "",
+        ]
+    return [*lines, "    end", "end"]
+
+
+def test_a_question_naming_an_operation_finds_the_matlab_method_implementing_it() -> None:
+    # `subsasgn` is what MATLAB calls for `obj.x = v`: its help says "subscripted assignment"
+    lines = _settings_class()
+    text = "\n".join(lines)
+    question = "Subscripted assignment for SETTINGS objects, with the new value"
+    res = prune(text, question, "code", PruneOptions(path="settings.m"), "t")
+    pruned = {i for a in res.annotations for i in range(a.original_start_line - 1, a.original_end_line)}
+    target = {i for i, line in enumerate(lines) if "subsasgn" in line or "obj.store" in line}
+    assert len(target) == 7
+    assert not pruned & target
