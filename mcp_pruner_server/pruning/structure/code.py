@@ -33,6 +33,7 @@ from mcp_pruner_server.pruning.structure.name_words import (
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
+from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
     callers_named,
@@ -218,6 +219,8 @@ def code_units(
     scores = subject_first(question, defined, scores)
     if lang == "powershell":
         scores = approved_verb_first(question, signatures, scores)
+    if lang == "r":
+        scores = opening_name_first(question, defined, scores)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores)
     scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags])

@@ -94,3 +94,24 @@ def r_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[
         out.append(Block(start, i, end, False, None, sig_end=sig_end, name=head.group(1).strip("`\"'")))
         inside_until = end
     return out
+
+
+# R's functions are named for what they do (`summarise`, `expand`, `recode`, `pivot_wider`), and a
+# roxygen title opens with that verb ("Summarise each group …", "Expand data frame …") or with the
+# name written as code ("`pivot_wider()` widens …"): a question so opened names the function as
+# plainly as "The equal method …" does (`unit_kinds.subject_first`), and the function of that
+# name (not its S3 methods, `summarise.data.frame`) scores this many times its own.
+OPENING_NAME_BOOST = 2.0
+_OPENING_WORD = re.compile(r"\W*([A-Za-z.][\w.]*)")
+
+
+def opening_name_first(question: str, names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
+    """`scores` with the function named by the question's first word raised by `OPENING_NAME_BOOST`."""
+    m = _OPENING_WORD.match(question)
+    if m is None:
+        return list(scores)
+    word = m.group(1).rstrip(".").lower()
+    return [
+        s * OPENING_NAME_BOOST if name is not None and name.lower() == word else s
+        for s, name in zip(scores, names, strict=True)
+    ]

@@ -248,3 +248,18 @@ def test_a_question_naming_an_operation_finds_the_matlab_method_implementing_it(
     target = {i for i, line in enumerate(lines) if "subsasgn" in line or "obj.store" in line}
     assert len(target) == 7
     assert not pruned & target
+
+
+def test_an_r_question_opening_with_a_functions_name_finds_that_function() -> None:
+    # a roxygen title opens with the verb the function is named for; the helpers say more words
+    lines = ["summarise <- function(.data, ...) {", '  UseMethod("summarise")', "}", ""]
+    for k, helper in enumerate(
+        ["summarise_cols", "summarise_build", "group_rows", "group_keys", "group_data"]
+    ):
+        lines += [f"{helper} <- function(data, groups) {{", "  # each group of rows, one row a group"]
+        lines += [f"  rows{j} <- group_rows(data, groups) + {k}" for j in range(8)]
+        lines += ["  rows0", "}", ""]
+    question = "Summarise each group down to one row of the data"
+    res = prune("\n".join(lines), question, "code", PruneOptions(path="R/summarise.R"), "t")
+    pruned = {i for a in res.annotations for i in range(a.original_start_line - 1, a.original_end_line)}
+    assert not pruned & {0, 1, 2}
