@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mcp_pruner_server.pipeline.outcome import (
     JsonObject,
@@ -32,6 +32,7 @@ from mcp_pruner_server.tools.checker import (
     os_encodable,
     schemas_fields,
 )
+from mcp_pruner_server.tools.grep_fit import fit_listing, fit_matches
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.grep import GrepMatch, GrepResult, grep
 from tools_exec.limits import MATCH_OVERHEAD_BYTES
@@ -228,16 +229,27 @@ def finish_grep(
     that follow it (docs/tools.md#grep)."""
     result = detail.result
     body = _fields(result)
+    cap = detail.max_output_bytes
     if "listing" in pruned:
         kept = kept_matches(result.matches, pruned["listing"])
-        if texts["listing"] != pruned["listing"].pruned_text:  # cut to max_output_bytes after pruning
-            numbers = {int(m.group(1)) for m in _NUMBERED.finditer(texts["listing"])}
-            kept = [m for i, m in enumerate(result.matches, start=1) if i in numbers]
+        listing = texts["listing"]
+        if listing != pruned["listing"].pruned_text:  # over max_output_bytes after pruning
+            # its long lines cut rather than its tail: every kept match stays
+            fitted = fit_listing(pruned["listing"].pruned_text, result.matches, cap)
+            if fitted is None:
+                numbers = {int(m.group(1)) for m in _NUMBERED.finditer(listing)}
+                kept = [m for i, m in enumerate(result.matches, start=1) if i in numbers]
+            else:
+                listing = fitted
+                meta = replace(meta, pruned_bytes=utf8_size(listing))
+            kept = fit_matches(kept, cap) or kept
+            body["truncated"] = True
         body["matches"] = [_match_dict(m) for m in kept]
-        body["listing"] = texts["listing"]
+        body["listing"] = listing
     elif detail.captured:  # not pruned: what is returned is still max_output_bytes
-        shown = _within(result.matches, detail.max_output_bytes)
+        fitted_matches = fit_matches(result.matches, cap)
+        shown = _within(result.matches, cap) if fitted_matches is None else fitted_matches
         body["matches"] = [_match_dict(m) for m in shown]
-        body["truncated"] = result.truncated or len(shown) < len(result.matches)
+        body["truncated"] = result.truncated or shown != list(result.matches)
     body["pruning"] = meta.to_dict()
     return body

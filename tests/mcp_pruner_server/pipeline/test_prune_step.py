@@ -12,6 +12,7 @@ from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
+from mcp_pruner_server.tools.model_text import model_text
 from tests.json_paths import at
 from tools_exec import files, process
 from tools_exec.capture import HeadTailCapture
@@ -190,3 +191,59 @@ async def test_a_ten_megabyte_line_asked_about_comes_back_cut_with_its_marker_ne
         assert "⟦TRUNCATED: lines 3-3 (1 lines, 10000010 bytes) not shown⟧" in shown, tool
         assert len(shown.encode()) <= 1 << 10, tool
         assert at(reply.structured, "pruning", "fallback") is False, tool
+
+
+def _grep_lines(reply_text: str) -> list[str]:
+    return [line for line in reply_text.splitlines() if "gen.py:" in line]
+
+
+async def test_grep_asked_about_a_ten_megabyte_matching_line_returns_every_match_the_long_one_cut(
+    tmp_path: Path,
+) -> None:
+    # three hits, the middle one a 10 MB line: left whole by the engine, over max_output_bytes
+    text = "def handler():\n    return 1\nBLOB = 'def " + "a" * 10_000_000 + "'\ndef after():\n    return 2\n"
+    (tmp_path / "gen.py").write_text(text)
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
+    args = {"pattern": "def", "paths": ["."], "context_focus_question": "what does after return"}
+    reply = await dispatcher.call("grep", args)
+    await service.aclose()
+    body = reply.structured
+    matches = body["matches"]
+    assert isinstance(matches, list)
+    assert (reply.is_error, body["match_count"], [at(m, "line") for m in matches]) == (False, 3, [1, 3, 4])
+    long_text = str(at(matches[1], "text"))
+    assert long_text.startswith("BLOB = 'def aaaa")  # its head, then what was left out
+    assert long_text.endswith(" bytes not shown⟧")
+    assert len(long_text.encode()) <= 1 << 20
+    assert body["truncated"] is True
+    shown = model_text("grep", body)  # what the agent's model reads
+    assert shown is not None
+    assert [line.split(":")[1] for line in _grep_lines(shown)] == ["1", "3", "4"]
+    assert "gen.py:4:def after():" in shown
+
+
+async def test_grep_pruned_over_max_output_bytes_cuts_a_long_kept_line_and_keeps_every_kept_match(
+    tmp_path: Path,
+) -> None:
+    steps = [f"def step_{i}():\n    return {i}\n" for i in range(40)]
+    blob = "BLOB = 'def after " + "a" * 10_000_000 + "'\n"
+    (tmp_path / "gen.py").write_text("".join(steps[:20]) + blob + "".join(steps[20:]))
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
+    question = "where is BLOB set, and what does the after function return"
+    args = {"pattern": "def", "paths": ["."], "context_focus_question": question, "max_output_bytes": 4096}
+    reply = await dispatcher.call("grep", args)
+    await service.aclose()
+    body = reply.structured
+    listing = str(body["listing"])
+    matches = body["matches"]
+    assert isinstance(matches, list)
+    assert at(body, "pruning", "applied") is True
+    assert "gen.py:41:BLOB = 'def after aaaa" in listing
+    assert len(listing.encode()) <= 4096
+    numbered = [line.split(":")[1] for line in _grep_lines(listing)]
+    assert numbered == [str(at(m, "line")) for m in matches]  # the structured matches are the listing's
+    assert len(numbered) > 2
+    assert "41" in numbered
+    assert numbered.index("41") < len(numbered) - 1  # a kept match after the long line
