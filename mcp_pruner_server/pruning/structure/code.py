@@ -195,7 +195,7 @@ def code_units(
     if parsed:  # overloads' docs are alike: their parameters and code say which one is meant
         ends = [body[-1] + 1 for body, _ in spans]
         rescore = functools.partial(bm25, query, b=UNIT_B, deadline=deadline)
-        body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore)
+        body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore, deadline)
     name_query = {**acronyms, **query}
     if coded := named_by_code_words(question, [b.name for b in blocks] if parsed else []):
         # the stop word is a term of the name fields alone (no line's terms hold it)
@@ -222,7 +222,7 @@ def code_units(
     if lang == "r":
         scores = opening_name_first(question, defined, scores)
     scores = namesakes_together(defined, scores)
-    scores = twins_together(defined, scores)
+    scores = twins_together(defined, scores, deadline=deadline)
     scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags])
     scores = stubs_below_implementation(lines, bodies, defined, scores)
     if parsed:  # a container with members (`impl X {`) is their context, never a unit of its own:
@@ -331,10 +331,16 @@ def _twin_key(parts: Sequence[str], skip: int) -> tuple[str, ...]:
     return (*parts[:skip], "*", *parts[skip + 1 :])
 
 
-def twins_together(names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
-    """`scores` with every near-twin raised to `TWIN_SHARE` of the best of its twins."""
+def twins_together(
+    names: Sequence[str | None], scores: Sequence[float], *, deadline: Deadline = NO_DEADLINE
+) -> list[float]:
+    """`scores` with every near-twin raised to `TWIN_SHARE` of the best of its twins.
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
     groups: dict[tuple[str, ...], list[int]] = {}
-    for k, name in enumerate(names):
+    for k, name in deadline.paced(enumerate(names)):
         if name is None or name.startswith("__"):
             continue
         parts = [p.lower() for p in _NAME_PARTS.findall(name)]
@@ -345,7 +351,7 @@ def twins_together(names: Sequence[str | None], scores: Sequence[float]) -> list
         if len(parts) > 1 and len(parts[-1]) <= MAX_TWIN_PART:
             groups.setdefault((*parts[:-1], "+"), []).append(k)  # … which has one more part
     out = list(scores)
-    for members in groups.values():
+    for members in deadline.paced(groups.values()):
         if len({names[k] for k in members}) < 2:
             continue
         best = max(scores[k] for k in members)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.scoring import LEAD_WEIGHT, Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 
@@ -28,13 +29,18 @@ def overloads_ranked(
     bags: Sequence[Doc],
     scores: Sequence[float],
     score: Callable[[Sequence[Doc]], list[float]],
+    deadline: Deadline = NO_DEADLINE,
 ) -> list[float]:
     """`scores` (of `bags`, one per block, `ends[k]` the end of block k's unit, then the chunks')
     with the overloads of each group (functions, not containers, named alike in one scope) ranked
     by their shared docs and own code (`score` scores the bags so made), the best of them keeping
-    the group's best score: which overload is meant changes, not whether the group is."""
+    the group's best score: which overload is meant changes, not whether the group is.
+
+    Raises:
+        EngineTimeout: `deadline` passed (a bundle's one scope may hold 50,000 overloads).
+    """
     groups: dict[tuple[object, str], list[int]] = {}
-    for k, block in enumerate(blocks):
+    for k, block in deadline.paced(enumerate(blocks)):
         if block.name is not None and not block.container:
             groups.setdefault((_scope(blocks, block.parent), block.name), []).append(k)
     overloads = [members for members in groups.values() if len(members) > 1]
@@ -43,10 +49,10 @@ def overloads_ranked(
     shared = list(bags)
     for members in overloads:
         docs: dict[str, float] = {}
-        for k in members:
+        for k in deadline.paced(members):
             for term, tf in _hits(lh, _comments(lines, blocks[k])).items():
                 docs[term] = max(docs.get(term, 0.0), tf)
-        for k in members:
+        for k in deadline.paced(members):
             block = blocks[k]
             hits: dict[str, float] = dict(lh.span(block.header, ends[k]).hits)
             comments = set(_comments(lines, block))
@@ -61,7 +67,7 @@ def overloads_ranked(
     for members in overloads:
         best, best_shared = max(scores[k] for k in members), max(by_shared[k] for k in members)
         if best_shared > 0:
-            for k in members:
+            for k in deadline.paced(members):
                 out[k] = by_shared[k] * best / best_shared
     return out
 

@@ -155,3 +155,13 @@ def test_names_differing_by_a_long_part_are_not_twins() -> None:
     from mcp_pruner_server.pruning.structure.code import twins_together
 
     assert twins_together(["parse_header", "parse_trailer"], [9.0, 0.0]) == [9.0, 0.0]
+
+
+def test_raising_near_twins_stops_at_a_passed_deadline() -> None:
+    from mcp_pruner_server.pruning.deadline import Deadline
+    from mcp_pruner_server.pruning.errors import EngineTimeout
+    from mcp_pruner_server.pruning.structure.code import twins_together
+
+    passed = Deadline(at=0.0, timeout_ms=1, clock=lambda: 1.0)
+    with pytest.raises(EngineTimeout):
+        twins_together([f"read_le{k}" for k in range(10)], [1.0] * 10, deadline=passed)
