@@ -16,7 +16,7 @@ import re
 from array import array
 from collections.abc import Iterable, Sequence
 
-from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.deadline import CHECK_EVERY, NO_DEADLINE, Deadline
 
 # The text is lowered this many characters at a time for case-insensitive finds: the copy stays
 # small (an 80 MB log is never lowered whole; 4 MiB chunks were 1.1x a 7 MB input in copies),
@@ -76,7 +76,8 @@ class LineIndex:
         todo = [n for n in wanted if (n, ignore_case) not in self._found]
         if todo:  # each needle is searched once per text (the rules share some: `fail`, `exception`)
             for needle, offsets in self._search(todo, ignore_case, deadline).items():
-                self._found[(needle, ignore_case)] = {self.line_of(offset) for offset in offsets}
+                holding = {self.line_of(offset) for offset in deadline.paced(offsets)}
+                self._found[(needle, ignore_case)] = holding
         return sorted(set().union(*(self._found[(n, ignore_case)] for n in wanted)))
 
     def _search(self, needles: list[str], ignore_case: bool, deadline: Deadline) -> dict[str, list[int]]:
@@ -85,7 +86,7 @@ class LineIndex:
         if not ignore_case:
             for needle in needles:
                 deadline.check()
-                found[needle] = self._finds(self.text, needle, 0)
+                found[needle] = self._finds(self.text, needle, 0, deadline)
             return found
         overlap = max(map(len, needles)) - 1
         for start in range(0, len(self.text), LOWER_CHUNK_CHARS):
@@ -94,17 +95,23 @@ class LineIndex:
             lowered = chunk.lower() if chunk.isascii() else None
             for needle in needles:
                 if lowered is not None:
-                    found[needle].extend(self._finds(lowered, needle, start))
+                    found[needle].extend(self._finds(lowered, needle, start, deadline))
                 else:  # lower case may change a length here: the regex engine's own case folding
                     pattern = re.compile(re.escape(needle), re.IGNORECASE)
                     found[needle].extend(start + m.start() for m in pattern.finditer(chunk))
         return found
 
-    def _finds(self, haystack: str, needle: str, base: int) -> list[int]:
-        """Offsets (plus `base`) of the first `needle` of every line of `haystack` holding one."""
+    def _finds(self, haystack: str, needle: str, base: int, deadline: Deadline) -> list[int]:
+        """Offsets (plus `base`) of the first `needle` of every line of `haystack` holding one.
+
+        Raises:
+            EngineTimeout: `deadline` passed (a needle in each of 200k lines is a loop of 200k).
+        """
         out: list[int] = []
         at = haystack.find(needle)
         while at >= 0:
+            if len(out) % CHECK_EVERY == 0:
+                deadline.check()
             out.append(base + at)
             end_of_line = haystack.find("\n", at + len(needle))
             if end_of_line < 0:

@@ -305,7 +305,7 @@ def window_scores(
     """
     n = len(lh.hits)
     near: set[int] = set()
-    for i in lh.hit_lines:
+    for i in deadline.paced(lh.hit_lines):
         near.update(range(max(0, i - window), min(n, i + window + 1)))
     docs = {}
     for i in deadline.paced(sorted(near)):

@@ -51,7 +51,7 @@ def sparse_line_hits(
     candidates = index.lines_containing(term_roots(query), ignore_case=True, deadline=deadline)
     found = line_hits([terms_of_line(lines[i]) for i in deadline.paced(candidates)], query, deadline=deadline)
     hits: list[dict[str, int]] = [_NO_HITS] * len(lines)
-    for i, bag in zip(candidates, found.hits, strict=True):
+    for i, bag in deadline.paced(zip(candidates, found.hits, strict=True)):
         if bag:
             hits[i] = bag
     return LineHits(hits, list(map(len, lines)))

@@ -52,3 +52,14 @@ def test_line_of_maps_offsets_to_lines() -> None:
 def test_needles_holding_other_needles_change_nothing(lines: list[str], needles: list[str]) -> None:
     expected = [i for i, x in enumerate(lines) if any(n in x.lower() for n in needles)]
     assert _index(lines).lines_containing(needles, ignore_case=True) == expected
+
+
+def test_a_deadline_passing_while_a_needle_is_found_in_every_line_stops_the_search() -> None:
+    from mcp_pruner_server.pruning.deadline import CHECK_EVERY, Deadline
+    from mcp_pruner_server.pruning.errors import EngineTimeout
+
+    lines = [f"INFO request {k} ok" for k in range(3 * CHECK_EVERY)]
+    reads = iter([0.0])  # the clock reads 0 once (the needle's search starts in time), then far later
+    deadline = Deadline(at=1.0, timeout_ms=1000, clock=lambda: next(reads, 1e9))
+    with pytest.raises(EngineTimeout):
+        _index(lines).lines_containing(["request"], ignore_case=False, deadline=deadline)

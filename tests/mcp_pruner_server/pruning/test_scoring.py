@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -10,12 +13,14 @@ from mcp_pruner_server.pruning.scoring import (
     LEAD_WEIGHT,
     UNSAID_NAME_FLOOR,
     Doc,
+    LineHits,
     bm25,
     line_hits,
     line_terms,
     names_said,
     query_weights,
     score_lines,
+    window_scores,
 )
 from mcp_pruner_server.pruning.sparse import sparse_line_hits
 
@@ -112,3 +117,28 @@ def test_a_synonym_never_outweighs_the_question_word_it_stands_for_when_the_text
     assert uses_query[3] <= uses_query[0]  # `fetch`, rarer here, still counts less than "query"
     never_says_query = bm25(query, [Doc({"fetch": 1}, 5), Doc({}, 5), Doc({}, 5)])
     assert never_says_query[0] > 0.0  # there the synonym is the text's word for it
+
+
+class _CountedLines(list[int]):
+    """Hit lines that count how many a loop has taken."""
+
+    taken = 0
+
+    def __iter__(self) -> Iterator[int]:
+        for i in super().__iter__():
+            self.taken += 1
+            yield i
+
+
+def test_window_scores_gathers_no_more_windows_once_its_deadline_has_passed() -> None:
+    from mcp_pruner_server.pruning.deadline import CHECK_EVERY, Deadline
+    from mcp_pruner_server.pruning.errors import EngineTimeout
+
+    lines = [f"request {k} failed" for k in range(3 * CHECK_EVERY)]
+    query = query_weights("why did the request fail")
+    found = line_hits(line_terms(lines), query)
+    counted = _CountedLines()
+    lh = LineHits(found.hits, found.lengths, counted)  # fills `counted` with the hit lines
+    with pytest.raises(EngineTimeout):
+        window_scores(query, lh, deadline=Deadline(at=0.0, timeout_ms=1, clock=lambda: 1.0))
+    assert counted.taken <= CHECK_EVERY < len(counted)  # a batch at most, not every hit line
