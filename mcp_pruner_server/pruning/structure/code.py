@@ -223,7 +223,7 @@ def code_units(
         scores = opening_name_first(question, defined, scores)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores, deadline=deadline)
-    scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags])
+    scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags], deadline=deadline)
     scores = stubs_below_implementation(lines, bodies, defined, scores)
     if parsed:  # a container with members (`impl X {`) is their context, never a unit of its own:
         # its header alone, one short line named like its members, outscored them (Rust dev)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.phrases import acronym_terms
 from mcp_pruner_server.pruning.scoring import MIN_SUBTERM
 from mcp_pruner_server.pruning.terms import stem, terms
@@ -52,20 +53,28 @@ def named_twins_first(
     scores: Sequence[float],
     query: Mapping[str, float],
     hits: Sequence[Mapping[str, float]],
+    *,
+    deadline: Deadline = NO_DEADLINE,
 ) -> list[float]:
     """`scores` with a definition raised just above a higher-scoring twin when its name adds to
     the twin's only parts the question says and the twin's unit (`hits`: its question terms) never
-    mentions."""
+    mentions.
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
     out = list(scores)
     best = max(scores, default=0.0)
     if best <= 0:
         return out
-    parts = [None if n is None else _parts(n) for n in names]
+    parts = [None if n is None else _parts(n) for n in deadline.paced(names)]
     near = [j for j, s in enumerate(scores) if s >= TWIN_FLOOR * best and parts[j]]
     for k, longer in enumerate(parts):
         if not longer:
             continue
-        for j in near:
+        # every name against every near one: 40k one-line methods scoring alike are 1.6e9 pairs,
+        # so the clock is read for each name (and each `CHECK_EVERY` near ones), not each batch of names
+        for j in deadline.paced(near):
             shorter = parts[j]
             if (
                 j == k

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from mcp_pruner_server.pruning.deadline import Deadline
+from mcp_pruner_server.pruning.errors import EngineTimeout
 from mcp_pruner_server.pruning.phrases import acronym_terms
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
 from mcp_pruner_server.pruning.structure.code import code_units
@@ -121,3 +125,11 @@ def test_code_units_rank_a_definition_named_by_the_questions_acronym_first() -> 
     )
     best = max(units, key=lambda u: u.score)
     assert lines[best.lines[0]] == "let cdf x ="
+
+
+def test_comparing_names_stops_at_a_deadline_passing_once_their_parts_are_known() -> None:
+    reads = iter([0.0])  # in time while the names are cut into parts, then far later
+    deadline = Deadline(at=1.0, timeout_ms=1000, clock=lambda: next(reads, 1e9))
+    query = query_weights(QUESTION)
+    with pytest.raises(EngineTimeout):
+        named_twins_first(NAMES, [10.0, 7.0, 6.5], query, [{}, {}, {}], deadline=deadline)
