@@ -145,7 +145,9 @@ _FSHARP_TOKENS = re.compile(
 )
 # The code in an interpolated string's holes (`{x}`, `{{x}}` in a `$$` one; `{{` in a `$"…"` is a
 # brace of the text, whose words, read as code too, are rarely a unit's name).
-_HOLE = re.compile(r"\{+([^{}]*)\}+")
+# A run of braces is read from its first (`(?<!\{)`): tried from each of its braces, a line of
+# thousands of `{` took quadratic time.
+_HOLE = re.compile(r"(?<!\{)\{++([^{}]*+)\}+")
 
 
 def ocaml_code(lines: Sequence[str], lang: str | None = "ocaml") -> list[str]:
@@ -184,7 +186,7 @@ def ocaml_code(lines: Sequence[str], lang: str | None = "ocaml") -> list[str]:
                 in_string = token != "//"
                 pos = len(line)  # the rest of the line is comment or string
                 break
-            elif not depth and fsharp and "$" in token[:3]:
+            elif not depth and fsharp and token.startswith(("$", "@$")):  # `"${x}"` is text
                 parts.extend(_HOLE.findall(token))
         if not depth:
             parts.append(line[pos:])

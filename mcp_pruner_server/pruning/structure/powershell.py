@@ -120,10 +120,14 @@ _VERB_OF = {word: verb for verb, words in _APPROVED.items() for word in words}
 # particle makes it another verb ("Sets up" is no `Set`, "Logs off" no `Write`) …
 _LEADING_WORD = re.compile(r"\s*(?:\.[A-Za-z]+\s+)?([A-Za-z]+)\b(?!\s+(?:up|off)\b)")
 # … or the verb of a sentence of the help naming what it documents ("This function will split …",
-# "This cmdlet is used to return …", "Helper function to parse …").
+# "This cmdlet is used to return …", "Helper function to parse …"). Its runs of spaces are taken
+# whole (`++`): split between adjacent `\s+` and `\s*`, a sentence end followed by a thousand
+# spaces took seconds to reject.
 _SUBJECT_VERB = re.compile(
-    r"(?:^|[.!?:]\s+)\s*(?:this|a|the|helper|internal|private)?\s*(?:helper\s+)?(?:function|cmdlet|command|filter|script)\s+"
-    r"(?:also\s+|will\s+|can\s+|is\s+used\s+to\s+|used\s+to\s+|to\s+|that\s+|which\s+)*([A-Za-z]+)\b(?!\s+(?:up|off)\b)",
+    r"(?:^\s*+|[.!?:]\s++)(?:(?:this|a|the|helper|internal|private)\s*+)?(?:helper\s++)?"
+    r"(?:function|cmdlet|command|filter|script)\s++"
+    r"(?:also\s++|will\s++|can\s++|is\s++used\s++to\s++|used\s++to\s++|to\s++|that\s++|which\s++)*"
+    r"([A-Za-z]+)\b(?!\s+(?:up|off)\b)",
     re.IGNORECASE,
 )
 # A help that returns a truth value describes a `Test-` function ("Returns $true when …", "Returns

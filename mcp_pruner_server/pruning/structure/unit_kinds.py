@@ -137,7 +137,9 @@ def callers_named(question: str, names: Sequence[str | None], name_scores: Seque
 
 # A word written as code in a question: an option or named argument (`-only`), a method call
 # (`->does`, `$x.get`, `only()`), a quoted name (`` `get` ``).
-_CODE_WORD = re.compile(r"(?:->|::|[`$.]|(?<![\w-])-)([A-Za-z_]\w*)|([A-Za-z_]\w*)(?=\(|`)")
+# A word before `(` is read from its start (`(?<!\w)`, past leading digits): tried from each of its
+# letters, a long word took quadratic time.
+_CODE_WORD = re.compile(r"(?:->|::|[`$.]|(?<![\w-])-)([A-Za-z_]\w*)|(?<!\w)[0-9]*+([A-Za-z_]\w*+)(?=\(|`)")
 
 
 def named_by_code_words(question: str, names: Sequence[str | None]) -> dict[int, str]:

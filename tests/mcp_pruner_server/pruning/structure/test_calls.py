@@ -327,3 +327,9 @@ def test_an_fsharp_verbatim_string_ends_at_its_quote_and_an_interpolated_ones_ho
     assert _credit(lines, 0, "fsharp")[-2:] == [2.0, 0.0]
     assert _credit(lines, 1, "fsharp")[-2:] == [0.0, 2.0]
     assert _credit(lines, 2, "fsharp")[-2:] == [0.0, 0.0]
+
+
+def test_braces_in_a_plain_fsharp_string_are_text_not_holes() -> None:
+    lines = ['let price = "${render page}" + $"{page.Count}$"', "let render page =", "    page"]
+    assert ocaml_code(lines, "fsharp")[0].split() == ["let", "price", "=", "+", "page.Count"]
+    assert _credit(lines, 0, "fsharp")[-1] == 0.0
