@@ -10,6 +10,7 @@ phrase that names no identifier matches nothing and costs nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from mcp_pruner_server.pruning.terms import STOPWORDS
 
@@ -23,15 +24,17 @@ _CLAUSE = re.compile(r"[^\w\s-]+")
 
 def phrase_terms(text: str) -> list[str]:
     """The 2..`MAX_PHRASE_WORDS`-word runs of `text`, lower-cased and joined with `_`."""
-    out: list[str] = []
+    # `is_the` names nothing
+    return ["_".join(run) for run in _word_runs(text, 2, MAX_PHRASE_WORDS) if not STOPWORDS.issuperset(run)]
+
+
+def _word_runs(text: str, shortest: int, longest: int) -> Iterator[list[str]]:
+    """Every run of `shortest`..`longest` consecutive words of a clause of `text`, lower-cased."""
     for clause in _CLAUSE.split(text):
         words = [p.lower() for p in _PART.findall(clause)]
-        for size in range(2, MAX_PHRASE_WORDS + 1):
+        for size in range(shortest, longest + 1):
             for k in range(len(words) - size + 1):
-                run = words[k : k + size]
-                if not STOPWORDS.issuperset(run):  # `is_the` names nothing
-                    out.append("_".join(run))
-    return out
+                yield words[k : k + size]
 
 
 # An acronym names as many words as it has letters: from 3 (`cdf`, `abm`) to this many (`msle`).
@@ -44,12 +47,8 @@ def acronym_terms(text: str) -> list[str]:
     """The initials of every run of 3..`MAX_ACRONYM_WORDS` consecutive words of `text` that are no
     stop words, lower-cased: "cumulative distribution function" -> `cdf`, "Adams-Bashforth-Moulton"
     -> `abm`, as a name abbreviates them (`InvCDF`, `DBEMT_ABM4`)."""
-    out: list[str] = []
-    for clause in _CLAUSE.split(text):
-        words = [p.lower() for p in _PART.findall(clause)]
-        for size in range(3, MAX_ACRONYM_WORDS + 1):
-            for k in range(len(words) - size + 1):
-                run = words[k : k + size]
-                if not any(w in STOPWORDS or w.isdigit() for w in run):
-                    out.append("".join(w[0] for w in run))
-    return out
+    return [
+        "".join(w[0] for w in run)
+        for run in _word_runs(text, 3, MAX_ACRONYM_WORDS)
+        if not any(w in STOPWORDS or w.isdigit() for w in run)
+    ]
