@@ -12,7 +12,7 @@ cumulative distribution function", `msle` for "mean squared logarithmic error").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.phrases import acronym_terms
@@ -68,25 +68,50 @@ def named_twins_first(
     if best <= 0:
         return out
     parts = [None if n is None else _parts(n) for n in deadline.paced(names)]
-    near = [j for j, s in enumerate(scores) if s >= TWIN_FLOOR * best and parts[j]]
-    for k, longer in enumerate(parts):
+    near = _near_by_rarest_part(
+        parts, [j for j, s in enumerate(scores) if s >= TWIN_FLOOR * best and parts[j]]
+    )
+    for k, longer in deadline.paced(enumerate(parts)):
         if not longer:
             continue
-        # every name against every near one: 40k one-line methods scoring alike are 1.6e9 pairs,
-        # so the clock is read for each name (and each `CHECK_EVERY` near ones), not each batch of names
-        for j in deadline.paced(near):
-            shorter = parts[j]
-            if (
-                j == k
-                or not shorter
-                or not shorter < longer
-                or not scores[j] > scores[k] >= TWIN_NEAR * scores[j]
-            ):
+        # a name's own parts lead to its shorter twins; a part set many near names share (overloads
+        # of one name) is still many pairs, so the clock is read every `CHECK_EVERY` of them too
+        for shorter, j in deadline.paced(_shorter_twins(longer, near)):
+            if not scores[j] > scores[k] >= TWIN_NEAR * scores[j]:
                 continue
             said = [_said_as(p, query) for p in longer - shorter]
             if all(q is not None and q not in hits[j] for q in said):
                 out[k] = max(out[k], scores[j] * NAMED_TWIN_LEAD)
     return out
+
+
+def _near_by_rarest_part(
+    parts: Sequence[frozenset[str] | None], near: Sequence[int]
+) -> dict[str, list[tuple[frozenset[str], list[int]]]]:
+    """The `near` definitions grouped by their parts, each group under the part fewest of them
+    share: a shorter twin's parts all lie in the longer's, so the longer finds it under one of
+    its own parts without comparing every pair (thousands of close scores took a second)."""
+    groups: dict[frozenset[str], list[int]] = {}
+    for j in near:
+        groups.setdefault(parts[j] or frozenset(), []).append(j)
+    sharing: dict[str, int] = {}
+    for group in groups:
+        for part in group:
+            sharing[part] = sharing.get(part, 0) + 1
+    out: dict[str, list[tuple[frozenset[str], list[int]]]] = {}
+    for group, js in groups.items():
+        out.setdefault(min(group, key=lambda p: (sharing[p], p)), []).append((group, js))
+    return out
+
+
+def _shorter_twins(
+    longer: frozenset[str], near: Mapping[str, list[tuple[frozenset[str], list[int]]]]
+) -> Iterator[tuple[frozenset[str], int]]:
+    """The near definitions whose parts are a proper subset of `longer`, with those parts."""
+    for part in longer:
+        for shorter, js in near.get(part, ()):
+            if shorter < longer:
+                yield from ((shorter, j) for j in js)
 
 
 # A name's part that is the initials of a run of the question's words (`phrases.acronym_terms`:
