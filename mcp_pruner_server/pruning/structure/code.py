@@ -24,7 +24,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
-from mcp_pruner_server.pruning.structure.matlab_blocks import operator_hits
+from mcp_pruner_server.pruning.structure.matlab_blocks import operator_hits, usage_named_first
 from mcp_pruner_server.pruning.structure.name_words import (
     acronyms_named,
     named_twins_first,
@@ -221,6 +221,8 @@ def code_units(
         scores = approved_verb_first(question, signatures, scores)
     if lang == "r":
         scores = opening_name_first(question, defined, scores)
+    if lang == "matlab":
+        scores = usage_named_first(question, defined, scores)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores, deadline=deadline)
     scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags], deadline=deadline)

@@ -187,3 +187,21 @@ def operator_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int
     its name field (none for any other name)."""
     terms = _OPERATOR_TERMS.get(name or "")
     return {} if terms is None else {t: 1 for t in terms if t in query}
+
+
+# MATLAB's help names its function in capitals in its usage lines ("`FINV = INV(F)` attempts to
+# compute …", "`[P, Q] = TRIGRATINTERP(F, M, N)` computes …"): a question so worded is about the
+# function of that name, which scores this many times its own (with its help out of the file, its
+# helpers' helps outscored it).
+USAGE_NAME_BOOST = 2.0
+_USAGE_CALL = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\(")
+
+
+def usage_named_first(question: str, names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
+    """`scores` with each function the question calls in capitals, as a help's usage line does,
+    raised by `USAGE_NAME_BOOST` (a name written in capitals in the code itself is no help's)."""
+    called = {m.group(1).lower() for m in _USAGE_CALL.finditer(question)}
+    return [
+        s * USAGE_NAME_BOOST if name is not None and not name.isupper() and name.lower() in called else s
+        for s, name in zip(scores, names, strict=True)
+    ]

@@ -263,3 +263,23 @@ def test_an_r_question_opening_with_a_functions_name_finds_that_function() -> No
     res = prune("\n".join(lines), question, "code", PruneOptions(path="R/summarise.R"), "t")
     pruned = {i for a in res.annotations for i in range(a.original_start_line - 1, a.original_end_line)}
     assert not pruned & {0, 1, 2}
+
+
+def test_a_question_calling_a_matlab_function_in_capitals_finds_that_function() -> None:
+    # a help's usage line writes its function in capitals; the helpers' helps say the same words
+    lines = ["function [p, q] = ratinterp(f, m, n)", ""]
+    lines += [f"    [xi, w{k}] = nodes(f, m + {k});" for k in range(12)]
+    lines += ["    [p, q] = fitq(xi, w0, m, n);", "end", ""]
+    for helper in ["rat_interp", "robust_fit", "rat_degrees"]:
+        lines += [
+            f"function [a, b] = {helper}(f, m, n)",
+            "% Computes the robust rational interpolant of F: the interpolation of degrees M and N.",
+            "% A robust interpolation computes the rational interpolant's degrees.",
+            *[f"    a = b + f(m, n) * {k};" for k in range(4)],
+            "end",
+            "",
+        ]
+    question = "Robust rational interpolation. [P, Q] = RATINTERP(F, M, N) computes the interpolant of F."
+    res = prune("\n".join(lines), question, "code", PruneOptions(path="ratinterp.m"), "t")
+    pruned = {i for a in res.annotations for i in range(a.original_start_line - 1, a.original_end_line)}
+    assert not pruned & set(range(16))
