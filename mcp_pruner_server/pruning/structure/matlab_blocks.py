@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.terms import stem
+from mcp_pruner_server.pruning.terms import stem, terms
 
 _COMMENT = re.compile(r"^\s*(?:%|#(?:[#\s]|$))")
 _FUNCTION = re.compile(
@@ -183,10 +183,29 @@ _OPERATOR_TERMS = {name: {stem(w) for w in words} for name, words in _OPERATOR_W
 
 
 def operator_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
-    """The question's words for the operation a MATLAB operator method implements, as hits of
-    its name field (none for any other name)."""
-    terms = _OPERATOR_TERMS.get(name or "")
-    return {} if terms is None else {t: 1 for t in terms if t in query}
+    """The question's words for the operation a MATLAB operator method implements, and those a
+    part of the name abbreviates, as hits of its name field."""
+    words = _OPERATOR_TERMS.get(name or "", set())
+    return {**abbreviated_hits(name, query), **{t: 1 for t in words if t in query}}
+
+
+# MATLAB names cut their words short (`getTol`, `dom`, `pref`, `coeffs`, `deriv`): a part of a
+# name at least this long that starts a question word this many letters longer names that word.
+MIN_ABBREVIATION = 3
+MIN_CUT = 3
+
+
+def abbreviated_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
+    """The question terms a part of `name` abbreviates ("tolerance" of `getTol`), as hits of its
+    name field."""
+    if name is None:
+        return {}
+    parts = {t for t in terms(name) if "_" not in t and len(t) >= MIN_ABBREVIATION and t not in query}
+    return {
+        q: 1
+        for q, w in query.items()
+        if w >= 1.0 and any(len(q) >= len(p) + MIN_CUT and q.startswith(p) for p in parts)
+    }
 
 
 # MATLAB's help names its function in capitals in its usage lines ("`FINV = INV(F)` attempts to
