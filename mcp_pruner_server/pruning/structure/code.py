@@ -24,7 +24,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
-from mcp_pruner_server.pruning.structure.matlab_blocks import operator_hits, usage_named_first
+from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
 from mcp_pruner_server.pruning.structure.name_words import (
     acronyms_named,
     named_twins_first,
@@ -174,8 +174,8 @@ def code_units(
             name_field = Doc({**name_field.hits, **created}, name_field.length)
         if lang == "powershell" and (contract := dsc_contract_hits(lines[b.header], query)):
             name_field = Doc({**contract, **name_field.hits}, name_field.length)
-        if lang == "matlab" and (operation := operator_hits(b.name, query)):
-            name_field = Doc({**operation, **name_field.hits}, name_field.length)
+        if lang == "matlab" and (named := name_word_hits(b.name, query)):
+            name_field = Doc({**named, **name_field.hits}, name_field.length)
         if initials := acronyms_named(b.name if parsed else None, acronyms):
             name_field = Doc({**name_field.hits, **initials}, name_field.length)
         names.append(name_field)

@@ -182,7 +182,7 @@ _OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
 _OPERATOR_TERMS = {name: {stem(w) for w in words} for name, words in _OPERATOR_WORDS.items()}
 
 
-def operator_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
+def name_word_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
     """The question's words for the operation a MATLAB operator method implements, and those a
     part of the name abbreviates, as hits of its name field."""
     words = _OPERATOR_TERMS.get(name or "", set())
