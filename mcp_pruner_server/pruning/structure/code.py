@@ -24,17 +24,13 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
-from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
+from mcp_pruner_server.pruning.structure.language_hooks import Ranked, hooks_of
 from mcp_pruner_server.pruning.structure.name_words import (
     acronyms_named,
     named_twins_first,
     question_acronyms,
 )
 from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
-from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
-from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
-from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
-from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.unit_kinds import (
     callers_named,
     constructor_hits,
@@ -69,11 +65,9 @@ IMPORTING_UNITS = MAX_FOCUS_UNITS
 # Module-level code outside any definition is cut into chunks of at most this many lines.
 CHUNK_LINES = 30
 # A parser's container without members is one unit, as a function is: a C struct, a Swift protocol
-# (chunked, the C++ and Swift dev sets lost a task each). In these languages one over
-# `CHUNK_LINES` is its header, its body chunks: Fortran's long derived types
-# (`syntax_fsharp_fortran.LONG_TYPE_LINES`) and modules of declarations only, whose hundreds of
-# components, one unit, filled the budget when they won (Fortran dev sets: 2 tasks more, 1 fewer).
-CHUNKED_CONTAINERS = frozenset({"fortran"})
+# (chunked, the C++ and Swift dev sets lost a task each). In a language whose hooks say
+# `chunk_long_containers` one over `CHUNK_LINES` is its header, its body chunks (Fortran dev
+# sets: 2 tasks more, 1 fewer).
 
 
 def _bound_names(lines: Sequence[str], start: int, end: int) -> set[str]:
@@ -108,16 +102,17 @@ def code_units(
     its `class` line); the best units also bring the imports their body uses. With the
     relevance of every line (`line_scores`), a definition called from a relevant line also
     gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
-    (`syntax.py`); without them they are found by indentation and braces (PowerShell's by its
-    own lexing, `powershell_blocks.py`). `lang` (a key of
-    `syntax_grammars.GRAMMARS`, None if unknown) says what a call looks like (`calls.py`).
+    (`syntax.py`); without them they are found by indentation and braces (or by the language's
+    own `block_finder`). `lang` (a key of `syntax_grammars.GRAMMARS`, None if unknown) says what
+    a call looks like (`calls.py`) and which rules of its own apply (`language_hooks.HOOKS`).
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
     parsed = blocks is not None
-    if blocks is None and lang == "powershell":
-        blocks = powershell_blocks(lines, deadline=deadline)  # its braces, as PowerShell lexes them
+    hooks = hooks_of(lang)
+    if blocks is None and hooks.block_finder is not None:
+        blocks = hooks.block_finder(lines, deadline=deadline)
     elif blocks is None:
         blocks = find_blocks(lines, lang=lang, deadline=deadline)
     deadline.check()
@@ -149,7 +144,7 @@ def code_units(
         if parsed:
             # a parser's container is its signature alone (fields and comments become chunks):
             # its class doc and constants never outweigh the member the question is about
-            chunked = lang in CHUNKED_CONTAINERS and b.end - b.start > CHUNK_LINES
+            chunked = hooks.chunk_long_containers and b.end - b.start > CHUNK_LINES
             end = sig_end[k] if b.container and (k in first_child or chunked) else b.end
             owned[b.start : end] = [True] * (end - b.start)
         else:
@@ -172,25 +167,22 @@ def code_units(
         name_field = lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner])
         if created := constructor_hits(b.name if parsed else None, query):
             name_field = Doc({**name_field.hits, **created}, name_field.length)
-        if lang == "powershell" and (contract := dsc_contract_hits(lines[b.header], query)):
-            name_field = Doc({**contract, **name_field.hits}, name_field.length)
-        if lang == "matlab" and (named := name_word_hits(b.name, query)):
-            name_field = Doc({**named, **name_field.hits}, name_field.length)
+        for name_hits in hooks.name_hits:  # the field's own hits win
+            if implied := name_hits(b, lines, query):
+                name_field = Doc({**implied, **name_field.hits}, name_field.length)
         if initials := acronyms_named(b.name if parsed else None, acronyms):
             name_field = Doc({**name_field.hits, **initials}, name_field.length)
         names.append(name_field)
-    # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
-    # documentation as a doc comment is, and counts as one does (`LEAD_WEIGHT` a line): worded
-    # like the questions about the module, at full weight it outscored the subs they are about.
-    pod = pod_rows(lines) if lang == "perl" else set()
+    # documentation outside definitions counts as a doc comment does (`LEAD_WEIGHT` a line)
+    doc_rows = hooks.doc_rows(lines) if hooks.doc_rows is not None else set()
     measured = [True] * len(names)  # the name fields their average length is taken over
     for chunk in _chunks(lines, owned, in_import, deadline):
         spans.append((chunk, ()))
         signatures.append("")
         end = chunk[-1] + 1
-        bags.append(lh.led(chunk[0], end, end) if chunk[0] in pod else lh.doc(chunk))
+        bags.append(lh.led(chunk[0], end, end) if chunk[0] in doc_rows else lh.doc(chunk))
         names.append(Doc({}, 0))
-        measured.append(chunk[0] not in pod)
+        measured.append(chunk[0] not in doc_rows)
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
     if parsed:  # overloads' docs are alike: their parameters and code say which one is meant
         ends = [body[-1] + 1 for body, _ in spans]
@@ -217,12 +209,9 @@ def code_units(
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     scores = predicates_first(question, defined, scores, signatures)
     scores = subject_first(question, defined, scores)
-    if lang == "powershell":
-        scores = approved_verb_first(question, signatures, scores)
-    if lang == "r":
-        scores = opening_name_first(question, defined, scores)
-    if lang == "matlab":
-        scores = usage_named_first(question, defined, scores)
+    ranked = Ranked(question, defined, signatures)
+    for reorder in hooks.reorders:
+        scores = reorder(ranked, scores)
     scores = namesakes_together(defined, scores)
     scores = twins_together(defined, scores, deadline=deadline)
     scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags], deadline=deadline)

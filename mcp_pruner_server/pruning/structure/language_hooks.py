@@ -1,0 +1,116 @@
+"""Each language's own rules for code units, as data: one `LanguageHooks` entry per language.
+
+`code.code_units` ranks every language's definitions alike; what one language adds to that
+(its blocks found by its own lexing, words its headers imply, a reordering of its units, rows of
+documentation outside any definition) is a field of its entry in `HOOKS`, which `code_units`
+reads and never names a language itself.
+
+To add a rule for a language: write the function in that language's own module with the
+signature of the field (`BlockFinder`, `NameHits`, `Reorder`, `DocRows`; an adapter below when
+its own signature differs), then set the field in the language's entry, keyed by its
+`syntax_grammars.GRAMMARS` name (add the entry if the language has none). `name_hits` and
+`reorders` are tuples: append to them, they run in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from mcp_pruner_server.pruning.deadline import Deadline
+from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
+from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
+from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
+from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
+from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
+
+
+class BlockFinder(Protocol):
+    """Every definition block of `lines`, outer before inner (as `code_blocks.find_blocks`)."""
+
+    def __call__(self, lines: Sequence[str], *, deadline: Deadline) -> list[Block]: ...
+
+
+# The question's words a definition's header implies without saying them, as hits of its name
+# field (its own words win where both count one): (block, all lines, question terms) -> hits.
+NameHits = Callable[[Block, Sequence[str], Mapping[str, float]], dict[str, int]]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """What a reordering sees of the units: the question, and per unit (definitions first, then
+    chunks) its defined name (None for a chunk or an unnamed block) and its header lines."""
+
+    question: str
+    names: Sequence[str | None]
+    signatures: Sequence[str]
+
+
+# The units' scores, some raised (or lowered) for what the question says: (ranked, scores) -> scores.
+Reorder = Callable[[Ranked, Sequence[float]], list[float]]
+# The rows of documentation outside definitions (a chunk starting on one is scored as a doc
+# comment is, `LEAD_WEIGHT` a line, and left out of the average name length).
+DocRows = Callable[[Sequence[str]], set[int]]
+
+
+@dataclass(frozen=True)
+class LanguageHooks:
+    """One language's rules for `code.code_units`; every field's default is "none"."""
+
+    # Finds the blocks when no parser gave them (default: `code_blocks.find_blocks`).
+    block_finder: BlockFinder | None = None
+    # Words each definition's header implies, joined to its name field in this order.
+    name_hits: tuple[NameHits, ...] = ()
+    # Applied in this order after the language-independent boosts, before namesakes share.
+    reorders: tuple[Reorder, ...] = ()
+    # Documentation rows outside definitions (Perl's POD).
+    doc_rows: DocRows | None = None
+    # A parser's container over `code.CHUNK_LINES` is its header, its body chunks (not one unit).
+    chunk_long_containers: bool = False
+
+
+NO_HOOKS = LanguageHooks()
+
+
+def _dsc_contract(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+    return dsc_contract_hits(lines[block.header], query)
+
+
+def _operator_words(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+    return name_word_hits(block.name, query)
+
+
+def _approved_verb(ranked: Ranked, scores: Sequence[float]) -> list[float]:
+    return approved_verb_first(ranked.question, ranked.signatures, scores)
+
+
+def _opening_name(ranked: Ranked, scores: Sequence[float]) -> list[float]:
+    return opening_name_first(ranked.question, ranked.names, scores)
+
+
+def _usage_named(ranked: Ranked, scores: Sequence[float]) -> list[float]:
+    return usage_named_first(ranked.question, ranked.names, scores)
+
+
+HOOKS: dict[str, LanguageHooks] = {
+    # Fortran's long derived types and modules of declarations only: hundreds of components as
+    # one unit filled the budget when they won (`syntax_fsharp_fortran.LONG_TYPE_LINES`).
+    "fortran": LanguageHooks(chunk_long_containers=True),
+    "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,)),
+    # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
+    # documentation as a doc comment is: at full weight it outscored the subs it is about.
+    "perl": LanguageHooks(doc_rows=pod_rows),
+    "powershell": LanguageHooks(
+        block_finder=powershell_blocks,  # its braces, as PowerShell lexes them
+        name_hits=(_dsc_contract,),
+        reorders=(_approved_verb,),
+    ),
+    "r": LanguageHooks(reorders=(_opening_name,)),
+}
+
+
+def hooks_of(lang: str | None) -> LanguageHooks:
+    """The rules of `lang` (a key of `syntax_grammars.GRAMMARS`, None if unknown)."""
+    return HOOKS.get(lang or "", NO_HOOKS)
