@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
+
+# A roxygen family: `lint` carries the page's title, its siblings join its page.
+FAMILY = """\
+lint <- function(filename) {
+  lint_impl(filename)
+}
+
+#' @rdname lint
+#' @param path The directory to lint (for `lint_dir()`).
+lint_dir <- function(path = ".") {
+  lapply(dir(path), lint)
+}
+
+#' @describeIn lint Lint every file of a package.
+lint_package <- function(path = ".") {
+  lint_dir(file.path(path, "R"))
+}
+
+lint_impl <- function(filename) {
+  readLines(filename)
+}
+""".splitlines()
+BODIES = [range(0, 3), range(4, 9), range(10, 14), range(15, 18)]
+NAMES = ["lint", "lint_dir", "lint_package", "lint_impl"]
+
+
+def test_the_function_a_page_is_named_for_scores_ahead_of_its_best_sibling() -> None:
+    scores = page_owners_first(FAMILY, BODIES, NAMES, [2.0, 9.0, 5.0, 1.0])
+    assert scores[0] > scores[1] == 9.0
+    assert scores[1:] == [9.0, 5.0, 1.0]
+
+
+def test_a_page_owner_already_ahead_and_functions_of_no_page_keep_their_scores() -> None:
+    assert page_owners_first(FAMILY, BODIES, NAMES, [12.0, 9.0, 5.0, 1.0]) == [12.0, 9.0, 5.0, 1.0]
+    plain = [line.replace("@rdname", "@family").replace("@describeIn", "@family") for line in FAMILY]
+    assert page_owners_first(plain, BODIES, NAMES, [2.0, 9.0, 5.0, 1.0]) == [2.0, 9.0, 5.0, 1.0]
+
+
+def test_a_page_named_for_no_function_here_raises_nothing() -> None:
+    elsewhere = [line.replace("@rdname lint", "@rdname tidy.recipe") for line in FAMILY]
+    elsewhere = [line.replace("@describeIn lint", "@describeIn tidy.recipe") for line in elsewhere]
+    assert page_owners_first(elsewhere, BODIES, NAMES, [2.0, 9.0, 5.0, 1.0]) == [2.0, 9.0, 5.0, 1.0]
+
+
+def test_a_block_on_its_own_page_does_not_raise_itself() -> None:
+    own = ["#' @rdname lint", *FAMILY]
+    bodies = [range(0, 4), range(5, 10), range(11, 15), range(16, 19)]
+    assert page_owners_first(own, bodies, NAMES, [12.0, 9.0, 5.0, 1.0]) == [12.0, 9.0, 5.0, 1.0]
