@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.r_roxygen import title_named_first
 
 R_FUNCTION = re.compile(r"^\s*(`[^`]+`|\"[^\"]+\"|'[^']+'|[A-Za-z.][\w.]*)\s*(?:<<-|<-|=)\s*function\s*\(")
 _COMMENT = re.compile(r"^\s*#")
@@ -106,12 +107,13 @@ _OPENING_WORD = re.compile(r"\W*([A-Za-z.][\w.]*)")
 
 
 def opening_name_first(question: str, names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
-    """`scores` with the function named by the question's first word raised by `OPENING_NAME_BOOST`."""
+    """`scores` with the function named by the question's first word raised by `OPENING_NAME_BOOST`,
+    and each function whose name words all open the question by `r_roxygen.TITLE_NAME_BOOST`."""
     m = _OPENING_WORD.match(question)
-    if m is None:
-        return list(scores)
-    word = m.group(1).rstrip(".").lower()
-    return [
-        s * OPENING_NAME_BOOST if name is not None and name.lower() == word else s
-        for s, name in zip(scores, names, strict=True)
-    ]
+    if m is not None:
+        word = m.group(1).rstrip(".").lower()
+        scores = [
+            s * OPENING_NAME_BOOST if name is not None and name.lower() == word else s
+            for s, name in zip(scores, names, strict=True)
+        ]
+    return title_named_first(question, names, scores)

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
+import pytest
+
+from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
+from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first, title_named_first
 
 # A roxygen family: `lint` carries the page's title, its siblings join its page.
 FAMILY = """\
@@ -49,3 +52,29 @@ def test_a_block_on_its_own_page_does_not_raise_itself() -> None:
     own = ["#' @rdname lint", *FAMILY]
     bodies = [range(0, 4), range(5, 10), range(11, 15), range(16, 19)]
     assert page_owners_first(own, bodies, NAMES, [12.0, 9.0, 5.0, 1.0]) == [12.0, 9.0, 5.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Add columns to a data frame This is a convenient way to add columns.", "add_column"),
+        ("Set up a GitHub Actions workflow Sets up continuous integration.", "use_github_action"),
+        ("Summarize a recipe This function prints the current set of variables.", "summary.recipe"),
+    ],
+)
+def test_the_function_whose_name_words_all_open_the_question_is_raised(question: str, named: str) -> None:
+    names = ["add_row", "add_column", "use_github_action", "summary.recipe", None]
+    scores = title_named_first(question, names, [1.0] * len(names))
+    assert [n for n, s in zip(names, scores, strict=True) if s > 1.0] == [named]
+
+
+def test_a_name_word_said_only_after_the_title_raises_nothing() -> None:
+    question = "Add rows to a data frame This is a convenient way to add one or more rows of data or columns."
+    assert title_named_first(question, ["add_column"], [1.0]) == [1.0]
+
+
+def test_the_opening_name_and_the_title_both_raise_a_function() -> None:
+    scores = opening_name_first(
+        "Lint a file, directory, or package", ["lint", "lint_dir", "lint_file"], [1.0] * 3
+    )
+    assert scores[0] > scores[2] > scores[1] == 1.0
