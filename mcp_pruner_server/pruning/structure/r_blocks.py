@@ -21,6 +21,11 @@ from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.r_roxygen import title_named_first
 
 R_FUNCTION = re.compile(r"^\s*(`[^`]+`|\"[^\"]+\"|'[^']+'|[A-Za-z.][\w.]*)\s*(?:<<-|<-|=)\s*function\s*\(")
+# S4 defines a method (or a generic) by a call naming it first: `setMethod("show", "Interval",
+# function(object) {…})`, `setGeneric("area", function(shape) standardGeneric("area"))`.
+S4_DEFINITION = re.compile(r"^\s*(?:methods::)?set(?:Method|Generic|ReplaceMethod)\s*\(")
+S4_NAME = re.compile(r"^\s*(?:methods::)?set\w+\s*\(\s*(?:[fn]\w*\s*=\s*)?[\"']([^\"']+)[\"']")
+_FUNCTION_KEYWORD = re.compile(r"\bfunction\s*\(")
 _COMMENT = re.compile(r"^\s*#")
 # A line whose expression goes on below: it ends in an operator, a comma or an opening bracket.
 _GOES_ON = re.compile(r"(?:[-+*/^|&,=<>~!(\[{]|%[^%]*%|<-)\s*$")
@@ -75,24 +80,64 @@ def _function_end(lines: Sequence[str], header: int, column: int) -> tuple[int, 
     return None
 
 
+def _call_end(lines: Sequence[str], header: int, column: int) -> int | None:
+    """The exclusive end of the call whose `(` is at `column` of `header`; None when unclosed."""
+    depth, quote = 0, ""
+    for j in range(header, min(len(lines), header + MAX_FUNCTION_LINES)):
+        code, quote = _code(lines[j][column:] if j == header else lines[j], quote)
+        for c in code:
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+    return None
+
+
+def _s4_method(lines: Sequence[str], header: int) -> tuple[int, int, str] | None:
+    """(end, signature end, name) of the S4 method or generic `header` opens; None if it opens none."""
+    head = S4_DEFINITION.match(lines[header])
+    if head is None:
+        return None
+    end = _call_end(lines, header, head.end() - 1)
+    if end is None:
+        return None
+    call = " ".join(lines[header:end])
+    name = S4_NAME.match(call)
+    if name is None:
+        return None
+    sig_end = end
+    for j in range(header, end):  # the method's own parameters, when it is written in the call
+        if (m := _FUNCTION_KEYWORD.search(lines[j])) is not None:
+            found = _function_end(lines, j, m.end() - 1)
+            sig_end = min(found[1], end) if found is not None else end
+            break
+    return end, sig_end, name.group(1)
+
+
 def r_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
-    """Every R function bound to a name, not inside another, with the comments directly above."""
+    """Every R function bound to a name, and every S4 method and generic, not inside another,
+    with the comments directly above."""
     out: list[Block] = []
     inside_until = 0
     for i, line in deadline.paced(enumerate(lines)):
-        if i < inside_until or "function" not in line:
+        if i < inside_until or ("function" not in line and "set" not in line):
             continue
         head = R_FUNCTION.match(line)
-        if head is None:
+        if head is not None:
+            found = _function_end(lines, i, head.end() - 1)
+            if found is None:
+                continue
+            (end, sig_end), name = found, head.group(1).strip("`\"'")
+        elif (method := _s4_method(lines, i)) is not None:
+            end, sig_end, name = method
+        else:
             continue
-        found = _function_end(lines, i, head.end() - 1)
-        if found is None:
-            continue
-        end, sig_end = found
         start = i
         while start > 0 and _COMMENT.match(lines[start - 1]):
             start -= 1
-        out.append(Block(start, i, end, False, None, sig_end=sig_end, name=head.group(1).strip("`\"'")))
+        out.append(Block(start, i, end, False, None, sig_end=sig_end, name=name))
         inside_until = end
     return out
 
