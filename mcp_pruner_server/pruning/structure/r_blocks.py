@@ -20,7 +20,10 @@ from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.r_roxygen import title_named_first
 
-R_FUNCTION = re.compile(r"^\s*(`[^`]+`|\"[^\"]+\"|'[^']+'|[A-Za-z.][\w.]*)\s*(?:<<-|<-|=)\s*function\s*\(")
+# `\(x)` is R 4.1's shorthand for `function(x)`.
+R_FUNCTION = re.compile(
+    r"^\s*(`[^`]+`|\"[^\"]+\"|'[^']+'|[A-Za-z.][\w.]*)\s*(?:<<-|<-|=)\s*(?:function|\\)\s*\("
+)
 # S4 defines a method (or a generic) by a call naming it first: `setMethod("show", "Interval",
 # function(object) {…})`, `setGeneric("area", function(shape) standardGeneric("area"))`.
 S4_DEFINITION = re.compile(r"^\s*(?:methods::)?set(?:Method|Generic|ReplaceMethod)\s*\(")
@@ -122,7 +125,7 @@ def r_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[
     out: list[Block] = []
     inside_until = 0
     for i, line in deadline.paced(enumerate(lines)):
-        if i < inside_until or ("function" not in line and "set" not in line):
+        if i < inside_until or ("function" not in line and "\\(" not in line and "set" not in line):
             continue
         head = R_FUNCTION.match(line)
         if head is not None:

@@ -31,3 +31,8 @@ def test_an_s4_method_runs_from_its_roxygen_to_the_end_of_its_call_named_by_its_
 
 def test_a_class_definition_is_no_method() -> None:
     assert "Interval" not in [b.name for b in r_blocks(S4_SOURCE)]
+
+
+def test_a_function_written_with_the_backslash_shorthand_is_one() -> None:
+    source = ["is_one <- \\(x) isTRUE(all.equal(x, 1))", "", "twice <- \\(x) {", "  2 * x", "}"]
+    assert [(b.name, b.header, b.end) for b in r_blocks(source)] == [("is_one", 0, 1), ("twice", 2, 5)]
