@@ -209,7 +209,7 @@ def code_units(
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     scores = predicates_first(question, defined, scores, signatures)
     scores = subject_first(question, defined, scores)
-    ranked = Ranked(question, defined, signatures)
+    ranked = Ranked(question, defined, signatures, lines, bodies)
     for reorder in hooks.reorders:
         scores = reorder(ranked, scores)
     scores = namesakes_together(defined, scores)

@@ -24,6 +24,7 @@ from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, us
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
 from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
+from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 
 
@@ -41,11 +42,14 @@ NameHits = Callable[[Block, Sequence[str], Mapping[str, float]], dict[str, int]]
 @dataclass(frozen=True)
 class Ranked:
     """What a reordering sees of the units: the question, and per unit (definitions first, then
-    chunks) its defined name (None for a chunk or an unnamed block) and its header lines."""
+    chunks) its defined name (None for a chunk or an unnamed block) and its header lines; also
+    the text's lines and each unit's own lines (a definition's with its doc comment)."""
 
     question: str
     names: Sequence[str | None]
     signatures: Sequence[str]
+    lines: Sequence[str] = ()
+    bodies: Sequence[Sequence[int]] = ()
 
 
 # The units' scores, some raised (or lowered) for what the question says: (ranked, scores) -> scores.
@@ -90,6 +94,10 @@ def _opening_name(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return opening_name_first(ranked.question, ranked.names, scores)
 
 
+def _roxygen_pages(ranked: Ranked, scores: Sequence[float]) -> list[float]:
+    return page_owners_first(ranked.lines, ranked.bodies, ranked.names, scores)
+
+
 def _usage_named(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return usage_named_first(ranked.question, ranked.names, scores)
 
@@ -107,7 +115,8 @@ HOOKS: dict[str, LanguageHooks] = {
         name_hits=(_dsc_contract,),
         reorders=(_approved_verb,),
     ),
-    "r": LanguageHooks(reorders=(_opening_name,)),
+    # R: the function a roxygen page is named for after the title's words (`r_roxygen.py`).
+    "r": LanguageHooks(reorders=(_opening_name, _roxygen_pages)),
 }
 
 

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
+from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
+from mcp_pruner_server.pruning.structure.code import code_units
+from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first, r_blocks
 from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first, title_named_first
 
 # A roxygen family: `lint` carries the page's title, its siblings join its page.
@@ -78,3 +80,28 @@ def test_the_opening_name_and_the_title_both_raise_a_function() -> None:
         "Lint a file, directory, or package", ["lint", "lint_dir", "lint_file"], [1.0] * 3
     )
     assert scores[0] > scores[2] > scores[1] == 1.0
+
+
+def test_code_units_rank_an_r_page_s_function_ahead_of_the_sibling_worded_like_the_question() -> None:
+    lines = [
+        "tally_rows <- function(df) {",
+        "  nrow(df)",
+        "}",
+        "",
+        "#' @rdname tally_rows",
+        "#' @param groups Count the records of each group of a table, one count per group.",
+        "tally_groups <- function(df, groups) {",
+        "  vapply(split(df, groups), nrow, integer(1))",
+        "}",
+        "",
+        "check_table <- function(df) {",
+        "  stopifnot(is.data.frame(df))",
+        "}",
+    ]
+    question = "Count the records of each group of a table"
+    query = query_weights(question)
+    lh = line_hits(line_terms(lines), query)
+    units = code_units(
+        lines, lh, query, window_scores(query, lh), blocks=r_blocks(lines), lang="r", question=question
+    )
+    assert lines[max(units, key=lambda u: u.score).lines[0]] == "tally_rows <- function(df) {"
