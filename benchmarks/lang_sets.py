@@ -20,7 +20,8 @@ The languages' tables are `lang_tables.py`; reading a doc comment into the quest
 `lang_docs.py`. F#, Solidity, Groovy, Fortran, PowerShell and Common Lisp, languages the engine
 read by its heuristics when their sets were first built, find their definitions and docs in
 `lang_others.py`; MATLAB's (its grammar the builder's only) `lang_matlab.py`. R and Erlang, with
-no grammar wheel at all, are found by a scan of the builder's own, `lang_unparsed.py`.
+no grammar wheel at all, are found by a scan of the builder's own, `lang_unparsed.py`; Clojure,
+Visual Basic .NET and Pascal (session 8) by another, `lang_scanned.py`.
 
 Sources used for the sets in README: see "Languages, build logs, grep" there.
 
@@ -46,6 +47,7 @@ from typing import Any
 import lang_matlab
 import lang_others
 import lang_perl
+import lang_scanned
 import lang_unparsed
 from lang_docs import describes, doc_comment, last_code_row, last_row, question
 from lang_tables import (
@@ -159,7 +161,9 @@ def _build_other(lang: str, rel: str, lines: list[str], root: Any) -> list[dict[
     """The tasks of a language without an engine grammar (`lang_others.py`), or without any
     grammar wheel (`lang_unparsed.py`: `root` is None)."""
     found = []
-    if root is None:
+    if root is None and lang in lang_scanned.EXTENSIONS:
+        defs = lang_scanned.definitions(lang, lines)
+    elif root is None:
         defs = lang_unparsed.definitions(lang, lines)
     elif lang in lang_matlab.EXTENSIONS:
         defs = lang_matlab.definitions(lines, _walk(root))
@@ -181,7 +185,7 @@ def _build_other(lang: str, rel: str, lines: list[str], root: Any) -> list[dict[
 
 def build_file(lang: str, rel: str, text: str, parser: Any, perl_pod: bool = False) -> list[dict[str, Any]]:
     lines = text.split("\n")
-    if lang in lang_unparsed.EXTENSIONS:
+    if lang in lang_unparsed.EXTENSIONS or lang in lang_scanned.EXTENSIONS:
         return _build_other(lang, rel, lines, None)
     tree = parser.parse(text.encode("utf-8"))
     if lang in lang_others.EXTENSIONS or lang in lang_matlab.EXTENSIONS:
@@ -288,7 +292,8 @@ def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> li
             t["lang"], t["path"] = "python", t["id"].split(":")[1]
         return tasks
     rng = random.Random(seed)
-    unread = {**lang_others.EXTENSIONS, **lang_unparsed.EXTENSIONS, **lang_matlab.EXTENSIONS}
+    unparsed = {**lang_unparsed.EXTENSIONS, **lang_scanned.EXTENSIONS}
+    unread = {**lang_others.EXTENSIONS, **unparsed, **lang_matlab.EXTENSIONS}
     extensions = {**EXTENSIONS, **unread}
     new = lang in NEW_LANGS or lang in unread
     skip = re.compile(r"(^|/)(tests?|testdata|__tests__|examples?|benches|vendor)(/|$)|test|spec|\.min\.")
@@ -303,7 +308,7 @@ def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> li
         and (p.suffix or _is_shell_script(p))
     )
     rng.shuffle(files)
-    parser = None if lang in lang_unparsed.EXTENSIONS else _parser(lang)
+    parser = None if lang in unparsed else _parser(lang)
     tasks = []
     for path in files:
         try:
@@ -330,6 +335,7 @@ def main() -> int:
             *EXTENSIONS,
             *lang_others.EXTENSIONS,
             *lang_unparsed.EXTENSIONS,
+            *lang_scanned.EXTENSIONS,
             *lang_matlab.EXTENSIONS,
         ],
     )
