@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from mcp_pruner_server.pruning.structure.pascal_blocks import is_pascal
+
 # Extension (lower case) -> language; the names are the keys of `syntax_grammars.GRAMMARS`.
 EXTENSIONS: dict[str, str] = {
     ".py": "python",
@@ -91,6 +93,8 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".hrl": "erlang",
     ".clj": "clojure",
     ".cljs": "clojure",
+    ".cljc": "clojure",
+    ".bb": "clojure",  # babashka
     ".el": "elisp",
     ".fsi": "fsharp_signature",  # F#'s grammar of signatures fails on members and nested types
     ".lisp": "commonlisp",
@@ -101,6 +105,13 @@ UNPARSED_EXTENSIONS: dict[str, str] = {
     ".sql": "sql",
     ".ps1": "powershell",
     ".vb": "vbnet",
+    # VBA and VB6 modules, VBScript: their procedures close as VB.NET's do (`vbnet_blocks.py`)
+    ".bas": "vbnet",
+    ".vbs": "vbnet",
+    ".pas": "pascal",  # Delphi, Free Pascal (`pascal_blocks.py`); `.pp` is Puppet's too: `is_pascal`
+    ".dpr": "pascal",
+    ".lpr": "pascal",
+    ".dpk": "pascal",
 }
 # Whole file names (lower case) that say the language without an extension.
 FILE_NAMES: dict[str, str] = {
@@ -271,6 +282,29 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"class\s*\(\s*\w+\s*\))\b[^=!;]*::|implicit\s+none\b|use\s+\w+\s*(?:,|$)|call\s+\w+|"
         r"contains\s*$|end\s*(?:subroutine|function|module|program|interface|do|if|select|type)\b|![>!<])",
     ),
+    # Delphi and Free Pascal: a unit's sections, `uses`, routine heads ended by `;` (JavaScript's
+    # `function f(x) {` is not), `var` / `const` alone on a line, `{$…}` directives (Erlang's
+    # `begin`, `end;` and `end.` alone on a line are Pascal's too).
+    "pascal": (
+        r"^(?i:unit [\w.]+;|program [\w.]+;|interface|implementation|initialization|uses\b.*)\s*$",
+        r"^\s*(?i:(?:class )?(?:procedure|function|constructor|destructor) [\w.]+\s*(?:\([^(){}]*\))?"
+        r"\s*(?::\s*[\w.<>]+)?;)",
+        r"^\s*(?i:\w+\s*=\s*(?:class|record|interface|packed record)\b(?:\s*\([\w., ]*\))?\s*$|"
+        r"property \w+.*\bread\b)",
+        r"^\s*(?i:var|const)\s*$|^\{\$(?i:mode|ifdef|ifndef|endif|define|i|include|h\+|r)\b",
+    ),
+    # Visual Basic: `Imports`, `End Sub` / `End If` …, `Dim x As T`, `'''` docs, `Option Strict`.
+    "vbnet": (
+        r"^Imports [\w.]+(?: = [\w.]+)?\s*$|^Option (?:Strict|Explicit|Infer) (?:On|Off)\s*$",
+        r"^\s*End (?:Sub|Function|Class|Module|Namespace|Property|Structure|Interface|Enum|If|Select|Try|"
+        r"With|Using|Get|Set|SyncLock|While|Operator)\s*$",
+        r"^\s*(?:Dim|Private|Public|Friend) \w+ As (?:New )?[\w.]+|^\s*'''\s*<\w+|^\s*Next(?: \w+)?\s*$",
+    ),
+    # Clojure: `(ns a.b`, `(defn f`, `(:require [`.
+    "clojure": (
+        r"^\((?:ns [\w.-]+|defn-? |defprotocol |defrecord |defmulti )",  # Common Lisp has `defmethod`
+        r"^\s*\(:(?:require|import|refer-clojure|gen-class)(?=\s|$)",
+    ),
     "objc": (
         r"^#import [<\"]",
         r"^@(?:interface|implementation|end|property|protocol|synthesize)\b",
@@ -283,6 +317,7 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
 _NARROWER: dict[str, frozenset[str]] = {
     "rust": frozenset({"zig", "perl"}),  # and Perl's `use strict;`, `use Foo::Bar;`
     "python": frozenset({"swift", "kotlin"}),
+    "javascript": frozenset({"pascal"}),  # Pascal's `function f(x: T): R;` heads
     "haskell": frozenset({"swift"}),
 }
 _SIGNS = tuple((lang, re.compile("|".join(parts))) for lang, parts in _SIGN_PARTS.items())
@@ -348,6 +383,8 @@ def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
             return "cpp"  # a C++ header: `namespace`, `template<…>`, `class X {`, `std::`
         if lang == "objc" and is_matlab(lines):
             return "matlab"  # no grammar: its own scan (`matlab_blocks.py`)
+        if name.suffix == ".pp" and is_pascal(lines):
+            return "pascal"
         if lang is not None:
             return lang
     if lines and lines[0].startswith("<?php"):

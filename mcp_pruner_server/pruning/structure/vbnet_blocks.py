@@ -1,0 +1,118 @@
+"""Visual Basic's procedures (VB.NET, VBA, VB6), found by a scan of their own: blocks as a parser's.
+
+A VB procedure closes with a keyword line at its head's indentation (`End Sub`, `End Function`,
+`End Property` …), which the language-independent heuristics, reading blocks by indentation and
+brackets, left out of it; `Sub` and `Property` were no header to them at all. Here a `Function`,
+`Sub`, `Property`, `Operator` or custom `Event` runs from its head to the `End` line of its kind
+at its own indentation (or, in code not indented so, the first `End` of its kind); a declaration
+without a body (`MustOverride`, `Declare`, an interface's member) is its head's lines. The `'`
+comments (`'''` XML docs) and attribute lines (`<Extension>`) directly above are its doc, weighed
+as a parser's (`LEAD_WEIGHT` a line); its name is known.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.structure.code_blocks import Block
+
+_MODIFIERS = (
+    r"(?:(?:Public|Private|Protected|Friend|Shared|Overrides|Overridable|NotOverridable|MustOverride|"
+    r"Overloads|Shadows|Static|Async|Iterator|Partial|ReadOnly|WriteOnly|Default|Narrowing|Widening|"
+    r"Custom|Declare(?:\s+(?:Ansi|Unicode|Auto))?)\s+)*"
+)
+_HEAD = re.compile(
+    r"(\s*)" + _MODIFIERS + r"(Function|Sub|Property|Operator|Event)\s+(\[?\w+\]?)", re.IGNORECASE
+)
+_NO_BODY = re.compile(r"\s*(?:\w+\s+)*?(?:MustOverride|Declare)\b", re.IGNORECASE)
+# An `Event` has a body only when `Custom`; a `Property` on one line (`Property X As T`) has none.
+_CUSTOM = re.compile(r"\s*(?:\w+\s+)*?Custom\s+Event\b", re.IGNORECASE)
+_INTERFACE = re.compile(
+    r"\s*(?:(?:Public|Private|Protected|Friend|Partial|Shadows)\s+)*Interface\s+\w", re.IGNORECASE
+)
+_INTERFACE_END = re.compile(r"\s*End\s+Interface\b", re.IGNORECASE)
+_COMMENT = re.compile(r"\s*(?:'|REM\b)", re.IGNORECASE)
+_ATTRIBUTE = re.compile(r"\s*<[A-Za-z][^>]*>\s*_?\s*$")
+# How many lines one procedure may span before the scan gives up on its `End`.
+MAX_PROCEDURE_LINES = 5_000
+
+
+def _signature_end(lines: Sequence[str], head: int) -> int:
+    """Exclusive end of the head: past its ` _` continuations and unclosed parentheses."""
+    depth = 0
+    for j in range(head, min(len(lines), head + 100)):
+        code = lines[j].split("'", 1)[0]
+        depth += code.count("(") - code.count(")")
+        if depth <= 0 and not code.rstrip().endswith((" _", ",")):
+            return j + 1
+    return head + 1
+
+
+def _end(lines: Sequence[str], head: int, indent: str, kind: str) -> int | None:
+    """Exclusive end of the procedure: the line after its `End <kind>`."""
+    closing = re.compile(r"(\s*)End\s+" + kind + r"\b", re.IGNORECASE)
+    first = None
+    for j in range(head + 1, min(len(lines), head + MAX_PROCEDURE_LINES)):
+        found = closing.match(lines[j])
+        if found is None:
+            continue
+        if found.group(1) == indent:
+            return j + 1
+        if first is None:
+            first = j + 1
+        if _HEAD.match(lines[j]) is not None:
+            break
+    return first
+
+
+def _has_body(lines: Sequence[str], head: int, sig_end: int, kind: str) -> bool:
+    line = lines[head]
+    if _NO_BODY.match(line):
+        return False
+    if kind.lower() == "event":
+        return bool(_CUSTOM.match(line))
+    if kind.lower() == "property":  # an auto-property: the next line at its indentation is no `Get`
+        following = next(
+            (x for x in lines[sig_end : sig_end + 50] if x.strip() and not _COMMENT.match(x)), ""
+        )
+        return bool(
+            re.match(r"\s*(?:(?:Public|Private|Protected|Friend)\s+)*(?:Get|Set)\b", following, re.IGNORECASE)
+        )
+    return True
+
+
+def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
+    """Every procedure, with the comments and attributes directly above; one inside another (a
+    multi-line lambda's `Function(x)` has no name, so is none) is part of it."""
+    out: list[Block] = []
+    inside_until = 0
+    in_interface = False
+    for row in deadline.paced(range(len(lines))):
+        line = lines[row]
+        if _INTERFACE.match(line):
+            in_interface = True
+        elif _INTERFACE_END.match(line):
+            in_interface = False
+        if row < inside_until:
+            continue
+        head = _HEAD.match(line)
+        if head is None:
+            continue
+        kind = head.group(2)
+        sig_end = _signature_end(lines, row)
+        end = None
+        if not in_interface and _has_body(lines, row, sig_end, kind):
+            end = _end(lines, row, head.group(1), kind)
+        if end is None:
+            end = sig_end
+        start = row
+        while start > 0 and (_COMMENT.match(lines[start - 1]) or _ATTRIBUTE.match(lines[start - 1])):
+            start -= 1
+        name = head.group(3).strip("[]")
+        if name.lower() == "new":
+            name = "new"  # a constructor, `Sub New`: named as Ruby's and Perl's are (VB ignores case)
+        out.append(Block(start, row, end, False, None, sig_end=sig_end, name=name))
+        inside_until = end
+    return out
