@@ -29,10 +29,12 @@ _HEAD = re.compile(
 _NO_BODY = re.compile(r"\s*(?:\w+\s+)*?(?:MustOverride|Declare)\b", re.IGNORECASE)
 # An `Event` has a body only when `Custom`; a `Property` on one line (`Property X As T`) has none.
 _CUSTOM = re.compile(r"\s*(?:\w+\s+)*?Custom\s+Event\b", re.IGNORECASE)
-_INTERFACE = re.compile(
-    r"\s*(?:(?:Public|Private|Protected|Friend|Partial|Shadows)\s+)*Interface\s+\w", re.IGNORECASE
+# A type or namespace holding members: its members' context, as a parser's class is.
+_CONTAINER = re.compile(
+    r"(\s*)(?:(?:Public|Private|Protected|Friend|Partial|Shadows|MustInherit|NotInheritable|Shared)\s+)*"
+    r"(Class|Module|Structure|Interface|Namespace)\s+(\w+)",
+    re.IGNORECASE,
 )
-_INTERFACE_END = re.compile(r"\s*End\s+Interface\b", re.IGNORECASE)
 _COMMENT = re.compile(r"\s*(?:'|REM\b)", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"\s*<[A-Za-z][^>]*>\s*_?\s*$")
 # How many lines one procedure may span before the scan gives up on its `End`.
@@ -84,17 +86,26 @@ def _has_body(lines: Sequence[str], head: int, sig_end: int, kind: str) -> bool:
 
 
 def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
-    """Every procedure, with the comments and attributes directly above; one inside another (a
-    multi-line lambda's `Function(x)` has no name, so is none) is part of it."""
+    """Every procedure, with the comments and attributes directly above, in the class, module,
+    structure, interface or namespace holding it; one inside another (a multi-line lambda's
+    `Function(x)` has no name, so is none) is part of it."""
     out: list[Block] = []
     inside_until = 0
-    in_interface = False
+    open_containers: list[tuple[int, str]] = []  # (index in `out`, kind), innermost last
     for row in deadline.paced(range(len(lines))):
         line = lines[row]
-        if _INTERFACE.match(line):
-            in_interface = True
-        elif _INTERFACE_END.match(line):
-            in_interface = False
+        while open_containers and out[open_containers[-1][0]].end <= row:
+            open_containers.pop()
+        if row >= inside_until and (box := _CONTAINER.match(line)) is not None:
+            box_end = _end(lines, row, box.group(1), box.group(2))
+            if box_end is not None:
+                start = row
+                while start > 0 and (_COMMENT.match(lines[start - 1]) or _ATTRIBUTE.match(lines[start - 1])):
+                    start -= 1
+                parent = open_containers[-1][0] if open_containers else None
+                out.append(Block(start, row, box_end, True, parent, sig_end=row + 1, name=box.group(3)))
+                open_containers.append((len(out) - 1, box.group(2).lower()))
+            continue
         if row < inside_until:
             continue
         head = _HEAD.match(line)
@@ -103,6 +114,7 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
         kind = head.group(2)
         sig_end = _signature_end(lines, row)
         end = None
+        in_interface = bool(open_containers) and open_containers[-1][1] == "interface"
         if not in_interface and _has_body(lines, row, sig_end, kind):
             end = _end(lines, row, head.group(1), kind)
         if end is None:
@@ -113,6 +125,7 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
         name = head.group(3).strip("[]")
         if name.lower() == "new":
             name = "new"  # a constructor, `Sub New`: named as Ruby's and Perl's are (VB ignores case)
-        out.append(Block(start, row, end, False, None, sig_end=sig_end, name=name))
+        parent = open_containers[-1][0] if open_containers else None
+        out.append(Block(start, row, end, False, parent, sig_end=sig_end, name=name))
         inside_until = end
     return out

@@ -200,17 +200,39 @@ Public Class Network
 
     Public MustOverride Function Connect() As Boolean
 End Class
+
+Public Interface IClient
+    Function Send(data As String) As Boolean
+    Sub Close()
+End Interface
+
+Module Helpers
+    Sub Close()
+    End Sub
+End Module
 """.splitlines()
 
 
 def test_a_vb_procedure_runs_from_its_doc_and_attributes_to_its_end_at_its_own_indentation() -> None:
     blocks = vbnet_blocks(VB_SOURCE)
-    assert [(b.name, b.start, b.header, b.end, b.sig_end) for b in blocks] == [
-        ("UploadFile", 1, 5, 12, 7),  # a multi-line lambda's `End Function` ends nothing
-        ("new", 13, 14, 16, 15),  # a constructor is named `new`, as Ruby's and Perl's are
-        ("Timeout", 17, 17, 22, 18),
-        ("Name", 23, 23, 24, 24),  # an auto-property and an abstract member are their heads
-        ("Connect", 25, 25, 26, 26),
+    assert [(b.name, b.start, b.header, b.end, b.sig_end, b.parent) for b in blocks[:6]] == [
+        ("Network", 0, 0, 27, 1, None),  # a class: its members' context
+        ("UploadFile", 1, 5, 12, 7, 0),  # a multi-line lambda's `End Function` ends nothing
+        ("new", 13, 14, 16, 15, 0),  # a constructor is named `new`, as Ruby's and Perl's are
+        ("Timeout", 17, 17, 22, 18, 0),
+        ("Name", 23, 23, 24, 24, 0),  # an auto-property and an abstract member are their heads
+        ("Connect", 25, 25, 26, 26, 0),
+    ]
+
+
+def test_an_interface_member_has_no_body_to_look_for_in_the_next_type() -> None:
+    blocks = vbnet_blocks(VB_SOURCE)
+    assert [(b.name, b.header, b.end, b.container) for b in blocks[6:]] == [
+        ("IClient", 28, 32, True),
+        ("Send", 29, 30, False),  # not to the module's `End Sub` below
+        ("Close", 30, 31, False),
+        ("Helpers", 33, 37, True),
+        ("Close", 34, 36, False),
     ]
 
 
