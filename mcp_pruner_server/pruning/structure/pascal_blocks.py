@@ -43,14 +43,33 @@ MAX_DOC_LINES = 200
 
 # A `.pp` file is Free Pascal's when it opens as a unit or a program does (after its comments and
 # `{$mode …}` directives); Puppet's manifests open with `class`, `define`, `node` or a resource.
-_PASCAL_OPENING = re.compile(r"^\s*(?i:unit|program|library|package)\s+[\w.]+\s*;")
-_PASCAL_NO_CODE = re.compile(r"^\s*(?:\{|\(\*|//|\*|$)|^[^{}]*\}\s*$")
+# `unit Grips;`, `unit XMLCfg deprecated;`, `program DoubleCmd;`
+_PASCAL_OPENING = re.compile(r"\s*(?i:unit|program|library|package)\s+[\w.]+(?:\s+\w+)*\s*;")
+# Comments and directives before it: `{ … }` and `(* … *)` over any number of lines, `//` lines.
+_LEADING_COMMENT = re.compile(r"\s*(?:\{[^}]*(?:\}|$)|\(\*(?:(?!\*\)).)*(?:\*\)|$)|//.*)")
+MAX_OPENING_LINES = 1000  # a unit may open with a long header comment
 
 
 def is_pascal(lines: Sequence[str]) -> bool:
     """Whether the lines of a `.pp` file are Free Pascal's rather than a Puppet manifest's."""
-    first = next((line for line in lines[:300] if not _PASCAL_NO_CODE.match(line)), "")
-    return bool(_PASCAL_OPENING.match(first))
+    closing = ""  # the end of a comment still open from a line above
+    for line in lines[:MAX_OPENING_LINES]:
+        if closing:
+            end = line.find(closing)
+            if end < 0:
+                continue
+            line, closing = line[end + len(closing) :], ""
+        while (comment := _LEADING_COMMENT.match(line)) is not None and comment.group().strip():
+            text = comment.group().strip()
+            if text.startswith("{") and not text.endswith("}"):
+                closing = "}"
+            elif text.startswith("(*") and not text.endswith("*)"):
+                closing = "*)"
+            line = line[comment.end() :]
+        if closing or not line.strip():
+            continue
+        return bool(_PASCAL_OPENING.match(line))
+    return False
 
 
 def _sections(lines: Sequence[str]) -> int:

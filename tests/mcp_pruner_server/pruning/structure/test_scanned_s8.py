@@ -30,7 +30,8 @@ def test_the_extension_names_clojure_visual_basic_and_pascal(path: str, lang: st
 
 
 def test_a_dot_pp_file_is_pascal_only_when_it_opens_as_a_unit() -> None:
-    unit = ["{ Free Pascal's", "  XML utilities }", "{$mode objfpc}", "unit xmlutils;", "interface"]
+    unit = ["{", "  This file is part of", "  Free Pascal's XML utilities", "}", "{$mode objfpc}{$H+}"]
+    unit += ["(* a note *) // and another", "unit xmlutils;", "interface"]
     puppet = ["# Manages the web server", "class apache (", "  $port = 80,", ") {", "}"]
     assert language_of("src/xmlutils.pp", unit) == "pascal"
     assert language_of("manifests/init.pp", puppet) is None
