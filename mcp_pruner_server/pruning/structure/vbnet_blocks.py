@@ -35,6 +35,13 @@ _CONTAINER = re.compile(
     r"(Class|Module|Structure|Interface|Namespace)\s+(\w+)",
     re.IGNORECASE,
 )
+# The words a head or a container's line may open with: any other line is neither, untried.
+_OPENING_WORDS = frozenset(
+    w.lower()
+    for w in re.findall(
+        r"[A-Za-z]+", _MODIFIERS + "Function Sub Property Operator Event MustInherit NotInheritable"
+    )
+) | {"class", "module", "structure", "interface", "namespace"}
 _COMMENT = re.compile(r"\s*(?:'|REM\b)", re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"\s*<[A-Za-z][^>]*>\s*_?\s*$")
 # How many lines one procedure may span before the scan gives up on its `End`.
@@ -57,15 +64,15 @@ def _end(lines: Sequence[str], head: int, indent: str, kind: str) -> int | None:
     closing = re.compile(r"(\s*)End\s+" + kind + r"\b", re.IGNORECASE)
     first = None
     for j in range(head + 1, min(len(lines), head + MAX_PROCEDURE_LINES)):
+        if lines[j].lstrip()[:3].lower() != "end":
+            continue
         found = closing.match(lines[j])
         if found is None:
             continue
         if found.group(1) == indent:
             return j + 1
         if first is None:
-            first = j + 1
-        if _HEAD.match(lines[j]) is not None:
-            break
+            first = j + 1  # a lambda's, deeper; or, in code not indented so, the procedure's own
     return first
 
 
@@ -94,6 +101,9 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
     open_containers: list[tuple[int, str]] = []  # (index in `out`, kind), innermost last
     for row in deadline.paced(range(len(lines))):
         line = lines[row]
+        words = line.split(None, 1)
+        if not words or words[0].lower() not in _OPENING_WORDS:
+            continue
         while open_containers and out[open_containers[-1][0]].end <= row:
             open_containers.pop()
         if row >= inside_until and (box := _CONTAINER.match(line)) is not None:
