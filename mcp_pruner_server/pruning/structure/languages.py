@@ -300,10 +300,12 @@ _SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"With|Using|Get|Set|SyncLock|While|Operator)\s*$",
         r"^\s*(?:Dim|Private|Public|Friend) \w+ As (?:New )?[\w.]+|^\s*'''\s*<\w+|^\s*Next(?: \w+)?\s*$",
     ),
-    # Clojure: `(ns a.b`, `(defn f`, `(:require [`.
+    # Clojure: `(ns a.b`, `(in-ns 'a.b)`, `(def x`, `(defn f`, `(:require [`, `(:use [` (not Common
+    # Lisp's `defmethod`, `deftype` and `defmacro`).
     "clojure": (
-        r"^\((?:ns [\w.-]+|defn-? |defprotocol |defrecord |defmulti )",  # Common Lisp has `defmethod`
-        r"^\s*\(:(?:require|import|refer-clojure|gen-class)(?=\s|$)",
+        r"^\((?:ns|in-ns|def|defn-?|defonce|defprotocol|defrecord|defmulti|definterface|extend-(?:type|protocol))"
+        r"(?=\s|$)",
+        r"^\s*\(:(?:require|import|refer-clojure|gen-class)(?=\s|$)|^\s*\(:use \[",
     ),
     "objc": (
         r"^#import [<\"]",

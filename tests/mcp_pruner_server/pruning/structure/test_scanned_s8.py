@@ -93,8 +93,23 @@ CLOJURE_LINES = """\
 """.splitlines()
 
 
+# A file of `clojure.core` loaded into its namespace: no `(ns`, no `(defn`.
+CLOJURE_IN_NS = """\
+;   Copyright (c) Rich Hickey. All rights reserved.
+(in-ns 'clojure.core)
+
+(definterface IVecImpl
+  (^int tailoff []))
+
+(deftype VecNode [edit arr])
+
+(defonce EMPTY-NODE (VecNode. nil (object-array 32)))
+""".splitlines()
+
+
 @pytest.mark.parametrize(
-    ("lines", "lang"), [(PASCAL_LINES, "pascal"), (VB_LINES, "vbnet"), (CLOJURE_LINES, "clojure")]
+    ("lines", "lang"),
+    [(PASCAL_LINES, "pascal"), (VB_LINES, "vbnet"), (CLOJURE_LINES, "clojure"), (CLOJURE_IN_NS, "clojure")],
 )
 def test_clojure_visual_basic_and_pascal_are_recognised_by_their_lines(lines: list[str], lang: str) -> None:
     assert guess_language(lines) == lang
