@@ -1,0 +1,96 @@
+"""What a Fortran procedure's name says in its suffixes: the kind and the rank it is written for.
+
+A Fortran generic (`interface get_value`) is implemented by one specific procedure per type,
+kind and rank, named by suffixes the language's conventions share: `get_value_float_dp`,
+`get_value_integer_i8`, `write_field_2d`, `linterp_2D`, `add_r4`, stdlib's `_rsp` / `_int64`.
+Their docs say the same in words ("as double precision float", "as eight byte integer",
+"for 2D data"), words no term of the name matches: `dp`, `i8` and `2d` are too short to be terms,
+and the question's "2D" is no term either. Documented alike, the specifics differ in these words
+alone, so the specific a question spells out is found by them: a procedure whose name carries the
+suffix a question spells gets a term of its own in its name field, which the question asks for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# A kind suffix (a whole `_`-separated part of the name, in any case) and the kind it names.
+# `sp`/`dp`/`qp` and `r4`/`r8`/`r16` are the community's reals, `real32`/`int64` … the intrinsic
+# module's names (`iso_fortran_env`), `rsp`/`cdp` stdlib's, `jprm`/`jprd` the IFS's (and ecRad's).
+_KIND_SUFFIXES = {
+    **dict.fromkeys(("sp", "r4", "real32", "rsp", "csp", "c4", "jprm"), "real4"),
+    **dict.fromkeys(("dp", "r8", "real64", "rdp", "cdp", "c8", "jprd"), "real8"),
+    **dict.fromkeys(("qp", "r16", "real128", "rqp", "cqp", "c16", "xdp"), "real16"),
+    **dict.fromkeys(("i1", "int8", "iint8"), "int1"),
+    **dict.fromkeys(("i2", "int16", "iint16"), "int2"),
+    **dict.fromkeys(("i4", "int32", "iint32"), "int4"),
+    **dict.fromkeys(("i8", "int64", "iint64"), "int8"),
+}
+# A rank suffix: `_2d`, `_2D`, `1Dreal` in `exchange1Dreal` (a digit after a letter or `_`, then
+# `d` ending the part, or a capital `D`), up to Fortran 2008's fifteen dimensions.
+_RANK_IN_NAME = re.compile(r"(?:^|(?<=[A-Za-z_]))(1[0-5]|[1-9])(?:d(?![a-z])|D)")
+_NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "sixteen": 16,
+}  # fmt: skip
+_NUMBER = r"(1[0-6]|[1-9]|one|two|three|four|five|six|seven|eight|sixteen)"
+# How a question spells a kind: "double precision", "single-precision real", "real(8)",
+# "real*4", "eight byte integer", "64-bit integer", "integer(kind=8)", "int64".
+_PRECISION = re.compile(r"\b(single|double|quad(?:ruple)?)[- ]precision\b", re.IGNORECASE)
+_SIZED = re.compile(
+    rf"\b(?:{_NUMBER}[- ]?bytes?|(8|16|32|64|128)[- ]?bits?)\s+(integer|int|real|float(?:ing[- ]point)?)\b",
+    re.IGNORECASE,
+)
+_DECLARED = re.compile(r"\b(integer|real)\s*(?:\*\s*|\(\s*(?:kind\s*=\s*)?)(1|2|4|8|16)\b", re.IGNORECASE)
+_INTRINSIC = re.compile(r"\b(int|real)(8|16|32|64|128)\b", re.IGNORECASE)
+_PRECISION_BYTES = {"single": 4, "double": 8, "quad": 16, "quadruple": 16}
+# How a question spells a rank: "2D", "2-d arrays", "two-dimensional", "rank-2", "rank one".
+_RANK_IN_QUESTION = re.compile(
+    rf"\b(?:(1[0-5]|[1-9])[- ]?d\b|{_NUMBER}[- ]dimensional\b|rank[- ]{_NUMBER}\b)", re.IGNORECASE
+)
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBERS[word.lower()]
+
+
+def _term(kind: str) -> str:
+    """The name-field term of a kind or rank: no word is spelled with a colon."""
+    return f"fortran:{kind}"
+
+
+def question_kinds(question: str) -> set[str]:
+    """The kinds and ranks `question` spells out (`real8` of "double precision", `rank2` of "2D")."""
+    found = {f"real{_PRECISION_BYTES[m.group(1).lower()]}" for m in _PRECISION.finditer(question)}
+    for m in _SIZED.finditer(question):
+        size = _number(m.group(1)) if m.group(1) else int(m.group(2)) // 8
+        found.add(f"{'int' if m.group(3).lower().startswith('int') else 'real'}{size}")
+    for m in _DECLARED.finditer(question):
+        found.add(f"{m.group(1).lower()[:4].replace('inte', 'int')}{m.group(2)}")
+    for m in _INTRINSIC.finditer(question):
+        found.add(f"{m.group(1).lower()}{int(m.group(2)) // 8}")
+    for m in _RANK_IN_QUESTION.finditer(question):
+        found.add(f"rank{_number(next(g for g in m.groups() if g is not None))}")
+    return found
+
+
+def name_kinds(name: str) -> set[str]:
+    """The kinds and ranks the suffixes of a procedure's name stand for (`real8` of `get_dp`)."""
+    found = {_KIND_SUFFIXES[part.lower()] for part in name.split("_") if part.lower() in _KIND_SUFFIXES}
+    found.update(f"rank{m.group(1)}" for m in _RANK_IN_NAME.finditer(name))
+    return found
+
+
+def kinds_named(question: str, names: Sequence[str | None]) -> dict[int, tuple[str, ...]]:
+    """The procedures (by index) whose names carry a kind or rank `question` spells out, with the
+    terms their name fields gain (the same terms join the question)."""
+    asked = question_kinds(question)
+    if not asked:
+        return {}
+    found: dict[int, tuple[str, ...]] = {}
+    for k, name in enumerate(names):
+        shared = sorted(name_kinds(name) & asked) if name else []
+        if shared:
+            found[k] = tuple(_term(kind) for kind in shared)
+    return found

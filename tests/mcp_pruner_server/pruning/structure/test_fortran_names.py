@@ -1,0 +1,55 @@
+"""The kinds and ranks a Fortran procedure's name carries in its suffixes (`_dp`, `_i8`, `_2d`), as
+a question spells them out ("double precision", "eight byte integer", "2-d arrays")."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_pruner_server.pruning.structure.fortran_names import kinds_named, name_kinds, question_kinds
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("Retrieve TOML value as double precision float", {"real8"}),
+        ("Set a single-precision real", {"real4"}),
+        ("Retrieve TOML value as eight byte integer", {"int8"}),
+        ("Read a 64-bit integer", {"int8"}),
+        ("Convert to integer(kind=4) or real*8", {"int4", "real8"}),
+        ("Sort an int16 array", {"int2"}),
+        ("returns one of the following (for 2-d arrays)", {"rank2"}),
+        ("For use with 2D data, then 3d", {"rank2", "rank3"}),
+        ("a two-dimensional field of rank-1 vectors", {"rank2", "rank1"}),
+        ("Add a new entry to the dictionary", set()),
+        ("a single value, twice the double of it", set()),
+    ],
+)
+def test_a_question_spells_kinds_and_ranks_in_words(question: str, kinds: set[str]) -> None:
+    assert question_kinds(question) == kinds
+
+
+@pytest.mark.parametrize(
+    ("name", "kinds"),
+    [
+        ("get_value_float_dp", {"real8"}),
+        ("get_value_integer_i8", {"int8"}),
+        ("sort_INT64", {"int8"}),
+        ("add_r4", {"real4"}),
+        ("GDSWZD_2D_ARRAY", {"rank2"}),
+        ("linterp_2D", {"rank2"}),
+        ("PDLIB_exchange1Dreal_zero", {"rank1"}),
+        ("find_nearest_loc_2d_1d", {"rank2", "rank1"}),
+        ("g2_gbytec8", set()),  # a digit after a name is no kind
+        ("init_grib1", set()),
+        ("update_dpd", set()),  # `dp` only as a whole part of the name
+        ("dispersion3", set()),
+    ],
+)
+def test_a_name_carries_kinds_and_ranks_in_its_suffixes(name: str, kinds: set[str]) -> None:
+    assert name_kinds(name) == kinds
+
+
+def test_the_specific_a_question_spells_out_gains_a_term_its_siblings_lack() -> None:
+    names = ["get_value_float_sp", "get_value_float_dp", None, "get_value_integer_i8", "get_value"]
+    assert kinds_named("Retrieve TOML value as double precision float", names) == {1: ("fortran:real8",)}
+    assert kinds_named("Retrieve TOML value as float", names) == {}
