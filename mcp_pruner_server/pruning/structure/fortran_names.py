@@ -28,8 +28,11 @@ _KIND_SUFFIXES = {
     **dict.fromkeys(("i8", "int64", "iint64"), "int8"),
 }
 # A rank suffix: `_2d`, `_2D`, `1Dreal` in `exchange1Dreal` (a digit after a letter or `_`, then
-# `d` ending the part, or a capital `D`), up to Fortran 2008's fifteen dimensions.
-_RANK_IN_NAME = re.compile(r"(?:^|(?<=[A-Za-z_]))(1[0-5]|[1-9])(?:d(?![a-z])|D)")
+# `d` ending the part, or a capital `D`), up to Fortran 2008's fifteen dimensions; or a capital `R`
+# and the rank after a type's name (`getNextToken_realR1`, `intR2`: `_r4` and `_r8` are kinds).
+_RANK_IN_NAME = re.compile(
+    r"(?:^|(?<=[A-Za-z_]))(1[0-5]|[1-9])(?:d(?![a-z])|D)|(?<=[a-z])R(1[0-5]|[1-9])(?![0-9a-z])"
+)
 _NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "sixteen": 16,
@@ -78,7 +81,7 @@ def question_kinds(question: str) -> set[str]:
 def name_kinds(name: str) -> set[str]:
     """The kinds and ranks the suffixes of a procedure's name stand for (`real8` of `get_dp`)."""
     found = {_KIND_SUFFIXES[part.lower()] for part in name.split("_") if part.lower() in _KIND_SUFFIXES}
-    found.update(f"rank{m.group(1)}" for m in _RANK_IN_NAME.finditer(name))
+    found.update(f"rank{m.group(1) or m.group(2)}" for m in _RANK_IN_NAME.finditer(name))
     return found
 
 

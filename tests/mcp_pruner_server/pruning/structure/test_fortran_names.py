@@ -39,6 +39,9 @@ def test_a_question_spells_kinds_and_ranks_in_words(question: str, kinds: set[st
         ("linterp_2D", {"rank2"}),
         ("PDLIB_exchange1Dreal_zero", {"rank1"}),
         ("find_nearest_loc_2d_1d", {"rank2", "rank1"}),
+        ("getNextToken_complexR1", {"rank1"}),
+        ("TWrappedIntR2", {"rank2"}),
+        ("get_r8", {"real8"}),
         ("g2_gbytec8", set()),  # a digit after a name is no kind
         ("init_grib1", set()),
         ("update_dpd", set()),  # `dp` only as a whole part of the name
