@@ -13,7 +13,9 @@ suffix a question spells gets a term of its own in its name field, which the que
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from mcp_pruner_server.pruning.terms import terms
 
 # A kind suffix (a whole `_`-separated part of the name, in any case) and the kind it names.
 # `sp`/`dp`/`qp` and `r4`/`r8`/`r16` are the community's reals, `real32`/`int64` … the intrinsic
@@ -97,3 +99,28 @@ def kinds_named(question: str, names: Sequence[str | None]) -> dict[int, tuple[s
         if shared:
             found[k] = tuple(_term(kind) for kind in shared)
     return found
+
+
+# Fortran's procedure names cut their words short, often by two letters only (`vect` for vector,
+# `sqr` for square, `occ` for occupation, `coef`, `interp`, `calc`): a part of a name at least
+# `MIN_ABBREVIATION` long that starts a question word at least `MIN_CUT` letters longer names it.
+# MATLAB's names, cut by three letters or more, have their own (`matlab_blocks.abbreviated_hits`).
+MIN_ABBREVIATION = 3
+MIN_CUT = 2
+# A derived type's opening (`type, extends(grid) :: rot_equid_grid`, `type :: t`), not a function
+# returning one (`type(grid) function make(…)`): the words its name abbreviates are its
+# procedures' subject, said by the question about any of them, and no sign of the one meant.
+_TYPE_OPENING = re.compile(r"\s*type\s*(?:,|::|\s+[A-Za-z])", re.IGNORECASE)
+
+
+def abbreviated_hits(name: str | None, opening: str, query: Mapping[str, float]) -> dict[str, int]:
+    """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`), as
+    hits of its name field; none for a derived type (`opening` is its first line)."""
+    if name is None or _TYPE_OPENING.match(opening):
+        return {}
+    parts = {t for t in terms(name) if "_" not in t and len(t) >= MIN_ABBREVIATION and t not in query}
+    return {
+        q: 1
+        for q, w in query.items()
+        if w >= 1.0 and "_" not in q and any(len(q) >= len(p) + MIN_CUT and q.startswith(p) for p in parts)
+    }

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_pruner_server.pruning.structure.fortran_names import kinds_named, name_kinds, question_kinds
+from mcp_pruner_server.pruning.scoring import query_weights
+from mcp_pruner_server.pruning.structure.fortran_names import (
+    abbreviated_hits,
+    kinds_named,
+    name_kinds,
+    question_kinds,
+)
 
 
 @pytest.mark.parametrize(
@@ -56,3 +62,19 @@ def test_the_specific_a_question_spells_out_gains_a_term_its_siblings_lack() -> 
     names = ["get_value_float_sp", "get_value_float_dp", None, "get_value_integer_i8", "get_value"]
     assert kinds_named("Retrieve TOML value as double precision float", names) == {1: ("fortran:real8",)}
     assert kinds_named("Retrieve TOML value as float", names) == {}
+
+
+def test_a_procedure_name_abbreviating_a_question_word_by_two_letters_names_it() -> None:
+    query = query_weights("Vector rotation fields for rotated equidistant cylindrical grids")
+    hits = abbreviated_hits(
+        "ROT_EQUID_CYLIND_VECT_ROT", "  SUBROUTINE ROT_EQUID_CYLIND_VECT_ROT(RLON, &", query
+    )
+    assert {"vector", "equidistant", "cylindrical"} <= hits.keys()
+    assert abbreviated_hits("ve_rot", "subroutine ve_rot(x)", query) == {}  # `ve` is too short a part
+
+
+def test_a_derived_type_name_abbreviating_the_question_words_gains_nothing() -> None:
+    query = query_weights("Initializes a rotated equidistant cylindrical grid")
+    assert abbreviated_hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid", query) == {}
+    assert abbreviated_hits("rot_equid_grid", "type :: rot_equid_grid", query) == {}
+    assert "equidistant" in abbreviated_hits("make_equid", "type(grid) function make_equid(n)", query)
