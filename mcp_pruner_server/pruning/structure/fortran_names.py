@@ -102,25 +102,51 @@ def kinds_named(question: str, names: Sequence[str | None]) -> dict[int, tuple[s
 
 
 # Fortran's procedure names cut their words short, often by two letters only (`vect` for vector,
-# `sqr` for square, `occ` for occupation, `coef`, `interp`, `calc`): a part of a name at least
-# `MIN_ABBREVIATION` long that starts a question word at least `MIN_CUT` letters longer names it.
+# `sqr` for square, `occ` for occupation, `coef`, `interp`, `calc`), or write them without their
+# vowels (`cmp` for compute, `wts` for weights, `nbr`): a part of a name at least
+# `MIN_ABBREVIATION` long that starts a question word at least `MIN_CUT` letters longer names it,
+# and so does one with no vowel after its first letter whose letters the word holds in order.
 # MATLAB's names, cut by three letters or more, have their own (`matlab_blocks.abbreviated_hits`).
 MIN_ABBREVIATION = 3
 MIN_CUT = 2
+_VOWELS = frozenset("aeiouy")
+_NAME_PARTS = re.compile(r"[_0-9]+|(?<=[a-z])(?=[A-Z])")
+_WORD = re.compile(r"[a-z]+")
 # A derived type's opening (`type, extends(grid) :: rot_equid_grid`, `type :: t`), not a function
 # returning one (`type(grid) function make(…)`): the words its name abbreviates are its
 # procedures' subject, said by the question about any of them, and no sign of the one meant.
 _TYPE_OPENING = re.compile(r"\s*type\s*(?:,|::|\s+[A-Za-z])", re.IGNORECASE)
 
 
-def abbreviated_hits(name: str | None, opening: str, query: Mapping[str, float]) -> dict[str, int]:
-    """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`), as
-    hits of its name field; none for a derived type (`opening` is its first line)."""
+def abbreviated_hits(
+    name: str | None, opening: str, question: str, query: Mapping[str, float]
+) -> dict[str, int]:
+    """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`,
+    "weight" of `cmp_time_wts`), as hits of its name field; none for a derived type (`opening` is
+    its first line)."""
     if name is None or _TYPE_OPENING.match(opening):
         return {}
     parts = {t for t in terms(name) if "_" not in t and len(t) >= MIN_ABBREVIATION and t not in query}
-    return {
+    hits = {
         q: 1
         for q, w in query.items()
         if w >= 1.0 and "_" not in q and any(len(q) >= len(p) + MIN_CUT and q.startswith(p) for p in parts)
     }
+    skeletons = {
+        p
+        for p in map(str.lower, _NAME_PARTS.split(name))
+        if len(p) >= MIN_ABBREVIATION and not _VOWELS & set(p[1:]) and p not in query
+    }
+    for word in set(_WORD.findall(question.lower())) if skeletons else ():
+        said = next((t for t in terms(word) if query.get(t, 0.0) >= 1.0), None)
+        if said is not None and any(_skeleton_of(p, word) for p in skeletons):
+            hits[said] = 1
+    return hits
+
+
+def _skeleton_of(part: str, word: str) -> bool:
+    """Whether `word` holds the letters of `part` in order, from its first (`wts` of weights)."""
+    if part[0] != word[0] or len(word) < len(part) + MIN_CUT:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in part[1:])

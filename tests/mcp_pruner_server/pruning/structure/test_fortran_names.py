@@ -65,16 +65,32 @@ def test_the_specific_a_question_spells_out_gains_a_term_its_siblings_lack() -> 
 
 
 def test_a_procedure_name_abbreviating_a_question_word_by_two_letters_names_it() -> None:
-    query = query_weights("Vector rotation fields for rotated equidistant cylindrical grids")
-    hits = abbreviated_hits(
-        "ROT_EQUID_CYLIND_VECT_ROT", "  SUBROUTINE ROT_EQUID_CYLIND_VECT_ROT(RLON, &", query
-    )
+    question = "Vector rotation fields for rotated equidistant cylindrical grids"
+    query = query_weights(question)
+    opening = "  SUBROUTINE ROT_EQUID_CYLIND_VECT_ROT(RLON, &"
+    hits = abbreviated_hits("ROT_EQUID_CYLIND_VECT_ROT", opening, question, query)
     assert {"vector", "equidistant", "cylindrical"} <= hits.keys()
-    assert abbreviated_hits("ve_rot", "subroutine ve_rot(x)", query) == {}  # `ve` is too short a part
+    assert abbreviated_hits("ve_rot", "subroutine ve_rot(x)", question, query) == {}  # `ve` is too short
+
+
+def test_a_procedure_name_writing_a_question_word_without_its_vowels_names_it() -> None:
+    question = "Compute linear interpolation weights for a diurnal forcing"
+    query = query_weights(question)
+    hits = abbreviated_hits("cmp_time_wts", "subroutine cmp_time_wts(this, w1, w2)", question, query)
+    assert {"comput", "weight"} <= hits.keys()
+    # a part with a vowel inside is a word of its own, not a skeleton (`get` is no "greatest")
+    question = "the greatest common divisor"
+    assert abbreviated_hits("get_gcd", "function get_gcd(a, b)", question, query_weights(question)) == {}
 
 
 def test_a_derived_type_name_abbreviating_the_question_words_gains_nothing() -> None:
-    query = query_weights("Initializes a rotated equidistant cylindrical grid")
-    assert abbreviated_hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid", query) == {}
-    assert abbreviated_hits("rot_equid_grid", "type :: rot_equid_grid", query) == {}
-    assert "equidistant" in abbreviated_hits("make_equid", "type(grid) function make_equid(n)", query)
+    question = "Initializes a rotated equidistant cylindrical grid"
+    query = query_weights(question)
+    assert (
+        abbreviated_hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid", question, query)
+        == {}
+    )
+    assert abbreviated_hits("rot_equid_grid", "type :: rot_equid_grid", question, query) == {}
+    assert "equidistant" in abbreviated_hits(
+        "make_equid", "type(grid) function make_equid(n)", question, query
+    )
