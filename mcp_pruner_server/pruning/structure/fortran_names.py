@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from mcp_pruner_server.pruning.terms import terms
 
@@ -118,30 +119,50 @@ _WORD = re.compile(r"[a-z]+")
 _TYPE_OPENING = re.compile(r"\s*type\s*(?:,|::|\s+[A-Za-z])", re.IGNORECASE)
 
 
-def abbreviated_hits(
-    name: str | None, opening: str, question: str, query: Mapping[str, float]
-) -> dict[str, int]:
-    """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`,
-    "weight" of `cmp_time_wts`), as hits of its name field; none for a derived type (`opening` is
-    its first line)."""
-    if name is None or _TYPE_OPENING.match(opening):
-        return {}
-    parts = {t for t in terms(name) if "_" not in t and len(t) >= MIN_ABBREVIATION and t not in query}
-    hits = {
-        q: 1
-        for q, w in query.items()
-        if w >= 1.0 and "_" not in q and any(len(q) >= len(p) + MIN_CUT and q.startswith(p) for p in parts)
-    }
-    skeletons = {
-        p
-        for p in map(str.lower, _NAME_PARTS.split(name))
-        if len(p) >= MIN_ABBREVIATION and not _VOWELS & set(p[1:]) and p not in query
-    }
-    for word in set(_WORD.findall(question.lower())) if skeletons else ():
-        said = next((t for t in terms(word) if query.get(t, 0.0) >= 1.0), None)
-        if said is not None and any(_skeleton_of(p, word) for p in skeletons):
-            hits[said] = 1
-    return hits
+@dataclass(frozen=True)
+class Abbreviations:
+    """The question's words a procedure's name may abbreviate, read once per question and filed
+    by their first letter, which an abbreviation keeps: a file has hundreds of procedures, and
+    each one's parts compared with every word cost tens of milliseconds."""
+
+    # first letter -> (question term, a word of the question it stems from, or the term itself)
+    by_initial: Mapping[str, tuple[tuple[str, str], ...]]
+    query: frozenset[str]
+
+    @classmethod
+    def of(cls, question: str, query: Mapping[str, float]) -> Abbreviations:
+        """The words of `question` whose terms are `query`'s, of full weight."""
+        full = {q for q, w in query.items() if w >= 1.0 and "_" not in q}
+        words = {(q, q) for q in full}  # a stem starts the words it stems from, as a name's part may
+        for word in set(_WORD.findall(question.lower())):
+            said = next((t for t in terms(word) if t in full), None)
+            if said is not None:
+                words.add((said, word))
+        by_initial: dict[str, list[tuple[str, str]]] = {}
+        for said, word in sorted(words):
+            by_initial.setdefault(word[0], []).append((said, word))
+        return cls({k: tuple(v) for k, v in by_initial.items()}, frozenset(query))
+
+    def hits(self, name: str | None, opening: str) -> dict[str, int]:
+        """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`,
+        "weight" of `cmp_time_wts`), as hits of its name field; none for a derived type (`opening`
+        is its first line)."""
+        if name is None or not self.by_initial or _TYPE_OPENING.match(opening):
+            return {}
+        found: dict[str, int] = {}
+        for part in terms(name):
+            if "_" in part or len(part) < MIN_ABBREVIATION or part in self.query:
+                continue
+            for said, word in self.by_initial.get(part[0], ()):
+                if len(word) >= len(part) + MIN_CUT and word.startswith(part):
+                    found[said] = 1
+        for part in map(str.lower, _NAME_PARTS.split(name)):
+            if len(part) < MIN_ABBREVIATION or _VOWELS & set(part[1:]) or part in self.query:
+                continue
+            for said, word in self.by_initial.get(part[0], ()):
+                if _skeleton_of(part, word):
+                    found[said] = 1
+        return found
 
 
 def _skeleton_of(part: str, word: str) -> bool:

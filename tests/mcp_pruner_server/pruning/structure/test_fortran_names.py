@@ -7,7 +7,7 @@ import pytest
 
 from mcp_pruner_server.pruning.scoring import query_weights
 from mcp_pruner_server.pruning.structure.fortran_names import (
-    abbreviated_hits,
+    Abbreviations,
     kinds_named,
     name_kinds,
     question_kinds,
@@ -68,29 +68,29 @@ def test_a_procedure_name_abbreviating_a_question_word_by_two_letters_names_it()
     question = "Vector rotation fields for rotated equidistant cylindrical grids"
     query = query_weights(question)
     opening = "  SUBROUTINE ROT_EQUID_CYLIND_VECT_ROT(RLON, &"
-    hits = abbreviated_hits("ROT_EQUID_CYLIND_VECT_ROT", opening, question, query)
+    hits = Abbreviations.of(question, query).hits("ROT_EQUID_CYLIND_VECT_ROT", opening)
     assert {"vector", "equidistant", "cylindrical"} <= hits.keys()
-    assert abbreviated_hits("ve_rot", "subroutine ve_rot(x)", question, query) == {}  # `ve` is too short
+    assert Abbreviations.of(question, query).hits("ve_rot", "subroutine ve_rot(x)") == {}  # `ve` is too short
 
 
 def test_a_procedure_name_writing_a_question_word_without_its_vowels_names_it() -> None:
     question = "Compute linear interpolation weights for a diurnal forcing"
     query = query_weights(question)
-    hits = abbreviated_hits("cmp_time_wts", "subroutine cmp_time_wts(this, w1, w2)", question, query)
+    hits = Abbreviations.of(question, query).hits("cmp_time_wts", "subroutine cmp_time_wts(this, w1, w2)")
     assert {"comput", "weight"} <= hits.keys()
     # a part with a vowel inside is a word of its own, not a skeleton (`get` is no "greatest")
     question = "the greatest common divisor"
-    assert abbreviated_hits("get_gcd", "function get_gcd(a, b)", question, query_weights(question)) == {}
+    assert Abbreviations.of(question, query_weights(question)).hits("get_gcd", "function get_gcd(a, b)") == {}
 
 
 def test_a_derived_type_name_abbreviating_the_question_words_gains_nothing() -> None:
     question = "Initializes a rotated equidistant cylindrical grid"
     query = query_weights(question)
     assert (
-        abbreviated_hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid", question, query)
+        Abbreviations.of(question, query).hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid")
         == {}
     )
-    assert abbreviated_hits("rot_equid_grid", "type :: rot_equid_grid", question, query) == {}
-    assert "equidistant" in abbreviated_hits(
-        "make_equid", "type(grid) function make_equid(n)", question, query
+    assert Abbreviations.of(question, query).hits("rot_equid_grid", "type :: rot_equid_grid") == {}
+    assert "equidistant" in Abbreviations.of(question, query).hits(
+        "make_equid", "type(grid) function make_equid(n)"
     )
