@@ -3,54 +3,63 @@
 `interface get_value` / `module procedure :: get_value_int, get_value_real` / `end interface`
 names one operation (and a type's constructor: `interface stop_type` / `module procedure ::
 stop_typer`) that callers call by the generic name, the compiler choosing the specific. The block
-is a few lines with no code; a question about the operation, worded as its doc or naming the
-generic, finds the block and not the code: each specific scores at least `GENERIC_SHARE` of its
-generic, as a namesake does of the best of its namesakes (`code.NAMESAKE_SHARE`).
+is a few lines with no code; a question about the operation names the generic, and finds the
+block and not the code: the generic's name is a name of each specific it lists, the words of it
+the question says hits of the specific's name field.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.terms import terms
 
-# (Fortran dev sets: one task more at 0.5, 0.7 and 0.9 alike, none lost; 0.7 as namesakes.)
-GENERIC_SHARE = 0.7
 _GENERIC = re.compile(r"\s*(?:abstract\s+)?interface\s+(\w+)", re.IGNORECASE)
+_END = re.compile(r"\s*end\s*interface\b", re.IGNORECASE)
 _SPECIFICS = re.compile(r"\s*(?:module\s+)?procedure\b\s*(?:::)?\s*([^!]*)", re.IGNORECASE)
 _NAME = re.compile(r"[A-Za-z]\w*")
 
 
-def generic_specifics(lines: Sequence[str], blocks: Sequence[Block]) -> dict[int, list[int]]:
-    """For each generic interface block (by index), the blocks of the specifics it lists."""
-    by_name: dict[str, list[int]] = {}
-    for k, b in enumerate(blocks):
-        if b.name is not None and not b.container:
-            by_name.setdefault(b.name.lower(), []).append(k)
-    found: dict[int, list[int]] = {}
-    for k, b in enumerate(blocks):
-        if not _GENERIC.match(lines[b.header]):
+def generics_of(lines: Sequence[str]) -> dict[str, list[str]]:
+    """Each specific procedure's name (in lower case) -> the generic interfaces that list it."""
+    found: dict[str, list[str]] = {}
+    generic: str | None = None
+    continued = False  # a `procedure ::` list goes on over `&` lines
+    for line in lines:
+        if generic is None:
+            m = _GENERIC.match(line)
+            generic = m.group(1) if m else None
             continue
-        listed: list[int] = []
-        continued = False  # a `procedure ::` list goes on over `&` lines
-        for line in lines[b.header + 1 : b.end]:
-            m = None if continued else _SPECIFICS.match(line)
-            text = m.group(1) if m else (line.split("!")[0] if continued else "")
-            continued = text.rstrip().endswith("&")
-            for name in _NAME.findall(text):
-                listed.extend(j for j in by_name.get(name.lower(), ()) if j != k)
-        if listed:
-            found[k] = listed
+        if _END.match(line):
+            generic = None
+            continue
+        m = None if continued else _SPECIFICS.match(line)
+        text = m.group(1) if m else (line.split("!")[0] if continued else "")
+        continued = text.rstrip().endswith("&")
+        for name in _NAME.findall(text):
+            found.setdefault(name.lower(), []).append(generic)
     return found
 
 
-def specifics_with_generics(
-    lines: Sequence[str], blocks: Sequence[Block], scores: Sequence[float]
-) -> list[float]:
-    """`scores` with each specific raised to `GENERIC_SHARE` of its generic interface's score."""
-    out = list(scores)
-    for generic, specifics in generic_specifics(lines, blocks).items():
-        for k in specifics:
-            out[k] = max(out[k], GENERIC_SHARE * scores[generic])
-    return out
+def generic_hits(name: str | None, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+    """The question terms of the generics that list the procedure `name`, as hits of its name field
+    ("stop" and "type" of `stop_typer`, listed by `interface stop_type`)."""
+    if name is None:
+        return {}
+    generics = _read(lines).get(name.lower(), ())
+    return {
+        t: 1 for generic in generics if generic.lower() != name.lower() for t in terms(generic) if t in query
+    }
+
+
+# The last file read, by identity: `code_units` asks for each procedure with the same lines.
+_last_read: list[tuple[Sequence[str], dict[str, list[str]]]] = []
+
+
+def _read(lines: Sequence[str]) -> dict[str, list[str]]:
+    if _last_read and _last_read[0][0] is lines:
+        return _last_read[0][1]
+    read = generics_of(lines)
+    _last_read[:] = [(lines, read)]
+    return read

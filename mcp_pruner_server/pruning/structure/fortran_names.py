@@ -1,19 +1,23 @@
-"""What a Fortran procedure's name says in its suffixes: the kind and the rank it is written for.
+"""What a Fortran procedure's name says beyond its terms: its kind and rank, its words cut short.
 
 A Fortran generic (`interface get_value`) is implemented by one specific procedure per type,
 kind and rank, named by suffixes the language's conventions share: `get_value_float_dp`,
 `get_value_integer_i8`, `write_field_2d`, `linterp_2D`, `add_r4`, stdlib's `_rsp` / `_int64`.
 Their docs say the same in words ("as double precision float", "as eight byte integer",
-"for 2D data"), words no term of the name matches: `dp`, `i8` and `2d` are too short to be terms,
-and the question's "2D" is no term either. Documented alike, the specifics differ in these words
-alone, so the specific a question spells out is found by them: a procedure whose name carries the
-suffix a question spells gets a term of its own in its name field, which the question asks for.
+"for 2D data"), words no term of the name matches: `dp`, `i8` and `2d` are too short to be terms.
+Documented alike, the specifics differ in these words alone, so the specific a question spells
+out is found by them: the question terms that spell the kind or rank its name's suffix stands for
+(the words, and the phrases holding them: "doubl", "double_precision", "2_d") are hits of its name
+field (`kind_hits`). Its name's other parts abbreviate words (`abbreviated_hits`).
+
+Both are `language_hooks.NameHits`, asked once per procedure with the same query: the question's
+words are read from the query (its phrase terms keep them as written) once per query.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mcp_pruner_server.pruning.terms import terms
@@ -50,6 +54,7 @@ _SIZED = re.compile(
 )
 _DECLARED = re.compile(r"\b(integer|real)\s*(?:\*\s*|\(\s*(?:kind\s*=\s*)?)(1|2|4|8|16)\b", re.IGNORECASE)
 _INTRINSIC = re.compile(r"\b(int|real)(8|16|32|64|128)\b", re.IGNORECASE)
+_SPELLING = re.compile(r"[\s*()=-]+")
 _PRECISION_BYTES = {"single": 4, "double": 8, "quad": 16, "quadruple": 16}
 # How a question spells a rank: "2D", "2-d arrays", "two-dimensional", "rank-2", "rank one".
 _RANK_IN_QUESTION = re.compile(
@@ -61,23 +66,25 @@ def _number(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBERS[word.lower()]
 
 
-def _term(kind: str) -> str:
-    """The name-field term of a kind or rank: no word is spelled with a colon."""
-    return f"fortran:{kind}"
+def question_kinds(question: str) -> dict[str, set[tuple[str, ...]]]:
+    """The kinds and ranks `question` spells out (`real8` of "double precision", `rank2` of "2D"),
+    each with the words of each spelling."""
+    found: dict[str, set[tuple[str, ...]]] = {}
 
+    def spelled(kind: str, m: re.Match[str]) -> None:
+        found.setdefault(kind, set()).add(tuple(w for w in _SPELLING.split(m.group(0).lower()) if w))
 
-def question_kinds(question: str) -> set[str]:
-    """The kinds and ranks `question` spells out (`real8` of "double precision", `rank2` of "2D")."""
-    found = {f"real{_PRECISION_BYTES[m.group(1).lower()]}" for m in _PRECISION.finditer(question)}
+    for m in _PRECISION.finditer(question):
+        spelled(f"real{_PRECISION_BYTES[m.group(1).lower()]}", m)
     for m in _SIZED.finditer(question):
         size = _number(m.group(1)) if m.group(1) else int(m.group(2)) // 8
-        found.add(f"{'int' if m.group(3).lower().startswith('int') else 'real'}{size}")
+        spelled(f"{'int' if m.group(3).lower().startswith('int') else 'real'}{size}", m)
     for m in _DECLARED.finditer(question):
-        found.add(f"{m.group(1).lower()[:4].replace('inte', 'int')}{m.group(2)}")
+        spelled(f"{m.group(1).lower()[:4].replace('inte', 'int')}{m.group(2)}", m)
     for m in _INTRINSIC.finditer(question):
-        found.add(f"{m.group(1).lower()}{int(m.group(2)) // 8}")
+        spelled(f"{m.group(1).lower()}{int(m.group(2)) // 8}", m)
     for m in _RANK_IN_QUESTION.finditer(question):
-        found.add(f"rank{_number(next(g for g in m.groups() if g is not None))}")
+        spelled(f"rank{_number(next(g for g in m.groups() if g is not None))}", m)
     return found
 
 
@@ -88,18 +95,14 @@ def name_kinds(name: str) -> set[str]:
     return found
 
 
-def kinds_named(question: str, names: Sequence[str | None]) -> dict[int, tuple[str, ...]]:
-    """The procedures (by index) whose names carry a kind or rank `question` spells out, with the
-    terms their name fields gain (the same terms join the question)."""
-    asked = question_kinds(question)
-    if not asked:
+def kind_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
+    """The question terms that spell a kind or rank the suffixes of `name` stand for ("doubl",
+    "precision", "double_precision" of `get_value_dp` for "… as double precision float"), as hits
+    of its name field."""
+    if name is None:
         return {}
-    found: dict[int, tuple[str, ...]] = {}
-    for k, name in enumerate(names):
-        shared = sorted(name_kinds(name) & asked) if name else []
-        if shared:
-            found[k] = tuple(_term(kind) for kind in shared)
-    return found
+    asked = _read(query).kinds
+    return {term: 1 for kind in name_kinds(name) for term in asked.get(kind, ())}
 
 
 # Fortran's procedure names cut their words short, often by two letters only (`vect` for vector,
@@ -119,50 +122,74 @@ _WORD = re.compile(r"[a-z]+")
 _TYPE_OPENING = re.compile(r"\s*type\s*(?:,|::|\s+[A-Za-z])", re.IGNORECASE)
 
 
+def abbreviated_hits(name: str | None, opening: str, query: Mapping[str, float]) -> dict[str, int]:
+    """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`,
+    "weight" of `cmp_time_wts`), as hits of its name field; none for a derived type (`opening` is
+    its first line)."""
+    if name is None or _TYPE_OPENING.match(opening):
+        return {}
+    read = _read(query)
+    found: dict[str, int] = {}
+    for part in terms(name):
+        if "_" in part or len(part) < MIN_ABBREVIATION or part in query:
+            continue
+        for said, word in read.by_initial.get(part[0], ()):
+            if len(word) >= len(part) + MIN_CUT and word.startswith(part):
+                found[said] = 1
+    for part in map(str.lower, _NAME_PARTS.split(name)):
+        if len(part) < MIN_ABBREVIATION or _VOWELS & set(part[1:]) or part in query:
+            continue
+        for said, word in read.by_initial.get(part[0], ()):
+            if _skeleton_of(part, word):
+                found[said] = 1
+    return found
+
+
 @dataclass(frozen=True)
-class Abbreviations:
-    """The question's words a procedure's name may abbreviate, read once per question and filed
-    by their first letter, which an abbreviation keeps: a file has hundreds of procedures, and
-    each one's parts compared with every word cost tens of milliseconds."""
+class _QuestionWords:
+    """What the question's terms say, read once per question: a file has hundreds of procedures,
+    and its words looked up again for each one cost tens of milliseconds."""
 
-    # first letter -> (question term, a word of the question it stems from, or the term itself)
+    # first letter -> (question term of full weight, a word of the question it stems from or the
+    # term itself): an abbreviation keeps its word's first letter
     by_initial: Mapping[str, tuple[tuple[str, str], ...]]
-    query: frozenset[str]
+    # kind or rank -> the question terms that spell it
+    kinds: Mapping[str, frozenset[str]]
 
-    @classmethod
-    def of(cls, question: str, query: Mapping[str, float]) -> Abbreviations:
-        """The words of `question` whose terms are `query`'s, of full weight."""
-        full = {q for q, w in query.items() if w >= 1.0 and "_" not in q}
-        words = {(q, q) for q in full}  # a stem starts the words it stems from, as a name's part may
-        for word in set(_WORD.findall(question.lower())):
-            said = next((t for t in terms(word) if t in full), None)
-            if said is not None:
-                words.add((said, word))
-        by_initial: dict[str, list[tuple[str, str]]] = {}
-        for said, word in sorted(words):
-            by_initial.setdefault(word[0], []).append((said, word))
-        return cls({k: tuple(v) for k, v in by_initial.items()}, frozenset(query))
 
-    def hits(self, name: str | None, opening: str) -> dict[str, int]:
-        """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`,
-        "weight" of `cmp_time_wts`), as hits of its name field; none for a derived type (`opening`
-        is its first line)."""
-        if name is None or not self.by_initial or _TYPE_OPENING.match(opening):
-            return {}
-        found: dict[str, int] = {}
-        for part in terms(name):
-            if "_" in part or len(part) < MIN_ABBREVIATION or part in self.query:
-                continue
-            for said, word in self.by_initial.get(part[0], ()):
-                if len(word) >= len(part) + MIN_CUT and word.startswith(part):
-                    found[said] = 1
-        for part in map(str.lower, _NAME_PARTS.split(name)):
-            if len(part) < MIN_ABBREVIATION or _VOWELS & set(part[1:]) or part in self.query:
-                continue
-            for said, word in self.by_initial.get(part[0], ()):
-                if _skeleton_of(part, word):
-                    found[said] = 1
-        return found
+def _words_of(query: Mapping[str, float]) -> _QuestionWords:
+    # the question's words as written, in order, are the parts of its phrase terms (`as_double`)
+    text = " . ".join(q.replace("_", " ") for q in query if "_" in q)
+    full = {q for q, w in query.items() if w >= 1.0 and "_" not in q}
+    words = {(q, q) for q in full}  # a stem starts the words it stems from, as a name's part may
+    for word in set(_WORD.findall(text)):
+        said = next((t for t in terms(word) if t in full), None)
+        if said is not None:
+            words.add((said, word))
+    by_initial: dict[str, list[tuple[str, str]]] = {}
+    for said, word in sorted(words):
+        by_initial.setdefault(word[0], []).append((said, word))
+    phrases = [f"_{q}_" for q in query if "_" in q]
+    kinds = {
+        kind: frozenset(
+            [t for words in spellings for w in words for t in [w, *terms(w)] if t in query]
+            + [p[1:-1] for words in spellings for p in phrases if f"_{'_'.join(words)}_" in p]
+        )
+        for kind, spellings in question_kinds(text).items()
+    }
+    return _QuestionWords({k: tuple(v) for k, v in by_initial.items()}, {k: v for k, v in kinds.items() if v})
+
+
+# The last question read, by identity: `code_units` asks for each procedure with the same query.
+_last_read: list[tuple[Mapping[str, float], _QuestionWords]] = []
+
+
+def _read(query: Mapping[str, float]) -> _QuestionWords:
+    if _last_read and _last_read[0][0] is query:
+        return _last_read[0][1]
+    read = _words_of(query)
+    _last_read[:] = [(query, read)]
+    return read
 
 
 def _skeleton_of(part: str, word: str) -> bool:

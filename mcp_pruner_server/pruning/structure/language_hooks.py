@@ -20,6 +20,8 @@ from typing import Protocol
 
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits
+from mcp_pruner_server.pruning.structure.fortran_names import abbreviated_hits, kind_hits
 from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
@@ -86,6 +88,18 @@ def _operator_words(block: Block, lines: Sequence[str], query: Mapping[str, floa
     return name_word_hits(block.name, query)
 
 
+def _fortran_kinds(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+    return kind_hits(block.name, query)
+
+
+def _fortran_abbreviations(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+    return abbreviated_hits(block.name, lines[block.header], query)
+
+
+def _fortran_generics(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+    return generic_hits(block.name, lines, query)
+
+
 def _approved_verb(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return approved_verb_first(ranked.question, ranked.signatures, scores)
 
@@ -105,7 +119,12 @@ def _usage_named(ranked: Ranked, scores: Sequence[float]) -> list[float]:
 HOOKS: dict[str, LanguageHooks] = {
     # Fortran's long derived types and modules of declarations only: hundreds of components as
     # one unit filled the budget when they won (`syntax_fsharp_fortran.LONG_TYPE_LINES`).
-    "fortran": LanguageHooks(chunk_long_containers=True),
+    # A specific's name says its kind and rank (`_dp`, `_2d`: "double precision", "2D"), cuts its
+    # words short (`vect`, `wts`) and is also its generic's (`interface stop_type`: `fortran_*.py`).
+    "fortran": LanguageHooks(
+        chunk_long_containers=True,
+        name_hits=(_fortran_kinds, _fortran_abbreviations, _fortran_generics),
+    ),
     "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,)),
     # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
     # documentation as a doc comment is: at full weight it outscored the subs it is about.

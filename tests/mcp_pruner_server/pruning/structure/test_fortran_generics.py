@@ -1,24 +1,19 @@
 """A Fortran generic interface's specific procedures (`module procedure :: a, b`), found by name in
-any case and over `&` lines, score at least a share of the generic's block."""
+any case and over `&` lines, are named by the generic's words too."""
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.fortran_generics import (
-    GENERIC_SHARE,
-    generic_specifics,
-    specifics_with_generics,
-)
-from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+from mcp_pruner_server.pruning.scoring import query_weights
+from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits, generics_of
 
 MODULE = """\
 module values
   implicit none
-  interface get_value
+  interface convert_units
     module procedure :: get_value_int, &
       GET_VALUE_REAL  ! any case
     procedure get_value_str
-  end interface get_value
+  end interface convert_units
   interface
     subroutine external_one(x)
       integer :: x
@@ -41,25 +36,16 @@ end module values
 """
 
 
-def _blocks() -> list[Block]:
-    blocks = syntax_blocks(MODULE, MODULE.count("\n") + 1, "fortran")
-    assert blocks is not None
-    return blocks
-
-
-def test_a_generic_interface_lists_its_specifics_by_name() -> None:
-    blocks = _blocks()
-    names = [b.name for b in blocks]
-    found = generic_specifics(MODULE.split("\n"), blocks)
-    assert {names[k]: sorted(names[j] for j in js) for k, js in found.items()} == {
-        "get_value": ["get_value_int", "get_value_real", "get_value_str"]
+def test_a_generic_interface_lists_its_specifics_by_name_in_any_case_over_continued_lines() -> None:
+    assert generics_of(MODULE.split("\n")) == {
+        "get_value_int": ["convert_units"],
+        "get_value_real": ["convert_units"],
+        "get_value_str": ["convert_units"],
     }
 
 
-def test_each_specific_scores_at_least_a_share_of_its_generic() -> None:
-    blocks = _blocks()
-    names = [b.name for b in blocks]
-    scores = [10.0 if name == "get_value" else 1.0 for name in names]
-    raised = dict(zip(names, specifics_with_generics(MODULE.split("\n"), blocks, scores), strict=True))
-    assert raised["get_value_int"] == raised["get_value_str"] == GENERIC_SHARE * 10.0
-    assert raised["other"] == raised["external_one"] == 1.0
+def test_a_specific_is_named_by_the_question_words_of_its_generic() -> None:
+    lines = MODULE.split("\n")
+    query = query_weights("Convert a quantity's units")
+    assert generic_hits("get_value_real", lines, query).keys() >= {"convert", "unit"}
+    assert generic_hits("other", lines, query) == generic_hits(None, lines, query) == {}

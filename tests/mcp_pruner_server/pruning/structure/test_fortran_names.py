@@ -7,8 +7,8 @@ import pytest
 
 from mcp_pruner_server.pruning.scoring import query_weights
 from mcp_pruner_server.pruning.structure.fortran_names import (
-    Abbreviations,
-    kinds_named,
+    abbreviated_hits,
+    kind_hits,
     name_kinds,
     question_kinds,
 )
@@ -31,7 +31,7 @@ from mcp_pruner_server.pruning.structure.fortran_names import (
     ],
 )
 def test_a_question_spells_kinds_and_ranks_in_words(question: str, kinds: set[str]) -> None:
-    assert question_kinds(question) == kinds
+    assert question_kinds(question).keys() == kinds
 
 
 @pytest.mark.parametrize(
@@ -58,39 +58,42 @@ def test_a_name_carries_kinds_and_ranks_in_its_suffixes(name: str, kinds: set[st
     assert name_kinds(name) == kinds
 
 
-def test_the_specific_a_question_spells_out_gains_a_term_its_siblings_lack() -> None:
-    names = ["get_value_float_sp", "get_value_float_dp", None, "get_value_integer_i8", "get_value"]
-    assert kinds_named("Retrieve TOML value as double precision float", names) == {1: ("fortran:real8",)}
-    assert kinds_named("Retrieve TOML value as float", names) == {}
+def test_the_specific_a_question_spells_out_is_named_by_the_terms_that_spell_its_kind() -> None:
+    query = query_weights("Retrieve TOML value as double precision float")
+    assert {"doubl", "precision", "double_precision"} <= kind_hits("get_value_float_dp", query).keys()
+    assert (
+        kind_hits("get_value_float_sp", query)
+        == kind_hits("get_value", query)
+        == kind_hits(None, query)
+        == {}
+    )
+    query = query_weights("Decodes the grid and returns one of the following (for 2-d arrays)")
+    assert {"2_d", "2_d_arrays"} <= kind_hits("GDSWZD_2D_ARRAY", query).keys()
+    assert kind_hits("get_value_float_dp", query_weights("Retrieve TOML value as float")) == {}
 
 
 def test_a_procedure_name_abbreviating_a_question_word_by_two_letters_names_it() -> None:
     question = "Vector rotation fields for rotated equidistant cylindrical grids"
     query = query_weights(question)
     opening = "  SUBROUTINE ROT_EQUID_CYLIND_VECT_ROT(RLON, &"
-    hits = Abbreviations.of(question, query).hits("ROT_EQUID_CYLIND_VECT_ROT", opening)
+    hits = abbreviated_hits("ROT_EQUID_CYLIND_VECT_ROT", opening, query)
     assert {"vector", "equidistant", "cylindrical"} <= hits.keys()
-    assert Abbreviations.of(question, query).hits("ve_rot", "subroutine ve_rot(x)") == {}  # `ve` is too short
+    assert abbreviated_hits("ve_rot", "subroutine ve_rot(x)", query) == {}  # `ve` is too short
 
 
 def test_a_procedure_name_writing_a_question_word_without_its_vowels_names_it() -> None:
     question = "Compute linear interpolation weights for a diurnal forcing"
     query = query_weights(question)
-    hits = Abbreviations.of(question, query).hits("cmp_time_wts", "subroutine cmp_time_wts(this, w1, w2)")
+    hits = abbreviated_hits("cmp_time_wts", "subroutine cmp_time_wts(this, w1, w2)", query)
     assert {"comput", "weight"} <= hits.keys()
     # a part with a vowel inside is a word of its own, not a skeleton (`get` is no "greatest")
     question = "the greatest common divisor"
-    assert Abbreviations.of(question, query_weights(question)).hits("get_gcd", "function get_gcd(a, b)") == {}
+    assert abbreviated_hits("get_gcd", "function get_gcd(a, b)", query_weights(question)) == {}
 
 
 def test_a_derived_type_name_abbreviating_the_question_words_gains_nothing() -> None:
     question = "Initializes a rotated equidistant cylindrical grid"
     query = query_weights(question)
-    assert (
-        Abbreviations.of(question, query).hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid")
-        == {}
-    )
-    assert Abbreviations.of(question, query).hits("rot_equid_grid", "type :: rot_equid_grid") == {}
-    assert "equidistant" in Abbreviations.of(question, query).hits(
-        "make_equid", "type(grid) function make_equid(n)"
-    )
+    assert abbreviated_hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid", query) == {}
+    assert abbreviated_hits("rot_equid_grid", "type :: rot_equid_grid", query) == {}
+    assert "equidistant" in abbreviated_hits("make_equid", "type(grid) function make_equid(n)", query)
