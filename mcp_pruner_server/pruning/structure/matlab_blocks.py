@@ -8,9 +8,11 @@ cut short or run together. Here the block keywords are counted (`if`, `for`, `wh
 `try`, `function`, `classdef`'s sections … each closed by `end`, or Octave's `endif`,
 `endfunction` …; an `end` inside brackets is an index), strings and `%` comments skipped; a file
 whose functions have no `end` (the counts never balance) has each function run to the next. A
-function's help text (the `%` lines after its signature) is its own; the comments directly above
-are its doc (Octave's texinfo help too, a blank line above the function); a function inside
-another is part of it.
+function's help text (the `%` lines after its signature) is its own and weighs as a doc
+(`help_led`); the comments directly above are its doc too (Octave's texinfo help too, a blank
+line above the function). A function nested in another is a block of its own, a member of the
+outer one, which is then read as a class is, as is a long function (`matlab_pieces.py`); one
+nested deeper is part of the function it is nested in.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.scoring import LEAD_WEIGHT, Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.matlab_pieces import split_function
 from mcp_pruner_server.pruning.terms import stem, terms
 
 _COMMENT = re.compile(r"^\s*(?:%|#(?:[#\s]|$))")
@@ -29,6 +33,8 @@ _FUNCTION = re.compile(
 _OPENERS = frozenset(
     {"if", "for", "parfor", "while", "switch", "try", "function", "classdef", "spmd", "unwind_protect", "do"}
 )
+# The blocks of a function's logic (its statements' nesting, where a long one may be cut).
+_CONTROL = _OPENERS - {"function", "classdef"}
 _CLASS_SECTIONS = frozenset({"methods", "properties", "events", "enumeration"})
 _CLOSERS = frozenset(
     {
@@ -65,33 +71,51 @@ def _words(line: str, depth: int, in_class: bool) -> tuple[list[tuple[str, int]]
     return found, depth
 
 
-def _scan(lines: Sequence[str], deadline: Deadline) -> tuple[list[tuple[int, int]], bool]:
-    """(header row, exclusive end) of each outermost function closed by its `end`, and whether
-    every block closed (False: the file's functions have no `end`)."""
-    out: list[tuple[int, int]] = []
-    stack: list[tuple[str, int]] = []
-    depth, block_comment, in_class = 0, False, False
-    for i, line in deadline.paced(enumerate(lines)):
-        stripped = line.strip()
-        if stripped in ("%{", "#{"):
-            block_comment = True
-            continue
-        if block_comment:
-            block_comment = stripped not in ("%}", "#}")
-            continue
-        words, depth = _words(line, depth, in_class)
-        for word, _ in words:
-            if word in _OPENERS or word in _CLASS_SECTIONS:
-                stack.append((word, i))
-                in_class = in_class or word == "classdef"
-            elif stack:
-                opener, row = stack.pop()
-                outer = all(w != "function" for w, _ in stack)
-                if opener == "function" and outer:
-                    out.append((row, i + 1))
-            else:
-                return out, False  # an `end` with nothing open: functions without `end`
-    return out, not stack
+class _Scan:
+    """What one pass over a MATLAB file finds: its outermost functions closed by their `end`
+    (header row, exclusive end), the functions nested directly in one of them (header row,
+    exclusive end, the outer one's header row), each row's depth of `if`, `for` … blocks
+    (functions and a class's sections not counted), and whether every block closed (False: the
+    file's functions have no `end`)."""
+
+    def __init__(self, lines: Sequence[str], deadline: Deadline) -> None:
+        self.functions: list[tuple[int, int]] = []
+        self.nested: list[tuple[int, int, int]] = []
+        self.control_depth = [0] * len(lines)
+        self.balanced = self._run(lines, deadline)
+
+    def _run(self, lines: Sequence[str], deadline: Deadline) -> bool:
+        stack: list[tuple[str, int]] = []
+        depth, block_comment, in_class, control = 0, False, False, 0
+        for i, line in deadline.paced(enumerate(lines)):
+            self.control_depth[i] = control
+            stripped = line.strip()
+            if stripped in ("%{", "#{"):
+                block_comment = True
+                continue
+            if block_comment:
+                block_comment = stripped not in ("%}", "#}")
+                continue
+            words, depth = _words(line, depth, in_class)
+            for word, _ in words:
+                if word in _OPENERS or word in _CLASS_SECTIONS:
+                    stack.append((word, i))
+                    in_class = in_class or word == "classdef"
+                    control += word in _CONTROL
+                elif stack:
+                    opener, row = stack.pop()
+                    control -= opener in _CONTROL
+                    if opener == "function":
+                        self._closed(row, i + 1, [r for w, r in stack if w == "function"])
+                else:
+                    return False  # an `end` with nothing open: functions without `end`
+        return not stack
+
+    def _closed(self, row: int, end: int, outer: list[int]) -> None:
+        if not outer:
+            self.functions.append((row, end))
+        elif len(outer) == 1:
+            self.nested.append((row, end, outer[0]))
 
 
 def _ends_without_end(lines: Sequence[str], headers: list[int]) -> list[tuple[int, int]]:
@@ -128,19 +152,52 @@ def _signature_end(lines: Sequence[str], row: int, end: int) -> int:
 
 
 def matlab_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
-    """Every function of a MATLAB file not inside another, with the comments directly above it."""
+    """Every function of a MATLAB file not inside another, with the comments directly above it;
+    a long one, or one with functions nested in it, read as a class is (`matlab_pieces.py`)."""
     if len(lines) > MAX_SCANNED_LINES:
         return []
-    spans, balanced = _scan(lines, deadline)
-    if not balanced:
+    scan = _Scan(lines, deadline)
+    spans, nested = scan.functions, scan.nested
+    if not scan.balanced:
         spans = _ends_without_end(lines, [i for i, line in enumerate(lines) if _FUNCTION.match(line)])
+        nested = []
+    inner: dict[int, list[Block]] = {}
+    for row, end, outer in nested:
+        inner.setdefault(outer, []).append(_block(lines, row, end))
     out: list[Block] = []
     for row, end in spans:
-        head = _FUNCTION.match(lines[row])
-        start = _doc_start(lines, row)
-        name = head.group(1) if head else None
-        out.append(Block(start, row, end, False, None, sig_end=_signature_end(lines, row, end), name=name))
+        out += split_function(
+            lines, _block(lines, row, end), inner.get(row, []), scan.control_depth, len(out)
+        )
     return out
+
+
+def help_led(lines: Sequence[str], lh: LineHits, block: Block, end: int) -> Doc:
+    """The bag of `block`'s lines up to `end` in which its doc above and its help (the `%`
+    lines after its signature) count `LEAD_WEIGHT` a line, as any language's doc does: a
+    question worded like one function's help otherwise found every other function's help
+    at full weight (the questions about a function whose help says nothing of them)."""
+    sig_end = block.sig_end if block.sig_end is not None else block.header + 1
+    help_end = sig_end
+    while help_end < end and _COMMENT.match(lines[help_end]):
+        help_end += 1
+    if help_end == sig_end:
+        return lh.led(block.start, block.header, end)
+    parts = [(lh.span(block.start, block.header), LEAD_WEIGHT), (lh.span(block.header, sig_end), 1.0)]
+    parts += [(lh.span(sig_end, help_end), LEAD_WEIGHT), (lh.span(help_end, end), 1.0)]
+    hits: dict[str, float] = {}
+    for doc, weight in parts:
+        for term, tf in doc.hits.items():
+            hits[term] = hits.get(term, 0.0) + weight * tf
+    return Doc(hits, sum(doc.length for doc, _ in parts))
+
+
+def _block(lines: Sequence[str], row: int, end: int) -> Block:
+    head = _FUNCTION.match(lines[row])
+    name = head.group(1) if head else None
+    return Block(
+        _doc_start(lines, row), row, end, False, None, sig_end=_signature_end(lines, row, end), name=name
+    )
 
 
 # A class's methods that MATLAB calls for an operator or a built-in ("Operator Overloading" in
