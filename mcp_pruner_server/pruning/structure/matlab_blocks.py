@@ -240,10 +240,23 @@ _OPERATOR_TERMS = {name: {stem(w) for w in words} for name, words in _OPERATOR_W
 
 
 def name_word_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
-    """The question's words for the operation a MATLAB operator method implements, and those a
-    part of the name abbreviates, as hits of its name field."""
+    """The question's words for the operation a MATLAB operator method implements, those a
+    part of the name abbreviates and the control a callback's name opens with, as hits of its
+    name field."""
     words = _OPERATOR_TERMS.get(name or "", set())
-    return {**abbreviated_hits(name, query), **{t: 1 for t in words if t in query}}
+    named = {**abbreviated_hits(name, query), **control_hits(name, query)}
+    return {**named, **{t: 1 for t in words if t in query}}
+
+
+def control_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
+    """The question's identifier a callback's name opens with: a GUI's callbacks are named for
+    their control (`zSlider_Callback`, `pushbutton8_Callback`, `figure1_CreateFcn`), and a
+    question naming the control (`zSlider`) names its callback, whose terms hold only the whole
+    name joined (`z_slider_callback`), not the control's."""
+    if name is None or "_" not in name:
+        return {}
+    joined = max(terms(name), key=len)
+    return {q: 1 for q in query if "_" in q and joined.startswith(q + "_")}
 
 
 # MATLAB names cut their words short (`getTol`, `dom`, `pref`, `coeffs`, `deriv`): a part of a

@@ -6,7 +6,7 @@ from mcp_pruner_server.pruning.structure.matlab_blocks import help_led, matlab_b
 from mcp_pruner_server.pruning.types import PruneOptions
 
 
-def _long_main(paragraphs: int = 9) -> list[str]:
+def _long_main(paragraphs: int = 13) -> list[str]:
     """A main function of `paragraphs` paragraphs of 8 statements (one an `if` block) and its help."""
     lines = ["function out = solve(op, dom)", "%SOLVE   Solve the operator equation on the domain.", ""]
     for k in range(paragraphs):
@@ -95,3 +95,28 @@ def test_a_matlab_functions_help_counts_as_a_doc_does() -> None:
     doc = help_led(lines, lh, block, block.end)
     assert doc.hits["list"] == 1 + LEAD_WEIGHT
     assert doc.length == lh.span(0, 4).length
+
+
+def test_a_question_naming_a_gui_control_finds_its_callback() -> None:
+    # GUIDE writes the same help in every callback; the one asked about is named for its control
+    lines = ["function varargout = keypad(varargin)", "    gui_main(varargin{:});", "end", ""]
+    for k in range(1, 7):
+        lines += [
+            f"% --- Executes on button press in button{k}.",
+            f"function button{k}_Callback(hObject, ev, h)",
+        ]
+        if k != 4:
+            lines += [
+                f"% hObject    handle to button{k} (see GCBO)",
+                "% eventdata  reserved - to be defined in a future version of MATLAB",
+                "% handles    structure with handles and user data (see GUIDATA)",
+            ]
+        lines += [f"    press(h, {k}, keys{j});" for j in range(5)]
+        lines += ["end", ""]
+    question = (
+        "hObject    handle to button4 (see GCBO) eventdata  reserved - to be defined in a future version"
+        " of MATLAB handles    structure with handles and user data (see GUIDATA)"
+    )
+    pruned = _pruned(lines, question)
+    target = lines.index("function button4_Callback(hObject, ev, h)")
+    assert not pruned & set(range(target, target + 7))
