@@ -36,6 +36,9 @@ _OPENERS = frozenset(
 # The blocks of a function's logic (its statements' nesting, where a long one may be cut).
 _CONTROL = _OPENERS - {"function", "classdef"}
 _CLASS_SECTIONS = frozenset({"methods", "properties", "events", "enumeration"})
+# A function's argument validation block (`arguments`, `arguments (Repeating)` on a line of its
+# own, closed by `end`); elsewhere `arguments` may be a variable's name.
+_ARGUMENTS = re.compile(r"^\s*arguments\s*(?:\(\s*\w+\s*\))?\s*(?:%.*)?$")
 _CLOSERS = frozenset(
     {
         "end", "endfunction", "endif", "endfor", "endparfor", "endwhile", "endswitch", "end_try_catch",
@@ -95,6 +98,9 @@ class _Scan:
                 continue
             if block_comment:
                 block_comment = stripped not in ("%}", "#}")
+                continue
+            if depth == 0 and stack and stack[-1][0] == "function" and _ARGUMENTS.match(line):
+                stack.append(("arguments", i))
                 continue
             words, depth = _words(line, depth, in_class)
             for word, _ in words:

@@ -120,3 +120,29 @@ def test_a_question_naming_a_gui_control_finds_its_callback() -> None:
     pruned = _pruned(lines, question)
     target = lines.index("function button4_Callback(hObject, ev, h)")
     assert not pruned & set(range(target, target + 7))
+
+
+def test_a_methods_arguments_block_closes_with_its_own_end() -> None:
+    lines = [
+        "classdef Filter",
+        "    methods",
+        "        function y = apply(obj, x, opts)",
+        "            arguments",
+        "                obj",
+        "                x double",
+        "                opts.n (1,1) double = 3",
+        "            end",
+        "            y = x * opts.n;",
+        "        end",
+        "    end",
+        "    properties",
+        "        arguments = {}",
+        "    end",
+        "    methods (Access = private)",
+        "        function z = reset(obj)",
+        "            z = obj;",
+        "        end",
+        "    end",
+        "end",
+    ]
+    assert [(b.name, b.header, b.end) for b in matlab_blocks(lines)] == [("apply", 2, 10), ("reset", 15, 18)]
