@@ -199,11 +199,12 @@ def help_led(lines: Sequence[str], lh: LineHits, block: Block, end: int) -> Doc:
 
 
 def _block(lines: Sequence[str], row: int, end: int) -> Block:
-    head = _FUNCTION.match(lines[row])
+    sig_end = _signature_end(lines, row, end)
+    # a signature continued (`function [funs, ends] = ...` and its name on the next line)
+    signature = " ".join(line.split("%")[0].rstrip().removesuffix("...") for line in lines[row:sig_end])
+    head = _FUNCTION.match(signature)
     name = head.group(1) if head else None
-    return Block(
-        _doc_start(lines, row), row, end, False, None, sig_end=_signature_end(lines, row, end), name=name
-    )
+    return Block(_doc_start(lines, row), row, end, False, None, sig_end=sig_end, name=name)
 
 
 # A class's methods that MATLAB calls for an operator or a built-in ("Operator Overloading" in

@@ -146,3 +146,8 @@ def test_a_methods_arguments_block_closes_with_its_own_end() -> None:
         "end",
     ]
     assert [(b.name, b.header, b.end) for b in matlab_blocks(lines)] == [("apply", 2, 10), ("reset", 15, 18)]
+
+
+def test_a_signature_continued_on_the_next_line_still_names_its_function() -> None:
+    lines = ["function [funs, ends] = ...", "    splitPieces(op, dom) % no split", "funs = op(dom);", "end"]
+    assert [(b.name, b.sig_end) for b in matlab_blocks(lines)] == [("splitPieces", 2)]
