@@ -9,7 +9,7 @@ cut short or run together. Here the block keywords are counted (`if`, `for`, `wh
 `endfunction` …; an `end` inside brackets is an index), strings and `%` comments skipped; a file
 whose functions have no `end` (the counts never balance) has each function run to the next. A
 function's help text (the `%` lines after its signature) is its own and weighs as a doc
-(`help_led`); the comments directly above are its doc too (Octave's texinfo help too, a blank
+(`matlab_docs.help_led`); the comments directly above are its doc too (Octave's texinfo help too, a blank
 line above the function). A function nested in another is a block of its own, a member of the
 outer one, which is then read as a class is, as is a long function (`matlab_pieces.py`); one
 nested deeper is part of the function it is nested in.
@@ -21,7 +21,6 @@ import re
 from collections.abc import Mapping, Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.scoring import LEAD_WEIGHT, Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.matlab_pieces import split_function
 from mcp_pruner_server.pruning.terms import stem, terms
@@ -176,26 +175,6 @@ def matlab_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> 
             lines, _block(lines, row, end), inner.get(row, []), scan.control_depth, len(out)
         )
     return out
-
-
-def help_led(lines: Sequence[str], lh: LineHits, block: Block, end: int) -> Doc:
-    """The bag of `block`'s lines up to `end` in which its doc above and its help (the `%`
-    lines after its signature) count `LEAD_WEIGHT` a line, as any language's doc does: a
-    question worded like one function's help otherwise found every other function's help
-    at full weight (the questions about a function whose help says nothing of them)."""
-    sig_end = block.sig_end if block.sig_end is not None else block.header + 1
-    help_end = sig_end
-    while help_end < end and _COMMENT.match(lines[help_end]):
-        help_end += 1
-    if help_end == sig_end:
-        return lh.led(block.start, block.header, end)
-    parts = [(lh.span(block.start, block.header), LEAD_WEIGHT), (lh.span(block.header, sig_end), 1.0)]
-    parts += [(lh.span(sig_end, help_end), LEAD_WEIGHT), (lh.span(help_end, end), 1.0)]
-    hits: dict[str, float] = {}
-    for doc, weight in parts:
-        for term, tf in doc.hits.items():
-            hits[term] = hits.get(term, 0.0) + weight * tf
-    return Doc(hits, sum(doc.length for doc, _ in parts))
 
 
 def _block(lines: Sequence[str], row: int, end: int) -> Block:

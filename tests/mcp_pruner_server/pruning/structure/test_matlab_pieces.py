@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.scoring import LEAD_WEIGHT, line_hits, line_terms, query_weights
-from mcp_pruner_server.pruning.structure.matlab_blocks import help_led, matlab_blocks
+from mcp_pruner_server.pruning.structure.matlab_blocks import matlab_blocks
+from mcp_pruner_server.pruning.structure.matlab_docs import help_led, listed_rows
 from mcp_pruner_server.pruning.types import PruneOptions
 
 
@@ -151,3 +152,29 @@ def test_a_methods_arguments_block_closes_with_its_own_end() -> None:
 def test_a_signature_continued_on_the_next_line_still_names_its_function() -> None:
     lines = ["function [funs, ends] = ...", "    splitPieces(op, dom) % no split", "funs = op(dom);", "end"]
     assert [(b.name, b.sig_end) for b in matlab_blocks(lines)] == [("splitPieces", 2)]
+
+
+def test_a_class_helps_list_of_methods_documents_each_method() -> None:
+    lines = [
+        "%Robot  A robot arm class",
+        "%",
+        "% Conversion methods::",
+        "%  todegrees     convert joint angles to degrees",
+        "%  Robot.toradians  convert joint angles to radians",
+        "%  x = toradians(q)",
+        "classdef Robot",
+        "    methods",
+        "        function q = toradians(r, q)",
+        "        %Robot.toradians  Convert to radians",
+        "            q = q * pi / 180;",
+        "        end",
+        "    end",
+        "end",
+    ]
+    assert listed_rows(lines, matlab_blocks(lines)) == {"toradians": [4]}
+    query = query_weights("convert joint angles to radians")
+    lh = line_hits(line_terms(lines), query)
+    method = matlab_blocks(lines)[0]
+    doc = help_led(lines, lh, method, method.end, [4])
+    assert doc.hits["joint"] == LEAD_WEIGHT  # the list's line, a doc's weight
+    assert "joint" not in help_led(lines, lh, method, method.end).hits
