@@ -140,6 +140,7 @@ def code_units(
     bags: list[Doc] = []
     names: list[Doc] = []
     sig_end = [signature_end(lines, b) for b in deadline.paced(blocks)]
+    bag_of = hooks.doc_bags(lines, lh, blocks) if parsed and hooks.doc_bags is not None else None
     for k, b in deadline.paced(enumerate(blocks)):
         if parsed:
             # a parser's container is its signature alone (fields and comments become chunks):
@@ -162,7 +163,10 @@ def code_units(
         spans.append((body, tuple(context)))
         signatures.append(" ".join(lines[b.header : sig_end[k]]))
         # what comes before the header (doc comment, attributes) counts `LEAD_WEIGHT` a line
-        bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
+        if bag_of is not None:  # the language's docs elsewhere (MATLAB's help inside) count so too
+            bags.append(bag_of(k, end))
+        else:
+            bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         name_field = lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner])
         if created := constructor_hits(b.name if parsed else None, query):

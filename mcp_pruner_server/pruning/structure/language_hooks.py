@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from mcp_pruner_server.pruning.deadline import Deadline
+from mcp_pruner_server.pruning.scoring import Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits
 from mcp_pruner_server.pruning.structure.fortran_names import abbreviated_hits, kind_hits
 from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
+from mcp_pruner_server.pruning.structure.matlab_docs import matlab_doc_bags
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
 from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
@@ -56,6 +58,9 @@ class Ranked:
 
 # The units' scores, some raised (or lowered) for what the question says: (ranked, scores) -> scores.
 Reorder = Callable[[Ranked, Sequence[float]], list[float]]
+# The bags of a parser's definitions where more than the comments above one are its doc (each
+# counting `LEAD_WEIGHT` a line): (lines, line hits, blocks) -> (block's index, its unit's end) -> bag.
+DocBags = Callable[[Sequence[str], LineHits, Sequence[Block]], Callable[[int, int], Doc]]
 # The rows of documentation outside definitions (a chunk starting on one is scored as a doc
 # comment is, `LEAD_WEIGHT` a line, and left out of the average name length).
 DocRows = Callable[[Sequence[str]], set[int]]
@@ -73,6 +78,8 @@ class LanguageHooks:
     reorders: tuple[Reorder, ...] = ()
     # Documentation rows outside definitions (Perl's POD).
     doc_rows: DocRows | None = None
+    # Each definition's bag of terms, its docs weighed (default: `LineHits.led`, the doc above).
+    doc_bags: DocBags | None = None
     # A parser's container over `code.CHUNK_LINES` is its header, its body chunks (not one unit).
     chunk_long_containers: bool = False
 
@@ -125,7 +132,8 @@ HOOKS: dict[str, LanguageHooks] = {
         chunk_long_containers=True,
         name_hits=(_fortran_kinds, _fortran_abbreviations, _fortran_generics),
     ),
-    "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,)),
+    # MATLAB's help follows the signature, and a class's help lists its methods (`matlab_docs.py`).
+    "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,), doc_bags=matlab_doc_bags),
     # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
     # documentation as a doc comment is: at full weight it outscored the subs it is about.
     "perl": LanguageHooks(doc_rows=pod_rows),

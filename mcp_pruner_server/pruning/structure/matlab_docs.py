@@ -11,7 +11,7 @@ its words, and the list's line, a chunk of the class help, outscored the method 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mcp_pruner_server.pruning.scoring import LEAD_WEIGHT, Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
@@ -20,6 +20,17 @@ _COMMENT = re.compile(r"^\s*(?:%|#(?:[#\s]|$))")
 # A help line listing a function: its name (qualified by its class or not), two spaces or more
 # (or a dash), then what it does.
 _LISTED = re.compile(r"^\s*%+\s+(?:\w+\.)?([A-Za-z]\w*)(?:\s{2,}|\s+-+\s+)\w")
+
+
+def matlab_doc_bags(lines: Sequence[str], lh: LineHits, blocks: Sequence[Block]) -> Callable[[int, int], Doc]:
+    """The bag of each block (by its index, up to its unit's end), its help and its class's list
+    weighed as its doc (`help_led`)."""
+    listed = listed_rows(lines, blocks)
+
+    def bag(k: int, end: int) -> Doc:
+        return help_led(lines, lh, blocks[k], end, listed.get(blocks[k].name or "", ()))
+
+    return bag
 
 
 def listed_rows(lines: Sequence[str], blocks: Sequence[Block]) -> dict[str, list[int]]:
@@ -41,7 +52,7 @@ def help_led(lines: Sequence[str], lh: LineHits, block: Block, end: int, listed:
     (`listed_rows`), in which its doc above, its help (the `%` lines after its signature) and
     those lines count `LEAD_WEIGHT` a line, the rest fully.
 
-    `code.py` calls it for a MATLAB block in place of `LineHits.led`."""
+    For a MATLAB block in place of `LineHits.led` (`language_hooks`, through `matlab_doc_bags`)."""
     sig_end = block.sig_end if block.sig_end is not None else block.header + 1
     help_end = sig_end
     while help_end < end and _COMMENT.match(lines[help_end]):

@@ -178,3 +178,33 @@ def test_a_class_helps_list_of_methods_documents_each_method() -> None:
     doc = help_led(lines, lh, method, method.end, [4])
     assert doc.hits["joint"] == LEAD_WEIGHT  # the list's line, a doc's weight
     assert "joint" not in help_led(lines, lh, method, method.end).hits
+
+
+def test_other_methods_help_weighs_as_a_doc_not_as_code() -> None:
+    # the help after each signature is its doc (`LEAD_WEIGHT` a line, `language_hooks`): at full
+    # weight a neighbour's help worded like the question outscored the method doing the job
+    lines = ["classdef Angles", "    methods (Static)"]
+    for name, help_text in [
+        ("angdiff", "%ANGDIFF  Difference of two angles, wrapped to the range of pi"),
+        ("angvec", "%ANGVEC  Rotation angle and vector of the range of a rotation"),
+        ("angspan", "%ANGSPAN  Range spanned by the angles, an angle range"),
+    ]:
+        lines += [
+            f"        function d = {name}(a, b)",
+            f"        {help_text}",
+            "        % the angle range of the input",
+        ]
+        lines += [*[f"            d{k} = a - b * {k};" for k in range(4)], "        end", ""]
+    lines += ["        function a = principal(a)"]
+    lines += [f"            a = mod(a + pi, 2 * pi) - pi; % angle {k}" for k in range(4)]
+    lines += ["        end", "    end", "end"]
+    res = prune(
+        "\n".join(lines),
+        "Wrap an angle to the range minus pi to pi",
+        "code",
+        PruneOptions(path="Angles.m"),
+        "t",
+    )
+    pruned = {i for a in res.annotations for i in range(a.original_start_line - 1, a.original_end_line)}
+    target = lines.index("        function a = principal(a)")
+    assert not pruned & set(range(target, target + 6))
