@@ -123,12 +123,30 @@ class _Scan:
             self.nested.append((row, end, outer[0]))
 
 
-def _ends_without_end(lines: Sequence[str], headers: list[int]) -> list[tuple[int, int]]:
-    """Each function runs to the comments above the next one (or the file's end)."""
+def _block_comment_rows(lines: Sequence[str]) -> set[int]:
+    """The rows of the block comments (`%{` … `%}`, each marker on a line of its own), where a
+    function commented out is no function."""
+    rows: set[int] = set()
+    opened: int | None = None
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if opened is None and stripped in ("%{", "#{"):
+            opened = i
+        elif opened is not None and stripped in ("%}", "#}"):
+            rows.update(range(opened, i + 1))
+            opened = None
+    return rows
+
+
+def _ends_without_end(lines: Sequence[str], headers: list[int], hidden: set[int]) -> list[tuple[int, int]]:
+    """Each function runs to the comments above the next one (or the file's end), block
+    comments (`hidden`) among them."""
     out = []
     for k, row in enumerate(headers):
         end = headers[k + 1] if k + 1 < len(headers) else len(lines)
-        while end > row + 1 and (not lines[end - 1].strip() or _COMMENT.match(lines[end - 1])):
+        while end > row + 1 and (
+            end - 1 in hidden or not lines[end - 1].strip() or _COMMENT.match(lines[end - 1])
+        ):
             end -= 1
         out.append((row, end))
     return out
@@ -164,7 +182,9 @@ def matlab_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> 
     scan = _Scan(lines, deadline)
     spans, nested = scan.functions, scan.nested
     if not scan.balanced:
-        spans = _ends_without_end(lines, [i for i, line in enumerate(lines) if _FUNCTION.match(line)])
+        hidden = _block_comment_rows(lines)
+        headers = [i for i, line in enumerate(lines) if _FUNCTION.match(line) and i not in hidden]
+        spans = _ends_without_end(lines, headers, hidden)
         nested = []
     inner: dict[int, list[Block]] = {}
     for row, end, outer in nested:

@@ -208,3 +208,18 @@ def test_other_methods_help_weighs_as_a_doc_not_as_code() -> None:
     pruned = {i for a in res.annotations for i in range(a.original_start_line - 1, a.original_end_line)}
     target = lines.index("        function a = principal(a)")
     assert not pruned & set(range(target, target + 6))
+
+
+def test_a_function_commented_out_in_a_block_comment_is_none_in_a_file_without_ends() -> None:
+    lines = [
+        "function y = first(x)",
+        "y = 2 * x;",
+        "%{",
+        "function y = old(x)",
+        "y = x;",
+        "%}",
+        "",
+        "function y = second(x)",
+        "y = 3 * x;",
+    ]
+    assert [(b.name, b.header, b.end) for b in matlab_blocks(lines)] == [("first", 0, 2), ("second", 7, 9)]
