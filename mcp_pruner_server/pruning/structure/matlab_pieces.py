@@ -21,9 +21,14 @@ from mcp_pruner_server.pruning.structure.code_blocks import Block
 
 # A function is long when it holds more than this many non-blank lines (a GUI's or a solver's
 # main function, a class's constructor parsing its options): more than a reader takes in at once,
-# and a fifth of most files, what the default ratio keeps of them. (All MATLAB dev sets: 80 and
-# 100 alike; 150 lost 3 tasks, a threshold of a fifth of the file's lines 2.)
+# and a fifth of most files, what the default ratio keeps of them ...
 LONG_FUNCTION_LINES = 100
+# ... or more than this many and this share of the file's: more than the default ratio's focus
+# holds (its floor, a fifth, and `select.FOCUS_SLACK_FRACTION`), kept whole when it won, it left
+# no room for the helper a question meant. (All MATLAB dev sets: 80 and 100 lines alike, 150
+# lost 3 tasks; the share +2 tasks, a fifth of the file's lines alone lost 2.)
+LONG_SHARE_LINES = 60
+LONG_FUNCTION_SHARE = 0.25
 # A paragraph is cut from the next at a blank line or a comment opening one when it holds at
 # least this many lines and no `if`, `for` … is open there; one reaching this many lines is cut
 # where the fewest are open.
@@ -59,9 +64,12 @@ def split_function(
 
 
 def _long(lines: Sequence[str], fn: Block) -> bool:
-    """Whether `fn` holds more than `LONG_FUNCTION_LINES` non-blank lines (blank ones cost nothing
-    kept)."""
-    return sum(1 for i in range(fn.header, fn.end) if lines[i].strip()) > LONG_FUNCTION_LINES
+    """Whether `fn` holds more than `LONG_FUNCTION_LINES` non-blank lines, or more than
+    `LONG_SHARE_LINES` and `LONG_FUNCTION_SHARE` of the file's (blank lines cost nothing kept)."""
+    size = sum(1 for i in range(fn.header, fn.end) if lines[i].strip())
+    if size <= LONG_SHARE_LINES:
+        return False
+    return size > LONG_FUNCTION_LINES or size > LONG_FUNCTION_SHARE * sum(1 for line in lines if line.strip())
 
 
 def _paragraphs(lines: Sequence[str], first: int, end: int, depth: Sequence[int]) -> list[tuple[int, int]]:
