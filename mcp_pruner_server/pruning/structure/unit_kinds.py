@@ -112,9 +112,12 @@ def constructor_hits(name: str | None, query: Mapping[str, float]) -> dict[str, 
 # 102 questions say so, 2 more found, none lost (half the field instead: none found).
 _CALLER = re.compile(
     r"\b(?:called|invoked|used)\s+(?:only\s+|automatically\s+|internally\s+)?(?:by|from)\s+(?:within\s+)?"
-    r"(?:the\s+)?[`'\"]?([A-Za-z_][\w:.>-]*\w)",
+    r"(?:the\s+)?([`'\"]?)([A-Za-z_][\w:.>-]*\w)(\(\))?",
     re.IGNORECASE,
 )
+# "Used by default", "called by hand": an idiom, not a caller, unless written as code (`` `default` ``,
+# `default()`); a definition named so (Rust's `fn default()`) is often the very one asked about.
+_BY_IDIOMS = frozenset({"default", "hand", "design", "convention", "itself", "themselves"})
 # How a caller's name is qualified: `Foo::bar`, `$self->bar`, `Foo.bar`, `Foo:bar`.
 _QUALIFIER = re.compile(r"::|->|\.|:")
 
@@ -126,7 +129,11 @@ def _last_part(name: str) -> str:
 def callers_named(question: str, names: Sequence[str | None], name_scores: Sequence[float]) -> list[float]:
     """`name_scores` with the name field of every definition `question` names as its caller
     ("called by X", "used from X()") at 0."""
-    callers = {_last_part(m.group(1)) for m in _CALLER.finditer(question)}
+    callers = {
+        _last_part(m.group(2))
+        for m in _CALLER.finditer(question)
+        if m.group(1) or m.group(3) or m.group(2).lower() not in _BY_IDIOMS
+    }
     if not callers:
         return list(name_scores)
     return [

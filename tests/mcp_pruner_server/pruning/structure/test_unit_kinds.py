@@ -69,3 +69,11 @@ def test_a_question_opening_with_the_method_it_is_about_raises_that_method() -> 
     # a method named later in the question, or a subject that is no name, raises nothing
     assert subject_first("Compares with the equal method.", names, scores) == scores
     assert subject_first("The given function is called once.", names, scores) == scores
+
+
+def test_used_by_default_names_no_caller_unless_written_as_code() -> None:
+    names = ["default", "options"]
+    assert callers_named("The options this crate uses, used by default.", names, [1.0, 1.0]) == [1.0, 1.0]
+    assert callers_named("Called by hand when the cache is cold.", ["hand"], [1.0]) == [1.0]
+    assert callers_named("The options, used by `default`.", names, [1.0, 1.0]) == [0.0, 1.0]
+    assert callers_named("The options, used by default().", names, [1.0, 1.0]) == [0.0, 1.0]
