@@ -5,9 +5,11 @@ A VB procedure closes with a keyword line at its head's indentation (`End Sub`, 
 brackets, left out of it; `Sub` and `Property` were no header to them at all. Here a `Function`,
 `Sub`, `Property`, `Operator` or custom `Event` runs from its head to the `End` line of its kind
 at its own indentation (or, in code not indented so, the first `End` of its kind); a declaration
-without a body (`MustOverride`, `Declare`, an interface's member) is its head's lines. The `'`
-comments (`'''` XML docs) and attribute lines (`<Extension>`) directly above are its doc, weighed
-as a parser's (`LEAD_WEIGHT` a line); its name is known.
+without a body (`MustOverride`, `Declare`, an interface's member) or written on one line
+(`Sub Reset() : n = 0 : End Sub`) is its head's lines. The `'` comments (`'''` XML docs) and
+attribute lines (`<Extension>`, several on a line or over lines continued by ` _` or `,`) directly
+above are its doc, weighed as a parser's (`LEAD_WEIGHT` a line); attributes on the head's own line
+(`<Extension()> Public Function`, as much VB code writes them) are read past. Its name is known.
 """
 
 from __future__ import annotations
@@ -43,9 +45,39 @@ _OPENING_WORDS = frozenset(
     )
 ) | {"class", "module", "structure", "interface", "namespace"}
 _COMMENT = re.compile(r"\s*(?:'|REM\b)", re.IGNORECASE)
-_ATTRIBUTE = re.compile(r"\s*<[A-Za-z][^>]*>\s*_?\s*$")
+# A line of attributes alone (`<Extension>`, `<Extension> <DebuggerStepThrough>`, ` _` continued).
+_ATTRIBUTE = re.compile(r"\s*(?:<[A-Za-z][^<>]*>\s*)+_?\s*$")
+# The last line of attributes written over several lines (`<DllImport("u.dll"),` / ` CLSCompliant(False)>`).
+_ATTRIBUTES_CLOSE = re.compile(r"\s*[A-Za-z][\w.]*(?:\(.*\))?\s*>\s*_?\s*$")
+# Attributes written on the head's own line, before its modifiers (`<Extension()> Public Function`).
+_LEADING_ATTRIBUTES = re.compile(r"(?:<[A-Za-z][^<>]*>\s*)+")
+# A procedure on one line, its statements after `:` (`Sub Reset() : n = 0 : End Sub`).
+_ONE_LINE_END = re.compile(r":\s*End\s+(?:Sub|Function|Property|Operator|Event)\s*(?:'.*)?$", re.IGNORECASE)
 # How many lines one procedure may span before the scan gives up on its `End`.
 MAX_PROCEDURE_LINES = 5_000
+
+
+def _lead_start(lines: Sequence[str], row: int) -> int:
+    """The first line of the comments and attributes directly above `row`, also a line the head
+    continues (`<A(), _` over several lines: a statement ending in ` _` or `,` goes on below)."""
+    start = row
+    while start > 0:
+        above = lines[start - 1]
+        code = above.rstrip()
+        attribute = _ATTRIBUTE.match(above) or _ATTRIBUTES_CLOSE.match(above)
+        if not (_COMMENT.match(above) or attribute or (code.endswith((" _", ",")) and code.strip())):
+            break
+        start -= 1
+    return start
+
+
+def _without_attributes(line: str) -> str:
+    """`line` with the attributes that open it left out, its indentation kept."""
+    body = line.lstrip()
+    if not body.startswith("<"):
+        return line
+    found = _LEADING_ATTRIBUTES.match(body)
+    return line[: len(line) - len(body)] + body[found.end() :] if found else line
 
 
 def _signature_end(lines: Sequence[str], head: int) -> int:
@@ -77,14 +109,19 @@ def _end(lines: Sequence[str], head: int, indent: str, kind: str) -> int | None:
 
 
 def _has_body(lines: Sequence[str], head: int, sig_end: int, kind: str) -> bool:
-    line = lines[head]
+    line = _without_attributes(lines[head])
     if _NO_BODY.match(line):
         return False
     if kind.lower() == "event":
         return bool(_CUSTOM.match(line))
     if kind.lower() == "property":  # an auto-property: the next line at its indentation is no `Get`
-        following = next(
-            (x for x in lines[sig_end : sig_end + 50] if x.strip() and not _COMMENT.match(x)), ""
+        following = next(  # an accessor may have attributes of its own (`<MethodImpl(…)>` above `Get`)
+            (
+                x
+                for x in lines[sig_end : sig_end + 50]
+                if x.strip() and not _COMMENT.match(x) and not _ATTRIBUTE.match(x)
+            ),
+            "",
         )
         return bool(
             re.match(r"\s*(?:(?:Public|Private|Protected|Friend)\s+)*(?:Get|Set)\b", following, re.IGNORECASE)
@@ -100,7 +137,7 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
     inside_until = 0
     open_containers: list[tuple[int, str]] = []  # (index in `out`, kind), innermost last
     for row in deadline.paced(range(len(lines))):
-        line = lines[row]
+        line = _without_attributes(lines[row])
         words = line.split(None, 1)
         if not words or words[0].lower() not in _OPENING_WORDS:
             continue
@@ -109,9 +146,7 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
         if row >= inside_until and (box := _CONTAINER.match(line)) is not None:
             box_end = _end(lines, row, box.group(1), box.group(2))
             if box_end is not None:
-                start = row
-                while start > 0 and (_COMMENT.match(lines[start - 1]) or _ATTRIBUTE.match(lines[start - 1])):
-                    start -= 1
+                start = _lead_start(lines, row)
                 parent = open_containers[-1][0] if open_containers else None
                 out.append(Block(start, row, box_end, True, parent, sig_end=row + 1, name=box.group(3)))
                 open_containers.append((len(out) - 1, box.group(2).lower()))
@@ -125,13 +160,11 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
         sig_end = _signature_end(lines, row)
         end = None
         in_interface = bool(open_containers) and open_containers[-1][1] == "interface"
-        if not in_interface and _has_body(lines, row, sig_end, kind):
+        if not in_interface and not _ONE_LINE_END.search(line) and _has_body(lines, row, sig_end, kind):
             end = _end(lines, row, head.group(1), kind)
         if end is None:
             end = sig_end
-        start = row
-        while start > 0 and (_COMMENT.match(lines[start - 1]) or _ATTRIBUTE.match(lines[start - 1])):
-            start -= 1
+        start = _lead_start(lines, row)
         name = head.group(3).strip("[]")
         if name.lower() == "new":
             name = "new"  # a constructor, `Sub New`: named as Ruby's and Perl's are (VB ignores case)
