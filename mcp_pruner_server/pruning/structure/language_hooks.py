@@ -30,6 +30,7 @@ from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blo
 from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
 from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
+from mcp_pruner_server.pruning.structure.vbnet_units import constructor_doc_hits
 
 
 class BlockFinder(Protocol):
@@ -144,6 +145,8 @@ HOOKS: dict[str, LanguageHooks] = {
     ),
     # R: the function a roxygen page is named for after the title's words (`r_roxygen.py`).
     "r": LanguageHooks(reorders=(_opening_name, _roxygen_pages)),
+    # Visual Basic: `Sub New` is what "Initializes a new instance …" documents (`vbnet_units.py`).
+    "vbnet": LanguageHooks(name_hits=(constructor_doc_hits,)),
 }
 
 

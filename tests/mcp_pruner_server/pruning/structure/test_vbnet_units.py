@@ -2,7 +2,80 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
+from mcp_pruner_server.pruning.select import Unit
+from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.vbnet_blocks import vbnet_blocks
+
+
+def _units(lines: Sequence[str], question: str) -> list[Unit]:
+    query = query_weights(question)
+    lh = line_hits(line_terms(lines), query)
+    scores = window_scores(query, lh)
+    return code_units(lines, lh, query, scores, blocks=vbnet_blocks(lines), lang="vbnet", question=question)
+
+
+def _best_header(lines: Sequence[str], units: Sequence[Unit]) -> str:
+    best = max(units, key=lambda u: u.score)
+    code = (lines[i].strip() for i in best.lines)
+    return next(line for line in code if line and not line.startswith("'"))
+
+
+# A class whose fields and properties are documented in the words of the class ("graph",
+# "new node"), and whose constructor is not: .NET's doc of it would be "Initializes a new
+# instance of the Graph class".
+GRAPH = """\
+Namespace Layers
+
+    ''' <summary>
+    ''' The layered graph implementation.
+    ''' </summary>
+    Friend Class Graph
+
+        ''' <summary>
+        ''' Gets the node factory associated with the graph: the id of the new node,
+        ''' the item to attach to the new node, the level of the new node.
+        ''' </summary>
+        Private _NewNode As Func(Of Integer, Object, Integer, Node)
+        Private entryPoint As Node
+
+        Public Sub New(distance As Func(Of Object, Object, Double), parameters As Parameters)
+            Me.Parameters = parameters
+            NewNode = Function(id, item, level) New Node(id, item, level, distance)
+        End Sub
+
+        Public Property Parameters As Parameters
+
+        ''' <summary>
+        ''' Creates graph from the given items.
+        ''' </summary>
+        Public Sub Create(items As IList(Of Object), generator As Random)
+            For Each item In items
+                Insert(item, generator)
+            Next
+        End Sub
+
+        Public ReadOnly Property Print As String
+            Get
+                Return $"graph: {entryPoint}"
+            End Get
+        End Property
+    End Class
+End Namespace
+""".splitlines()
+
+
+def test_sub_new_is_what_initializes_a_new_instance_of_its_class() -> None:
+    units = _units(GRAPH, "Initializes a new instance of the Graph class.")
+    assert _best_header(GRAPH, units).startswith("Public Sub New(")
+
+
+def test_a_question_without_the_constructor_words_leaves_sub_new_as_it_was() -> None:
+    units = _units(GRAPH, "Creates graph from the given items.")
+    assert _best_header(GRAPH, units).startswith("Public Sub Create(")
+
 
 PROPERTY_WITH_ATTRIBUTED_GETTER = """\
 Public Class Grid
