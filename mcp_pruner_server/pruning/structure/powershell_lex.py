@@ -34,7 +34,8 @@ _HERE_END = {_HERE_SINGLE: "'@", _HERE_DOUBLE: '"@'}
 
 @dataclass(frozen=True)
 class Lexed:
-    """Per line: its code with its comments blanked, whether it starts in code (not inside a
+    """Per line: its code with its comments blanked (spaces in their place, so a column of the
+    code is the line's: the braces' columns index it), whether it starts in code (not inside a
     string or comment), and its braces outside strings and comments as (column, `{` or `}`);
     `closed` when the text ends in code (a string or comment left open says it was misread)."""
 
@@ -69,8 +70,9 @@ def lex(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> Lexed:
         if len(line) > MAX_LEXED_LINE_CHARS:
             code.append("" if state == _COMMENT else line)
             continue
-        parts: list[str] = []  # the line's code, comments left out
+        parts: list[str] = []  # the line's code, each comment's columns as spaces
         code_from = -1 if state == _COMMENT else 0
+        comment_from = 0  # where the block comment open on this line began
         k = 0
         n = len(line)
         while k < n:
@@ -82,6 +84,7 @@ def lex(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> Lexed:
                 stack.pop()
                 depth.pop()
                 k = code_from = close + 2
+                parts.append(" " * (code_from - comment_from))
             elif state == _SINGLE:
                 close = line.find("'", k)
                 if close < 0:
@@ -116,6 +119,7 @@ def lex(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> Lexed:
                 if token == "<#":
                     parts.append(line[code_from : k - 2])
                     code_from = -1
+                    comment_from = k - 2
                     stack.append(_COMMENT)
                     depth.append(0)
                 elif token == "#":
@@ -144,7 +148,7 @@ def lex(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> Lexed:
                         depth.pop()
         if code_from >= 0:
             parts.append(line[code_from:])
-        code.append(" ".join(parts))
+        code.append("".join(parts))
     return Lexed(code, starts, braces, stack == [_CODE])
 
 

@@ -31,6 +31,17 @@ def test_a_body_at_column_0_with_a_continued_line_ends_at_its_brace() -> None:
     assert _spans(lines) == [(0, 0, 10, False, None)]
 
 
+def test_an_inline_comment_before_the_brace_leaves_the_code_after_it_out_of_the_signature() -> None:
+    lines = [
+        "function Test-Port <# TCP only #> { param([int] $Port)",
+        "$client = New-Object Net.Sockets.TcpClient",
+        "$client.Connect('localhost', $Port)",
+        "}",
+        "Write-Host done",
+    ]
+    assert _spans(lines) == [(0, 0, 4, False, None)]
+
+
 def test_an_allman_body_with_a_line_less_indented_than_its_own_ends_at_its_brace() -> None:
     lines = [
         "\tFunction Get-ProcAddress",

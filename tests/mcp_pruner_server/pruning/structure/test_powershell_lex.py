@@ -43,6 +43,13 @@ def test_a_block_comment_is_blanked_from_the_code_and_hides_its_braces() -> None
     assert [c.split() for c in lexed.code] == [["$a", "=", "1"], ["+", "2"]]
 
 
+def test_a_blanked_comment_keeps_the_columns_of_the_code_after_it() -> None:
+    lines = ["f <# x #> g { (", "<# open", "  still #> h {"]
+    lexed = lex(lines)
+    assert lexed.code == ["f         g { (", "", "           h {"]
+    assert [lexed.code[i][col] for i, found in enumerate(lexed.braces) for col, _ in found] == ["{", "{"]
+
+
 def test_a_braced_variable_name_is_no_brace() -> None:
     assert _braces(["$p = ${env:ProgramFiles(x86)}; if ($p) {", "}"]) == ["{", "}"]
 
