@@ -52,6 +52,12 @@ _SQL = re.compile(
     rf"(?:if\s+not\s+exists\s+)?(?:\w+\.)?[\"`\[]?({_NAME})"
 )
 _MACRO = re.compile(rf"^\s*#\s*define\s+({_NAME})")
+# PowerShell's `function Get-Item`, `Filter script:Out-Thing`, `Class Dog`: its keywords in any
+# case, a scope before the name, and the name with its `-` (read as any language's, `Get`).
+_POWERSHELL = re.compile(
+    r"^\ufeff?\s*(?:function|filter|workflow|configuration|class|enum)\s+(?:\w+:)?([A-Za-z_][\w-]*)",
+    re.IGNORECASE,
+)
 _SHELL_FUNCTION = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*(?:\{|$)")
 # `static int foo(`, `public async Task<List<int>> FooAsync(`, `Foo::Bar Foo::bar(`: words
 # (types, modifiers) then the name and `(`.
@@ -77,6 +83,8 @@ _C_FAMILY = frozenset({"c", "cpp", "java", "csharp", "objc", "dart"})
 def defined_name(text: str, path: str) -> str | None:
     """The name the hit line `text` of the file at `path` defines, or None."""
     text = text[:HEAD_CHARS]
+    if _language(path) == "powershell" and (m := _POWERSHELL.match(text)):
+        return m.group(1)
     for pattern in (_KEYWORD, _BOUND, _MACRO, _SIGNATURE, _SQL):
         m = pattern.match(text)
         if m is not None:

@@ -44,6 +44,10 @@ from mcp_pruner_server.pruning.structure.grep_defs import defined_name
         ("newtype FooBar = FooBar Int", "a.hs", "FooBar"),
         ("fooBar :: Int -> Int", "a.hs", "fooBar"),
         ("CREATE TABLE IF NOT EXISTS public.foo_bar (", "a.sql", "foo_bar"),
+        ("function Get-TargetResource", "a.psm1", "Get-TargetResource"),
+        ("Function global:Set-Foo([int] $x) {", "a.ps1", "Set-Foo"),
+        ("filter Out-Thing {", "a.ps1", "Out-Thing"),
+        ("Class Dog : Animal {", "a.ps1", "Dog"),
     ],
 )
 def test_a_definition_names_what_it_defines(text: str, path: str, name: str) -> None:
