@@ -202,8 +202,8 @@ def code_units(
     bodies = [body for body, _ in spans]
     if parsed:  # the parser knows every definition's name (a C or Java one has no keyword)
         defined = [b.name for b in blocks] + [None] * (len(bodies) - len(blocks))
-    else:
-        defined = unit_names(lines, bodies)
+    else:  # one unit at a time: on 100k lines of chunks this is ~0.1 s
+        defined = [name for body in deadline.paced(bodies) for name in unit_names(lines, (body,))]
     said = names_said([d if s else None for s, d in zip(name_scores, defined, strict=True)], query)
     name_scores = [s * f for s, f in zip(name_scores, said, strict=True)]
     name_scores = callers_named(question, defined, name_scores)
@@ -211,20 +211,27 @@ def code_units(
     if line_scores is not None:
         credit = called_credit(lines, bodies, line_scores, names=defined, lang=lang, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
+    # Each pass below is one loop over the units, which nothing inside looks at the clock for:
+    # a look between two of them keeps a deadline passing there from waiting for all the rest.
+    deadline.check()
     scores = predicates_first(question, defined, scores, signatures)
     scores = subject_first(question, defined, scores)
     ranked = Ranked(question, defined, signatures, lines, bodies)
     for reorder in hooks.reorders:
+        deadline.check()
         scores = reorder(ranked, scores)
-    scores = namesakes_together(defined, scores)
+    scores = namesakes_together(defined, scores, deadline=deadline)
     scores = twins_together(defined, scores, deadline=deadline)
     scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags], deadline=deadline)
+    deadline.check()
     scores = stubs_below_implementation(lines, bodies, defined, scores)
+    deadline.check()
     if parsed:  # a container with members (`impl X {`) is their context, never a unit of its own:
         # its header alone, one short line named like its members, outscored them (Rust dev)
         scores = [0.0 if k in first_child and blocks[k].container else s for k, s in enumerate(scores)]
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
     if parsed:
+        deadline.check()
         with_fields(lines, blocks, sig_end, units)
     if not imports:
         return units
@@ -293,10 +300,16 @@ def _namesake_key(name: str) -> str:
     return key[:1].lower() + key[1:]
 
 
-def namesakes_together(names: Sequence[str | None], scores: Sequence[float]) -> list[float]:
-    """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted)."""
+def namesakes_together(
+    names: Sequence[str | None], scores: Sequence[float], *, deadline: Deadline = NO_DEADLINE
+) -> list[float]:
+    """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted).
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
     out = list(scores)
-    keys = [None if n is None or n.startswith("__") else _namesake_key(n) for n in names]
+    keys = [None if n is None or n.startswith("__") else _namesake_key(n) for n in deadline.paced(names)]
     best: dict[str, float] = {}
     for key, score in zip(keys, scores, strict=True):
         if key is not None:

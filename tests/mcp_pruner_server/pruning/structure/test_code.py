@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from mcp_pruner_server.pruning.deadline import Deadline
+from mcp_pruner_server.pruning.errors import EngineTimeout
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
+from mcp_pruner_server.pruning.structure import code
 from mcp_pruner_server.pruning.structure.code import NAMESAKE_SHARE, code_units, namesakes_together
+from mcp_pruner_server.pruning.structure.name_words import named_twins_first
 
 CLOSURE = [
     "class Store:",
@@ -165,3 +171,37 @@ def test_raising_near_twins_stops_at_a_passed_deadline() -> None:
     passed = Deadline(at=0.0, timeout_ms=1, clock=lambda: 1.0)
     with pytest.raises(EngineTimeout):
         twins_together([f"read_le{k}" for k in range(10)], [1.0] * 10, deadline=passed)
+
+
+def test_a_deadline_passing_in_a_ranking_pass_stops_code_units_before_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lines = [f"def handler_{k}(request):" if k % 2 == 0 else "    return request.body" for k in range(40)]
+    query = query_weights("what does the handler return")
+    lh = line_hits(line_terms(lines), query)
+    now = [0.0]
+    deadline = Deadline(at=1.0, timeout_ms=1000, clock=lambda: now[0])
+
+    def time_up_after(*args: Any, **kwargs: Any) -> Any:
+        out = named_twins_first(*args, **kwargs)
+        now[0] = 2.0
+        return out
+
+    stub_passes: list[int] = []
+
+    def stubs_counted(*args: Any) -> Any:
+        stub_passes.append(1)
+        return args[-1]
+
+    monkeypatch.setattr(code, "named_twins_first", time_up_after)
+    monkeypatch.setattr(code, "stubs_below_implementation", stubs_counted)
+    with pytest.raises(EngineTimeout):
+        code_units(
+            lines,
+            lh,
+            query,
+            window_scores(query, lh),
+            question="what does the handler return",
+            deadline=deadline,
+        )
+    assert stub_passes == []
