@@ -52,6 +52,12 @@ def _noise(size: int) -> str:
     return bytes(rng.randrange(256) for _ in range(size)).decode("latin-1")
 
 
+def _grep_hits(count: int) -> str:
+    return "".join(
+        f"src/mod{k % 300}/file{k % 997}.py:{k}:    result = compute_value(item_{k})\n" for k in range(count)
+    )
+
+
 # A bundle's licence header: a text of one line is never pruned (nothing to cut line by line).
 BUNDLE_HEAD = "".join(f"/*! module {k}: MIT licence, see LICENSE */\n" for k in range(20))
 JAVA = "  int f{k}(int x) {{ return x + {k}; }}\n"
@@ -103,14 +109,9 @@ INPUTS: dict[str, tuple[Callable[[], str], SourceType, str | None]] = {
         "A.java",
     ),
     "log, 200k lines (15 MB)": (lambda: _log(200_000), "logs", None),
-    "grep, 100k hits (6.6 MB)": (
-        lambda: "".join(
-            f"src/mod{k % 300}/file{k % 997}.py:{k}:    result = compute_value(item_{k})\n"
-            for k in range(100_000)
-        ),
-        "code",
-        None,
-    ),
+    "grep, 100k hits (6.6 MB)": (lambda: _grep_hits(100_000), "code", None),
+    # as the grep and bash tools hand it over: their output is `logs`, read as grep's (`grep.py`)
+    "grep tool, 100k hits in as many files (6.6 MB)": (lambda: _grep_hits(100_000), "logs", None),
 }
 
 

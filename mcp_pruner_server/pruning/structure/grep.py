@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import PurePosixPath
 
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25
@@ -112,8 +111,11 @@ def _wholly_named(base: str, words: set[str]) -> bool:
 
 @lru_cache(maxsize=1024)
 def _base_name(path: str) -> str:
-    """`zipAllState` of `dist/cjs/zipAllState.js.map`: the name before every extension."""
-    return PurePosixPath(path).name.split(".", 1)[0]
+    """`zipAllState` of `dist/cjs/zipAllState.js.map`: the name before every extension (of the
+    last part of the path that is neither empty nor `.`, as `PurePosixPath.name`, without its
+    cost: a listing of 100k hits in as many files spent ~0.4 s building paths)."""
+    name = next((part for part in reversed(path.split("/")) if part not in ("", ".")), "")
+    return name.split(".", 1)[0]
 
 
 def _file_terms(
@@ -154,24 +156,26 @@ def _file_terms(
         return None, searched  # "show the definition of X": the definition, wherever it is (not `show.py`)
     named = {t for d in stems for t in d.hits if t in rest}
     # A stop word is no term, yet it may be a file's whole name: "how does *new* use X" is `new.ex`.
-    files = {_run_together(base) for base in bases}
+    files = {_run_together(base) for base in set(bases)}
     rest |= {
         w for w in re.findall(r"[a-z0-9]+", said.lower()) if w in files and not terms(w) and w not in pattern
     }
     return (rest if named or rest - set(query) else None), searched
 
 
-def _in_text(found: dict[str, int], path: str, query: dict[str, float]) -> set[str]:
-    """The question terms `found` in a hit's line less those of `path`, the part of a flat
-    hit's line that is no text (the line's terms are already counted: a minified line of a
-    megabyte is not cut into terms twice)."""
-    if not path:
-        return set(found)
+def _in_text(found: dict[str, int], in_path: dict[str, int]) -> set[str]:
+    """The question terms `found` in a hit's line less those `in_path` (`_path_hits`), the part
+    of a flat hit's line that is no text (the line's terms are already counted: a minified line
+    of a megabyte is not cut into terms twice)."""
+    return {t for t, tf in found.items() if tf > in_path.get(t, 0)}
+
+
+def _path_hits(path: str, query: dict[str, float]) -> dict[str, int]:
     in_path: dict[str, int] = {}
     for t in terms_of_line(path):
         if t in query:
             in_path[t] = in_path.get(t, 0) + 1
-    return {t for t, tf in found.items() if tf > in_path.get(t, 0)}
+    return in_path
 
 
 def _of_words(query: dict[str, float], words: set[str]) -> set[str]:
@@ -231,7 +235,10 @@ def grep_units(
     texts: list[set[str]] = []  # per hit: the question terms in its text (its path aside)
     bases: list[str] = []  # per hit: its file's base name
     columns = with_columns(lines, headings)
-    around = context_of_matches(lines, headings)
+    around = context_of_matches(lines, headings, deadline=deadline)
+    # what depends on a hit's path alone, once per path or base name (a file has many hits)
+    path_hits: dict[str, dict[str, int]] = {"": {}}
+    stem_fields: dict[str, Doc] = {}
     for i, head in deadline.paced(enumerate(headings)):
         if head is None or i in around.owner:
             continue
@@ -241,7 +248,10 @@ def grep_units(
         if columns and is_match(lines[i], shown is not None):
             text = COLUMN.sub("", text, count=1)
         files.setdefault(path, []).append(i)
-        texts.append(_in_text(lh.hits[i], path if shown is None else "", query))  # the match's own
+        in_path = path if shown is None else ""
+        if (known := path_hits.get(in_path)) is None:
+            known = path_hits[in_path] = _path_hits(in_path, query)
+        texts.append(_in_text(lh.hits[i], known))  # the match's own
         file_hits.setdefault(path, []).append(len(spans))
         name = defined_name(text, path)
         defined.append(name)
@@ -252,18 +262,24 @@ def grep_units(
         else:
             names.append(Doc({}, 0))
         base = _base_name(path)
-        stems.append(_field(base, query, joined=True))
+        if (stem_field := stem_fields.get(base)) is None:
+            stem_field = stem_fields[base] = _field(base, query, joined=True)
+        stems.append(stem_field)
         bases.append(base)
         spans.append((with_context, shown))
         doc = lh.span(with_context[0], with_context[-1] + 1, repeat=[shown] if shown is not None else [])
         if any(len(lines[k]) > MINIFIED_HIT_CHARS for k in with_context):
             doc = Doc(dict.fromkeys(doc.hits, 1), doc.length)
         docs.append(doc)
+    # the passes below over every hit look at the clock in between: each is ~0.1 s on 100k hits
+    deadline.check()
     named, searched = _file_terms(query, goal_hint, texts, stems, bases)
+    deadline.check()
     if named is not None and named - set(query):
         # a stop word that names a file (`new.ex`) joins the query, as one of its words
         query = {**query, **dict.fromkeys(named - set(query), WORD_WEIGHT)}
-        stems = [_field(base, query, joined=True) for base in bases]
+        stem_fields = {base: _field(base, query, joined=True) for base in deadline.paced(set(bases))}
+        stems = [stem_fields[base] for base in bases]
     if named is None:
         # Only a file named after the searched name itself (`warningData.ts`) is a hint where
         # it is defined; `register_ext.go` shares a word with `InterfaceExt` by accident. And
@@ -272,13 +288,14 @@ def grep_units(
         hinted = searched is None or not any(
             name is not None and _run_together(name) == searched for name in defined
         )
-        stems = [
-            d if hinted and _named_after(base, searched, query) else Doc({}, d.length)
-            for d, base in zip(stems, bases, strict=True)
-        ]
+        after = {
+            base for base in deadline.paced(set(bases)) if hinted and _named_after(base, searched, query)
+        }
+        stems = [d if base in after else Doc({}, d.length) for d, base in zip(stems, bases, strict=True)]
+        deadline.check()
         hit_scores = _scores(query, docs, names, stems, deadline)
     else:
-        wholly = {base for base in bases if _wholly_named(base, named)}
+        wholly = {base for base in deadline.paced(set(bases)) if _wholly_named(base, named)}
         if wholly:
             # "how does formatter use X": `Formatter.java`, not `SimpleDateFormat.java`
             stems = [d if base in wholly else Doc({}, d.length) for d, base in zip(stems, bases, strict=True)]
@@ -287,9 +304,9 @@ def grep_units(
         # The searched pattern's words say nothing there (they are in every hit), yet in a path
         # (`FoldingSet.h` for "folding set node id ref") they would outrank the named file.
         other = _of_words(query, named)
-        stems = [_only(d, named) for d in stems]
+        stems = [_only(d, named) for d in deadline.paced(stems)]
         hit_scores = _scores(
-            query, [_only(d, other) for d in docs], [Doc({}, 0)] * len(names), stems, deadline
+            query, [_only(d, other) for d in deadline.paced(docs)], [Doc({}, 0)] * len(names), stems, deadline
         )
         naming = bm25(query, stems, deadline=deadline)
     scores = list(hit_scores)
@@ -297,7 +314,7 @@ def grep_units(
         (hit, (shown,) if shown is not None else ()) for hit, shown in spans
     ]
     if named is not None:
-        groups = _same_named(files)
+        groups = _same_named(files, deadline)
         for group in groups:
             first = sorted(i for path in group for i in files[path])[:MAX_FILE_HITS]
             hits = [k for i in first for k in around.groups.get(i, (i,))]
@@ -313,7 +330,9 @@ def grep_units(
             units.append((firsts, context))
             scores.append(max(scores, default=0.0) * FILE_ABOVE_BEST_HIT)
     return [
-        Unit(hits, score, context) for (hits, context), score in zip(units, scores, strict=True) if score > 0
+        Unit(hits, score, context)
+        for (hits, context), score in deadline.paced(zip(units, scores, strict=True))
+        if score > 0
     ]
 
 
@@ -334,20 +353,20 @@ def _named_alike(
     scored = [
         sum(query[t] for t in _only(_field(path, query), other).hits)
         + FIELD_WEIGHT * naming[file_hits[path][0]]
-        for path in paths
+        for path in deadline.paced(paths)
     ]
     best = max(scored, default=0.0)
     return [path for path, score in zip(paths, scored, strict=True) if score >= best * NAMED_ALIKE]
 
 
-def _same_named(files: dict[str, list[int]]) -> list[list[str]]:
+def _same_named(files: dict[str, list[int]], deadline: Deadline) -> list[list[str]]:
     """The files whose hits make a unit together: those sharing a base name (the question that
     names `index` fits `index.cjs` and `index.mjs` alike, `TestClock.ts` and its compiled
     `TestClock.js`: keep them all rather than guess), else each file alone, when the hits
     are at least 2 and at most `MAX_FILE_HITS`. A file with more hits is shown by its first
     `MAX_FILE_HITS` (where a reader starts: its imports and declarations come first)."""
     by_name: dict[str, list[str]] = {}
-    for path in files:
+    for path in deadline.paced(files):
         # `_responses.py` and `responses.py` are both "responses" to the question
         by_name.setdefault(re.sub(r"[^a-z0-9]", "", _base_name(path).lower()), []).append(path)
     out: list[list[str]] = []

@@ -83,7 +83,7 @@ _C_FAMILY = frozenset({"c", "cpp", "java", "csharp", "objc", "dart"})
 def defined_name(text: str, path: str) -> str | None:
     """The name the hit line `text` of the file at `path` defines, or None."""
     text = text[:HEAD_CHARS]
-    if _language(path) == "powershell" and (m := _POWERSHELL.match(text)):
+    if (m := _POWERSHELL.match(text)) is not None and _language(path) == "powershell":
         return m.group(1)
     for pattern in (_KEYWORD, _BOUND, _MACRO, _SIGNATURE, _SQL):
         m = pattern.match(text)
@@ -100,9 +100,16 @@ def defined_name(text: str, path: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1024)
 def _language(path: str) -> str | None:
-    return language_of(path)  # once per file: a listing has many hits of each
+    # A language is known by the file's name alone (its extension, or `Makefile`): looked up once
+    # per name, however many directories hold one (a cache of paths missed on 100k hits in as many
+    # files, and built each one's `PurePosixPath`).
+    return _language_of_name(next((part for part in reversed(path.split("/")) if part not in ("", ".")), ""))
+
+
+@lru_cache(maxsize=1024)
+def _language_of_name(name: str) -> str | None:
+    return language_of(name)
 
 
 def mentioned_name(text: str) -> str | None:

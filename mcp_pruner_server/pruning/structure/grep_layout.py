@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.languages import EXTENSIONS
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
@@ -119,15 +120,22 @@ class Around:
     owner: dict[int, int] = field(default_factory=dict)  # context line -> its match
 
 
-def context_of_matches(lines: Sequence[str], headings: Sequence[int | None]) -> Around:
+def context_of_matches(
+    lines: Sequence[str], headings: Sequence[int | None], *, deadline: Deadline = NO_DEADLINE
+) -> Around:
     """Each context line goes with the nearest match of its run (consecutive lines of one file:
     a separator, a blank or a heading ends it), the one above on a tie: a match is read with
-    the lines around it, which were asked for."""
+    the lines around it, which were asked for.
+
+    Raises:
+        EngineTimeout: `deadline` passed.
+    """
     around = Around()
-    if not any(head is not None and _is_context(lines[i], head != i) for i, head in enumerate(headings)):
+    marked = deadline.paced(enumerate(headings))
+    if not any(head is not None and _is_context(lines[i], head != i) for i, head in marked):
         return around  # no context lines (most listings): nothing to attach
     run: list[int] = []
-    for i, head in enumerate(headings):
+    for i, head in deadline.paced(enumerate(headings)):
         if run and (head is None or not _continues(lines, headings, run[-1], i)):
             _attach(lines, headings, run, around)
             run = []

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.deadline import NO_DEADLINE
+from typing import Any
+
+import pytest
+
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.errors import EngineTimeout
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
+from mcp_pruner_server.pruning.structure import grep
 from mcp_pruner_server.pruning.structure.grep import MAX_FILE_HITS, grep_units
 from mcp_pruner_server.pruning.structure.grep_layout import grep_headings, path_and_text
 from mcp_pruner_server.pruning.types import PruneOptions
@@ -420,3 +426,39 @@ def test_a_file_name_ending_in_digits_is_named_by_its_letters() -> None:
         lines += ["", f"./tests/T{k}.scala", f"{k + 9}:    xs.groupByNel(f)"]
     lines += ["", *mine]
     assert _best(lines, "how does removeinstanceimports 4 use group by nel?") == [mine[1]]
+
+
+def test_a_deadline_passing_on_the_last_hit_stops_before_the_passes_over_every_hit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lines = [f"src/mod{k}/file{k}.py:{k}:    value = compute(item_{k})" for k in range(40)]
+    query = query_weights("where is compute defined")
+    lh = line_hits(line_terms(lines), query)
+    now = [0.0]
+    deadline = Deadline(at=1.0, timeout_ms=1000, clock=lambda: now[0])
+    base_name = grep._base_name
+
+    def time_up_at_the_last_hit(path: str) -> str:
+        if path == "src/mod39/file39.py":
+            now[0] = 2.0
+        return base_name(path)
+
+    file_terms_calls: list[int] = []
+    file_terms = grep._file_terms
+
+    def counted(*args: Any) -> Any:
+        file_terms_calls.append(1)
+        return file_terms(*args)
+
+    monkeypatch.setattr(grep, "_base_name", time_up_at_the_last_hit)
+    monkeypatch.setattr(grep, "_file_terms", counted)
+    with pytest.raises(EngineTimeout):
+        grep_units(
+            lines,
+            grep_headings(lines) or [],
+            lh,
+            query,
+            goal_hint="where is compute defined",
+            deadline=deadline,
+        )
+    assert file_terms_calls == []
