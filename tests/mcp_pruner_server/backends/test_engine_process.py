@@ -116,3 +116,17 @@ async def test_create_backend_runs_the_heuristic_engine_in_processes_only_when_a
     assert isinstance(server, ProcessHeuristicBackend)
     assert type(embedded) is HeuristicBackend
     assert type(no_endpoint) is HeuristicBackend
+
+
+async def test_a_worker_freezes_its_startup_heap_and_collects_young_objects_less_often() -> None:
+    import gc
+
+    import anyio.to_process
+
+    from mcp_pruner_server.backends.engine_process import WORKER_GC_THRESHOLD, in_worker
+
+    # gc's own functions are the calls: picklable, and they report the worker's collector
+    threshold = await anyio.to_process.run_sync(in_worker, gc.get_threshold)
+    frozen = await anyio.to_process.run_sync(in_worker, gc.get_freeze_count)
+    assert threshold[0] == WORKER_GC_THRESHOLD
+    assert frozen > 10_000  # the modules and grammars the worker imported
