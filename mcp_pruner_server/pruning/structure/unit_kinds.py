@@ -93,12 +93,15 @@ def stubs_below_implementation(
 # A constructor named `new` (Perl's, Rust's, Ruby's, Lua's and Elixir's convention) says nothing to
 # the scorer, `new` being a stop word: its name field holds the question's word for creating
 # ("Creates a new priority queue", "Construct a …"), as `__construct`, `init` or `initialize` do.
-_CREATING = tuple(stem(w) for w in ("create", "construct", "constructor", "instantiate", "make", "build"))
+# VB.NET's constructor is `Sub New`, whose doc is .NET's "Initializes a new instance of the X class".
+_CREATING = tuple(
+    stem(w) for w in ("create", "construct", "constructor", "instantiate", "initialize", "make", "build")
+)
 
 
 def constructor_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
     """The question's strongest word for creating, as a hit of a definition named `new`."""
-    if name is None or name.rsplit(".", 1)[-1].rsplit(":", 1)[-1] != "new":
+    if name is None or name.rsplit(".", 1)[-1].rsplit(":", 1)[-1].lower() != "new":
         return {}
     said = [t for t in _CREATING if t in query]
     return {max(said, key=lambda t: query[t]): 1} if said else {}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.scoring import query_weights
 from mcp_pruner_server.pruning.structure.unit_kinds import (
     asks_yes_no,
     callers_named,
+    constructor_hits,
     is_predicate,
     named_by_code_words,
     predicates_first,
@@ -77,3 +79,12 @@ def test_used_by_default_names_no_caller_unless_written_as_code() -> None:
     assert callers_named("Called by hand when the cache is cold.", ["hand"], [1.0]) == [1.0]
     assert callers_named("The options, used by `default`.", names, [1.0, 1.0]) == [0.0, 1.0]
     assert callers_named("The options, used by default().", names, [1.0, 1.0]) == [0.0, 1.0]
+
+
+def test_a_constructor_named_new_in_any_case_is_what_initializing_an_instance_asks_for() -> None:
+    # VB.NET's `Sub New` and its .NET doc sentence
+    query = query_weights("Initializes a new instance of the Graph class.")
+    assert constructor_hits("New", query) == {"initializ": 1}
+    assert constructor_hits("Graph.new", query_weights("Creates a new graph.")) == {"creat": 1}
+    assert constructor_hits("Renew", query) == {}
+    assert constructor_hits("New", query_weights("Returns the graph's nodes.")) == {}
