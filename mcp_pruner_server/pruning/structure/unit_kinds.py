@@ -32,9 +32,13 @@ def is_predicate(name: str | None) -> bool:
 
 
 # A signature declaring a boolean result: `) bool {` (Go), `-> bool` (Rust, Python, Swift's `Bool`),
-# `): boolean` (TypeScript, Kotlin's `Boolean`), `boolean isX(` / `bool Name(` (Java, C#, C, C++).
+# `): boolean` (TypeScript, Kotlin's `Boolean`, Pascal), `boolean isX(` / `bool Name(` (Java, C#, C,
+# C++), `) As Boolean` (VB.NET, any case), `function Empty: Boolean` / `def isEmpty: Boolean` (Pascal,
+# Scala: no parameter list), `logical function` (Fortran), `- (BOOL)isX` (Objective-C).
 _BOOL_RESULT = re.compile(
     r"(?:->|\)\s*:?)\s*(?:bool|boolean|Bool|Boolean)\b(?!\s*[,)\]])|\b(?:bool|boolean)\s+[A-Za-z_]\w*\s*\("
+    r"|(?i:\)\s*as\s+boolean\b|\b(?:function|def)\s+[A-Za-z_][\w.]*\s*:\s*boolean\b|\blogical\s+function\b)"
+    r"|^\s*[-+]\s*\(\s*BOOL\s*\)"
 )
 
 

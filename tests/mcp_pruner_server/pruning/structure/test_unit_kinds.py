@@ -10,6 +10,7 @@ from mcp_pruner_server.pruning.structure.unit_kinds import (
     is_predicate,
     named_by_code_words,
     predicates_first,
+    returns_bool,
     subject_first,
 )
 
@@ -88,3 +89,21 @@ def test_a_constructor_named_new_in_any_case_is_what_initializing_an_instance_as
     assert constructor_hits("Graph.new", query_weights("Creates a new graph.")) == {"creat": 1}
     assert constructor_hits("Renew", query) == {}
     assert constructor_hits("New", query_weights("Returns the graph's nodes.")) == {}
+
+
+def test_a_boolean_result_is_read_in_the_syntax_of_each_language() -> None:
+    declaring = (
+        "Shared Function IsMe(ByVal tm As tm) As Boolean",  # VB.NET
+        "Public Function Matches(x As Object) as boolean",
+        "function IsEmpty: Boolean;",  # Pascal, no parameter list
+        "function Contains(const S: string): Boolean;",
+        "def isEmpty: Boolean =",  # Scala
+        "pure logical function os_is_unix(os)",  # Fortran
+        "- (BOOL)isEnabled",  # Objective-C
+    )
+    for signature in declaring:
+        assert returns_bool(signature), signature
+    # a boolean parameter is no boolean result
+    taking = ("Sub Apply(x As Boolean)", "function F(a: Boolean; b: Integer): Integer;", "real function f(x)")
+    for signature in taking:
+        assert not returns_bool(signature), signature
