@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from mcp_pruner_server.pruning.structure.dot_m import is_matlab
 from mcp_pruner_server.pruning.structure.pascal_blocks import is_pascal
 
 # Extension (lower case) -> language; the names are the keys of `syntax_grammars.GRAMMARS`.
@@ -360,18 +361,6 @@ def guess_language(lines: Sequence[str]) -> str | None:
     if top < MIN_SIGNS or (top < 2 * second and best not in ("cpp", "typescript", "objc")):
         return None
     return best
-
-
-# A `.m` file is MATLAB (or Octave) when its first line of code, after its `%` / `##` comments,
-# opens a function or a class; Objective-C's is an `#import`, `@interface`, `@implementation` ….
-_NO_CODE = re.compile(r"^\s*(?:%|#(?:[#\s!]|$)|$)")
-_MATLAB_OPENING = re.compile(r"^\s*(?:function|classdef)\b")
-
-
-def is_matlab(lines: Sequence[str]) -> bool:
-    """Whether the lines of a `.m` file are MATLAB's or Octave's rather than Objective-C's."""
-    first = next((line for line in lines[:1000] if not _NO_CODE.match(line)), "")
-    return bool(_MATLAB_OPENING.match(first))
 
 
 def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
