@@ -25,8 +25,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import Block
 LONG_FUNCTION_LINES = 100
 # ... or more than this many and this share of the file's: more than the default ratio's focus
 # holds (its floor, a fifth, and `select.FOCUS_SLACK_FRACTION`), kept whole when it won, it left
-# no room for the helper a question meant. (All MATLAB dev sets: 80 and 100 lines alike, 150
-# lost 3 tasks; the share +2 tasks, a fifth of the file's lines alone lost 2.)
+# no room for the helper a question meant (the measurements are in CHANGELOG).
 LONG_SHARE_LINES = 60
 LONG_FUNCTION_SHARE = 0.25
 # A paragraph is cut from the next at a blank line or a comment opening one when it holds at

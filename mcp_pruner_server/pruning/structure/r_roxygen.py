@@ -20,8 +20,8 @@ from mcp_pruner_server.pruning.terms import terms
 # text: the page stays its own.)
 _PAGE_TAG = re.compile(r"^\s*#'\s*@(?:rdname|describeIn)\s+([^\s,]+)")
 # The page's function scores this much of its page's best block, ahead of it: the title is its
-# own, its siblings' blocks only echo it (R dev sets, 3: +2 to +5 points of recall over the title
-# rule; 1.0, a tie, and 1.5 a point lower on one set each).
+# own, its siblings' blocks only echo it (a little more than a tie, so the owner leads without
+# drowning a sibling the question names; the measurements are in CHANGELOG).
 PAGE_OWNER_SHARE = 1.2
 
 
@@ -55,11 +55,10 @@ def page_owners_first(
 # "Create a release checklist in a GitHub issue"), and R names functions with those words
 # (`add_column`, `use_release_issue`): a question opening with such a title names the function
 # whose every name word is among its first words as plainly as one opening with the name does
-# (`r_blocks.opening_name_first`). That function scores this many times its own (R dev sets,
-# 3: +3 to +6 points of recall, 1 task lost of 169; 1.25 and 2.0 as good within a point).
+# (`r_blocks.opening_name_first`). That function scores this many times its own (a title is a
+# weaker sign than the name itself, whose boost is 2.0).
 TITLE_NAME_BOOST = 1.5
-# How many of the question's first words a title may span (titles run 3 to 8 words; 5, 12 or
-# the whole question lost a point on one set).
+# How many of the question's first words a title may span (titles run 3 to 8 words).
 TITLE_WORDS = 8
 
 
