@@ -12,12 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from mcp_pruner_server.pruning.terms import STOPWORDS
+from mcp_pruner_server.pruning.terms import STOPWORDS, word_parts
 
 # Compound identifiers longer than this many words are rare in questions (and in code).
 MAX_PHRASE_WORDS = 4
-# Words as `terms.py` cuts identifiers: lower-case runs, acronyms, numbers.
-_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # Phrases only run within a clause: punctuation other than `-` / `_` ends one.
 _CLAUSE = re.compile(r"[^\w\s-]+")
 
@@ -31,7 +29,8 @@ def phrase_terms(text: str) -> list[str]:
 def _word_runs(text: str, shortest: int, longest: int) -> Iterator[list[str]]:
     """Every run of `shortest`..`longest` consecutive words of a clause of `text`, lower-cased."""
     for clause in _CLAUSE.split(text):
-        words = [p.lower() for p in _PART.findall(clause)]
+        # words as `terms.py` cuts identifiers: lower-case runs, acronyms, numbers, any script
+        words = [p.lower() for p in word_parts(clause)]
         for size in range(shortest, longest + 1):
             for k in range(len(words) - size + 1):
                 yield words[k : k + size]

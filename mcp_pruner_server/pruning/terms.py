@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from functools import lru_cache
 
 from mcp_pruner_server.pruning.wordlists import ABBREVIATION_PAIRS, PHRASE_SYNONYMS, STOPWORDS, SYNONYM_GROUPS
@@ -22,6 +23,7 @@ __all__ = [
     "phrase_synonyms",
     "stem",
     "terms",
+    "word_parts",
 ]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
@@ -29,6 +31,19 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 # (`HUPing`, `NULLed`), not `HU` + `Ping`.
 _ACRONYM_PLURAL = re.compile(r"([A-Z]{2,})(?:s|ing|ed)(?![a-z])")
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+# A word of any script (`größe`, `σ`, `Δt`, `résumé`, Cyrillic, Greek): a letter, then letters,
+# digits and `_`. Only a line with a non-ASCII character is read with it; ASCII keeps `_WORD`.
+_UNICODE_WORD = re.compile(r"[^\W\d]\w*|[0-9]+")
+# The combining diacritical marks (accents, cedillas, umlauts, tonos, breves): what decomposition
+# splits off a Latin, Greek or Cyrillic letter. Not every combining mark: an Indic script's vowel
+# signs and virama are part of its words' spelling.
+_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+# Latin letters that Unicode does not decompose into a base letter and an accent.
+_UNDECOMPOSED_LATIN = dict(
+    zip("ßẞæÆœŒøØđĐłŁı", ("ss", "SS", "ae", "AE", "oe", "OE", "o", "O", "d", "D", "l", "L", "i"), strict=True)
+)
+# (a regex finds them faster than `str.translate` looks up every character of a line)
+_UNDECOMPOSED_LATIN_LETTER = re.compile(f"[{''.join(_UNDECOMPOSED_LATIN)}]")
 
 # Suffixes stripped by the light stemmer, longest first; a stem keeps at least 3 letters.
 # No "ly": adverbs hardly matter in code, and it cut `apply`, `reply`, `family`, `assembly`.
@@ -94,8 +109,56 @@ def _stem(part: str) -> str:
     return stem(part) if len(part) <= MAX_CACHED_WORD_CHARS else stem.__wrapped__(part)
 
 
+def fold_accents(text: str) -> str:
+    """`text` without its accents: "Iterações" -> "Iteracoes", "Größe" -> "Grosse", "naïve" ->
+    "naive". A question is often typed without them ("iteracoes") and code keeps them out of its
+    identifiers while its comments use them: both sides folded alike meet."""
+    text = _UNDECOMPOSED_LATIN_LETTER.sub(lambda m: _UNDECOMPOSED_LATIN[m[0]], text)
+    return _DIACRITICS.sub("", unicodedata.normalize("NFKD", text))
+
+
+def _cased_parts(word: str) -> list[str]:
+    """`_PART` for a word of any script, by the letters' own case: `berechneGröße` -> `berechne`,
+    `Größe`; `ΔT` -> `ΔT`; an uncased script's run (CJK, Arabic) is one part."""
+    parts: list[str] = []
+    start = 0
+    for k in range(1, len(word) + 1):
+        if k < len(word) and not _part_ends(word, k):
+            continue
+        part = word[start:k].strip("_")
+        if part:
+            parts.append(part)
+        start = k
+    return parts
+
+
+def _part_ends(word: str, k: int) -> bool:
+    """Whether a part of `word` ends before `word[k]`: at `_`, between digits and letters, before an
+    upper-case letter after a lower-case one, and before the last capital of a run that starts a
+    lower-case word (`HTTPServer`: `HTTP`, `Server`)."""
+    prev, char = word[k - 1], word[k]
+    if char == "_" or prev == "_" or prev.isdigit() != char.isdigit():
+        return True
+    if char.isupper():
+        return not prev.isupper() or (k + 1 < len(word) and word[k + 1].islower())
+    return prev.isalpha() and char.isalpha() and _is_cased(prev) != _is_cased(char)
+
+
+def _is_cased(char: str) -> bool:
+    return char.isupper() or char.islower()
+
+
+def word_parts(text: str) -> list[str]:
+    """The parts of every word of `text` as `terms` cuts them, in their case and unstemmed
+    (`storeFileBreaks`, "Número Máximo" -> `store`, `File`, `Breaks`, `Numero`, `Maximo`)."""
+    if text.isascii() or (text := fold_accents(text)).isascii():
+        return _PART.findall(text)
+    return [part for word in _UNICODE_WORD.findall(text) for part in _cased_parts(word)]
+
+
 def _word_terms(word: str) -> tuple[str, ...]:
-    cased = _PART.findall(_ACRONYM_PLURAL.sub(r"\1", word))
+    unacronymed = _ACRONYM_PLURAL.sub(r"\1", word)
+    cased = _PART.findall(unacronymed) if word.isascii() else _cased_parts(unacronymed)
     parts = [p.lower() for p in cased]
     out = [s for p in parts if len(p) > 1 and p not in STOPWORDS and (s := _stem(p)) not in _STOP_STEMS]
     for first, second in itertools.pairwise(cased):
@@ -126,7 +189,8 @@ def line_terms(text: str) -> tuple[str, ...]:
 
 def _line_terms(text: str) -> tuple[str, ...]:
     out: list[str] = []
-    for word in _WORD.findall(text):
+    words = _WORD if text.isascii() or (text := fold_accents(text)).isascii() else _UNICODE_WORD
+    for word in words.findall(text):
         out.extend(_cached_word_terms(word) if len(word) <= MAX_CACHED_WORD_CHARS else _word_terms(word))
     return tuple(out)
 
