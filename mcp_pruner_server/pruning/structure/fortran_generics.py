@@ -58,8 +58,10 @@ _last_read: list[tuple[Sequence[str], dict[str, list[str]]]] = []
 
 
 def _read(lines: Sequence[str]) -> dict[str, list[str]]:
-    if _last_read and _last_read[0][0] is lines:
-        return _last_read[0][1]
+    # one read of the slot: prunes in threads share it, and another may refill it meanwhile
+    last = _last_read[0] if _last_read else None
+    if last is not None and last[0] is lines:
+        return last[1]
     read = generics_of(lines)
     _last_read[:] = [(lines, read)]
     return read

@@ -185,8 +185,10 @@ _last_read: list[tuple[Mapping[str, float], _QuestionWords]] = []
 
 
 def _read(query: Mapping[str, float]) -> _QuestionWords:
-    if _last_read and _last_read[0][0] is query:
-        return _last_read[0][1]
+    # one read of the slot: prunes in threads share it, and another may refill it meanwhile
+    last = _last_read[0] if _last_read else None
+    if last is not None and last[0] is query:
+        return last[1]
     read = _words_of(query)
     _last_read[:] = [(query, read)]
     return read
