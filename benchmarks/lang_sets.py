@@ -285,7 +285,9 @@ def write_split(out: Path, name: str, split: str, tasks: list[dict[str, Any]]) -
     print(f"{name} {split}: {len(tasks)} tasks")
 
 
-def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> list[dict[str, Any]]:
+def build(
+    lang: str, src: Path, n: int, seed: int, perl_pod: bool = False, suffixes: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
     if lang == "python":
         tasks: list[dict[str, Any]] = _harness().build_code(src, 10 * n, seed)
         for t in tasks:
@@ -302,7 +304,7 @@ def build(lang: str, src: Path, n: int, seed: int, perl_pod: bool = False) -> li
         for p in src.rglob("*")
         if p.is_file()
         and not p.is_symlink()
-        and p.suffix in extensions[lang]
+        and p.suffix in (suffixes or extensions[lang])
         and not skip.search(str(p.relative_to(src)))
         and not (new and re.search(skip.pattern + "|fuzz", str(p.relative_to(src)).lower()))
         and (p.suffix or _is_shell_script(p))
@@ -349,8 +351,14 @@ def main() -> int:
         default="comment",
         help="a Perl question from the comment above a sub (sets up to session 5) or its POD (lang_perl.py)",
     )
+    ap.add_argument(
+        "--extensions",
+        nargs="+",
+        default=(),
+        help="the file suffixes read (default: the language's table; `.F`, `.f95` Fortran trees)",
+    )
     args = ap.parse_args()
-    tasks = build(args.lang, args.src, args.n, args.seed, args.perl_doc == "pod")
+    tasks = build(args.lang, args.src, args.n, args.seed, args.perl_doc == "pod", tuple(args.extensions))
     args.out.mkdir(parents=True, exist_ok=True)
     for split, pick in (("dev", False), ("held", True)):
         write_split(args.out, args.lang, split, [t for t in tasks if held_out(t["path"]) == pick][: args.n])
