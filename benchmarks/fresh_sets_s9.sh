@@ -9,6 +9,8 @@
 #     (nearly) no task: their docs follow the signature or their files are under 300 or over 4000
 #     lines (SHTOOLS, netCDF-Fortran, QUADPACK, NumDiff, FLAP, Focal, dftatom, M_strings,
 #     ESCOMP's CMEPS and MOSART, fortran-lang's MINPACK, NCEPLIBS-sp, -w3emc, -nemsio, UPP).
+#   Fortran, a second pair of sets (`fortran2_*`, built after the first was in use): MODFLOW 6
+#     (src: `!> @brief` docs).
 #   VB.NET (`'''` XML docs): Community.VisualBasic (the VB runtime library in VB), EF Core's
 #     Visual Basic design-time support (EFCore.VisualBasic), CSharpToVB's converter and app.
 # Usage (GHDIR holds the GitHub trees, exported as below; WORKDIR is scratch, emptied per language):
@@ -23,20 +25,22 @@
 # "spec", "example" or "fuzz" besides. Reproducible byte for byte: run twice into two OUTDIRs and
 # `cmp` them.
 set -euo pipefail
-GH=$1; W=$2; OUT=$3; shift 3; LANGS=${*:-fortran vbnet}
+GH=$1; W=$2; OUT=$3; shift 3; SETS=${*:-fortran fortran2 vbnet}
 B=$(cd "$(dirname "$0")" && pwd); PY=${PY:-$B/../.venv/bin/python}
 # shellcheck source=benchmarks/fresh_trees.sh
 . "$B/fresh_trees.sh"
-# OWNER+NAME  commit  language  folders kept
+# OWNER+NAME  commit  set (its language, but for a trailing 2)  folders kept
 TREES="cp2k+cp2k ae513bac4f751e79b120bf8419509e980ad75ec8 fortran src/motion src/xc
+MODFLOW-ORG+modflow6 a11d70399ba7cfd87b78042f930e119f991b9a82 fortran2 src
 CommunityVB+Community.VisualBasic 20d2a51dfc9f342848ad134952ceaa8d79302559 vbnet Community.VisualBasic
 efcore+EFCore.VisualBasic 4fc0bfc976aa59d863ed1f14426a16b7b19bd553 vbnet EFCore.VisualBasic
 paul1956+CSharpToVB 5f3b2f0430c4ec9d350ac83900ee98aad66265ed vbnet CodeConverter CSharpToVB"
 mkdir -p "$OUT"
-for lang in $LANGS; do
-    L=${W:?}/$lang; rm -rf "$L"; mkdir -p "$L"
-    copy_trees "$TREES" "$lang" "$GH" "$L"
+for set in $SETS; do
+    lang=${set%2}; L=${W:?}/$set; rm -rf "$L" "$L.out"; mkdir -p "$L"
+    copy_trees "$TREES" "$set" "$GH" "$L"
     extensions=()
     [ "$lang" = fortran ] && extensions=(--extensions .f90 .F90 .f95 .F)
-    $PY "$B/lang_sets.py" --lang "$lang" --src "$L" --out "$OUT" --n 60 "${extensions[@]}"
+    $PY "$B/lang_sets.py" --lang "$lang" --src "$L" --out "$L.out" --n 60 "${extensions[@]}"
+    for split in dev held; do mv "$L.out/${lang}_$split.jsonl" "$OUT/${set}_$split.jsonl"; done
 done
