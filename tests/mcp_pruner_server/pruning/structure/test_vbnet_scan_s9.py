@@ -1,0 +1,72 @@
+"""Visual Basic's scan (`vbnet_blocks.py`) stays linear on blocks left open: it reads each line a
+bounded number of times, however many heads have no `End` (counted, not timed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import overload
+
+import pytest
+
+from mcp_pruner_server.pruning.structure.vbnet_blocks import vbnet_blocks
+
+HEADS = 3_000
+# Reads of lines per line of text the scan may make: a head's signature is looked at over at
+# most 100 lines, everything else a few times; a scan from each head to the next `End` made
+# thousands a line.
+READS_PER_LINE = 150
+
+
+class CountedLines(Sequence[str]):
+    """The lines, counting how many times one is read."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.reads = 0
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        picked = self.lines[index]
+        self.reads += len(picked) if isinstance(index, slice) else 1
+        return picked
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Sub F{}()",  # procedures without their `End Sub`
+        "Class C{}",  # types without their `End Class`
+        "Public Function F{}(a As Integer,",  # signatures going on to the next head, and the next
+        "<Obsolete> Sub F{}()",  # attributes on the head's own line
+    ],
+)
+def test_heads_left_open_are_read_a_bounded_number_of_times_each(line: str) -> None:
+    text = CountedLines([line.format(k) for k in range(HEADS)])
+    blocks = vbnet_blocks(text)
+    assert text.reads <= READS_PER_LINE * HEADS
+    assert sum(b.end - b.start for b in blocks) <= 2 * HEADS  # no block's lead reaches over others
+
+
+def test_a_head_left_open_runs_to_the_next_end_of_its_kind_at_its_indentation() -> None:
+    lines = ["Module M", "    Sub Open()", "        x = 1", "    Sub Closed()", "    End Sub", "End Module"]
+    blocks = vbnet_blocks(lines)
+    assert [(b.name, b.start, b.end) for b in blocks] == [("M", 0, 6), ("Open", 1, 5)]
+
+
+def test_a_procedure_still_ends_at_the_end_of_its_own_indentation_past_a_deeper_one() -> None:
+    lines = [
+        "    Function Outer() As Integer",
+        "        Dim f = Function(x)",
+        "                    Return x",
+        "                End Function",
+        "        Return f(1)",
+        "    End Function",
+    ]
+    (block,) = vbnet_blocks(lines)
+    assert (block.name, block.end) == ("Outer", 6)
