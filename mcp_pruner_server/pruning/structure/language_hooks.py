@@ -30,7 +30,7 @@ from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blo
 from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
 from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
-from mcp_pruner_server.pruning.structure.vbnet_units import constructor_doc_hits
+from mcp_pruner_server.pruning.structure.vbnet_units import constructor_doc_hits, workers_with_their_twins
 
 
 class BlockFinder(Protocol):
@@ -124,6 +124,10 @@ def _usage_named(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return usage_named_first(ranked.question, ranked.names, scores)
 
 
+def _vb_workers(ranked: Ranked, scores: Sequence[float]) -> list[float]:
+    return workers_with_their_twins(ranked.names, scores)
+
+
 HOOKS: dict[str, LanguageHooks] = {
     # Fortran's long derived types and modules of declarations only: hundreds of components as
     # one unit filled the budget when they won (`syntax_fsharp_fortran.LONG_TYPE_LINES`).
@@ -146,7 +150,8 @@ HOOKS: dict[str, LanguageHooks] = {
     # R: the function a roxygen page is named for after the title's words (`r_roxygen.py`).
     "r": LanguageHooks(reorders=(_opening_name, _roxygen_pages)),
     # Visual Basic: `Sub New` is what "Initializes a new instance …" documents (`vbnet_units.py`).
-    "vbnet": LanguageHooks(name_hits=(constructor_doc_hits,)),
+    # The worker (`FindInternal`, `ParseCore`) with its documented public twin.
+    "vbnet": LanguageHooks(name_hits=(constructor_doc_hits,), reorders=(_vb_workers,)),
 }
 
 
