@@ -10,6 +10,9 @@ without a body (`MustOverride`, `Declare`, an interface's member) or written on 
 attribute lines (`<Extension>`, several on a line or over lines continued by ` _` or `,`) directly
 above are its doc, weighed as a parser's (`LEAD_WEIGHT` a line); attributes on the head's own line
 (`<Extension()> Public Function`, as much VB code writes them) are read past. Its name is known.
+A type or namespace starts at its head, its doc and attributes left to the chunks as a parser's
+container's are (`syntax.py`): its head is its members' context, kept with the one that wins, and
+a class doc of forty lines kept so filled the budget the member needed.
 """
 
 from __future__ import annotations
@@ -167,9 +170,8 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
         if row >= inside_until and (box := _CONTAINER.match(line)) is not None:
             box_end = ends.after(row, box.group(1), box.group(2))
             if box_end is not None:
-                start = _lead_start(lines, row, floor)
                 parent = open_containers[-1][0] if open_containers else None
-                out.append(Block(start, row, box_end, True, parent, sig_end=row + 1, name=box.group(3)))
+                out.append(Block(row, row, box_end, True, parent, sig_end=row + 1, name=box.group(3)))
                 floor = row + 1
                 open_containers.append((len(out) - 1, box.group(2).lower()))
             continue

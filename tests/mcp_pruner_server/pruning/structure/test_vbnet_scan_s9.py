@@ -70,3 +70,31 @@ def test_a_procedure_still_ends_at_the_end_of_its_own_indentation_past_a_deeper_
     ]
     (block,) = vbnet_blocks(lines)
     assert (block.name, block.end) == ("Outer", 6)
+
+
+CLASS_DOCUMENTED_AT_LENGTH = """\
+Namespace Analysis
+
+    ''' <summary>
+    ''' Morgan fingerprints, also known as circular fingerprints, represent the structure of
+    ''' chemical compounds: each atom's environment is encoded, expanded, hashed and folded.
+    ''' </summary>
+    <Serializable>
+    Public MustInherit Class GraphMorganFingerprint
+
+        ''' <summary>the hash code of a label</summary>
+        Public Shared Function HashLabelKey(key As String) As ULong
+            Return Hash(key)
+        End Function
+    End Class
+End Namespace
+""".splitlines()
+
+
+def test_a_types_doc_and_attributes_are_no_part_of_it_as_its_members_context_is_not() -> None:
+    blocks = vbnet_blocks(CLASS_DOCUMENTED_AT_LENGTH)
+    assert [(b.name, b.start, b.header, b.container) for b in blocks] == [
+        ("Analysis", 0, 0, True),
+        ("GraphMorganFingerprint", 7, 7, True),  # its doc is left to the chunks, as a parser's is
+        ("HashLabelKey", 9, 10, False),  # a member's own doc is its lead
+    ]
