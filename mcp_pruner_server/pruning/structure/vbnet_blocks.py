@@ -29,8 +29,10 @@ _MODIFIERS = (
     r"Overloads|Shadows|Static|Async|Iterator|Partial|ReadOnly|WriteOnly|Default|Narrowing|Widening|"
     r"Custom|Declare(?:\s+(?:Ansi|Unicode|Auto))?)\s+)*"
 )
+# An operator is named by a word (`CType`, `Not`, `IsTrue`) or by its symbols (`+`, `<>`, `&`).
 _HEAD = re.compile(
-    r"(\s*)" + _MODIFIERS + r"(Function|Sub|Property|Operator|Event)\s+(\[?\w+\]?)", re.IGNORECASE
+    r"(\s*)" + _MODIFIERS + r"(Function|Sub|Property|Operator|Event)\s+(\[?\w+\]?|[-+*/\\^&=<>]+)",
+    re.IGNORECASE,
 )
 _NO_BODY = re.compile(r"\s*(?:\w+\s+)*?(?:MustOverride|Declare)\b", re.IGNORECASE)
 # An `Event` has a body only when `Custom`; a `Property` on one line (`Property X As T`) has none.
@@ -189,9 +191,11 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
         if end is None:
             end = sig_end
         start = _lead_start(lines, row, floor)
-        name = head.group(3).strip("[]")
-        if name.lower() == "new":
+        name: str | None = head.group(3).strip("[]")
+        if name is not None and name.lower() == "new":
             name = "new"  # a constructor, `Sub New`: named as Ruby's and Perl's are (VB ignores case)
+        elif name is not None and not name[0].isalnum() and name[0] != "_":
+            name = None  # `Operator +`: no word to share with a question or another unit's name
         parent = open_containers[-1][0] if open_containers else None
         out.append(Block(start, row, end, False, parent, sig_end=sig_end, name=name))
         inside_until = floor = end

@@ -98,3 +98,31 @@ def test_a_types_doc_and_attributes_are_no_part_of_it_as_its_members_context_is_
         ("GraphMorganFingerprint", 7, 7, True),  # its doc is left to the chunks, as a parser's is
         ("HashLabelKey", 9, 10, False),  # a member's own doc is its lead
     ]
+
+
+OPERATORS = """\
+Public Class RowObject
+    ''' <summary>Appends a column to the row.</summary>
+    Public Shared Operator +(row As RowObject, col As String) As RowObject
+        Call row.Add(col)
+        Return row
+    End Operator
+
+    Public Shared Operator <>(a As RowObject, b As RowObject) As Boolean
+        Return Not a.Equals(b)
+    End Operator
+
+    Public Shared Widening Operator CType(line As String) As RowObject
+        Return New RowObject(line)
+    End Operator
+End Class
+""".splitlines()
+
+
+def test_an_operator_named_by_its_symbols_is_a_procedure_with_its_doc_as_one_named_by_a_word() -> None:
+    blocks = vbnet_blocks(OPERATORS)
+    assert [(b.name, b.start, b.header, b.end) for b in blocks[1:]] == [
+        (None, 1, 2, 6),  # no word to name it by
+        (None, 7, 7, 10),
+        ("CType", 11, 11, 14),
+    ]
