@@ -29,9 +29,11 @@ _MODIFIERS = (
     r"Overloads|Shadows|Static|Async|Iterator|Partial|ReadOnly|WriteOnly|Default|Narrowing|Widening|"
     r"Custom|Declare(?:\s+(?:Ansi|Unicode|Auto))?)\s+)*"
 )
-# An operator is named by a word (`CType`, `Not`, `IsTrue`) or by its symbols (`+`, `<>`, `&`).
+# An operator is named by a word (`CType`, `Not`, `IsTrue`) or by its symbols (`+`, `<>`, `&`); a
+# VBA or VB6 property by its accessor, then its name (`Property Get Name()`, `Property Let Name(…)`).
 _HEAD = re.compile(
-    r"(\s*)" + _MODIFIERS + r"(Function|Sub|Property|Operator|Event)\s+(\[?\w+\]?|[-+*/\\^&=<>]+)",
+    r"(\s*)" + _MODIFIERS + r"(Function|Sub|Property|Operator|Event)\s+((?:Get|Let|Set)\s+(?=[A-Za-z_\[]))?"
+    r"(\[?\w+\]?|[-+*/\\^&=<>]+)",
     re.IGNORECASE,
 )
 _NO_BODY = re.compile(r"\s*(?:\w+\s+)*?(?:MustOverride|Declare)\b", re.IGNORECASE)
@@ -132,10 +134,12 @@ class _Ends:
         return None
 
 
-def _has_body(lines: Sequence[str], head: int, sig_end: int, kind: str) -> bool:
+def _has_body(lines: Sequence[str], head: int, sig_end: int, kind: str, accessor: bool) -> bool:
     line = _without_attributes(lines[head])
     if _NO_BODY.match(line):
         return False
+    if accessor:  # VBA's `Property Get Name()`: one accessor's body, to its `End Property`
+        return True
     if kind.lower() == "event":
         return bool(_CUSTOM.match(line))
     if kind.lower() == "property":  # an auto-property: the next line at its indentation is no `Get`
@@ -186,12 +190,14 @@ def vbnet_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> l
         sig_end = _signature_end(lines, row)
         end = None
         in_interface = bool(open_containers) and open_containers[-1][1] == "interface"
-        if not in_interface and not _ONE_LINE_END.search(line) and _has_body(lines, row, sig_end, kind):
+        accessor = head.group(3) is not None  # VBA's `Property Get`
+        one_line = _ONE_LINE_END.search(line) is not None
+        if not in_interface and not one_line and _has_body(lines, row, sig_end, kind, accessor):
             end = ends.after(row, head.group(1), kind)
         if end is None:
             end = sig_end
         start = _lead_start(lines, row, floor)
-        name: str | None = head.group(3).strip("[]")
+        name: str | None = head.group(4).strip("[]")
         if name is not None and name.lower() == "new":
             name = "new"  # a constructor, `Sub New`: named as Ruby's and Perl's are (VB ignores case)
         elif name is not None and not name[0].isalnum() and name[0] != "_":

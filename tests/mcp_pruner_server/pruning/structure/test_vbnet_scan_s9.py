@@ -126,3 +126,31 @@ def test_an_operator_named_by_its_symbols_is_a_procedure_with_its_doc_as_one_nam
         (None, 7, 7, 10),
         ("CType", 11, 11, 14),
     ]
+
+
+VBA_CLASS = """\
+Attribute VB_Name = "Account"
+Private mName As String
+
+' The account holder's name.
+Public Property Get Name() As String
+    Name = mName
+End Property
+
+Public Property Let Name(ByVal value As String)
+    mName = value
+End Property
+
+Public Property Set Owner(ByVal o As Object)
+    Set mOwner = o
+End Property
+""".splitlines()
+
+
+def test_a_vba_property_accessor_is_a_procedure_named_for_its_property_to_its_end_property() -> None:
+    blocks = vbnet_blocks(VBA_CLASS)
+    assert [(b.name, b.start, b.header, b.end) for b in blocks] == [
+        ("Name", 3, 4, 7),  # not named `Get`, and its body is no auto-property's nothing
+        ("Name", 8, 8, 11),
+        ("Owner", 12, 12, 15),
+    ]
