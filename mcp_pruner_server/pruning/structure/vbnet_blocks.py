@@ -27,7 +27,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import Block
 _MODIFIERS = (
     r"(?:(?:Public|Private|Protected|Friend|Shared|Overrides|Overridable|NotOverridable|MustOverride|"
     r"Overloads|Shadows|Static|Async|Iterator|Partial|ReadOnly|WriteOnly|Default|Narrowing|Widening|"
-    r"Custom|Declare(?:\s+(?:Ansi|Unicode|Auto))?)\s+)*"
+    r"Custom|Declare(?:\s+(?:Ansi|Unicode|Auto|PtrSafe))?)\s+)*"
 )
 # An operator is named by a word (`CType`, `Not`, `IsTrue`) or by its symbols (`+`, `<>`, `&`); a
 # VBA or VB6 property by its accessor, then its name (`Property Get Name()`, `Property Let Name(…)`).

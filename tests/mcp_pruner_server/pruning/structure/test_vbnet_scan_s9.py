@@ -154,3 +154,14 @@ def test_a_vba_property_accessor_is_a_procedure_named_for_its_property_to_its_en
         ("Name", 8, 8, 11),
         ("Owner", 12, 12, 15),
     ]
+
+
+def test_a_64_bit_vba_declare_is_a_procedure_without_a_body() -> None:
+    lines = [
+        'Private Declare PtrSafe Function GetTickCount Lib "kernel32" () As Long',
+        "Public Function Elapsed() As Long",
+        "    Elapsed = GetTickCount()",
+        "End Function",
+    ]
+    blocks = vbnet_blocks(lines)
+    assert [(b.name, b.start, b.end) for b in blocks] == [("GetTickCount", 0, 1), ("Elapsed", 1, 4)]
