@@ -3,7 +3,8 @@
 A definition called from a line relevant to the question is likely the helper that does the
 work the question's words describe (`code.py` adds that credit to its score). What a call
 looks like is the language's: `name(` in most, any word of the code where calls may omit
-their parentheses (Ruby, Bash, PowerShell, OCaml, F#, Fortran), also `name[T](` and `x.name` in Scala.
+their parentheses (Ruby, Bash, PowerShell, OCaml, F#, Fortran), also `name[T](` and `x.name` in Scala,
+`x.name` in Visual Basic.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ _CALL = re.compile(r"(?<![A-Za-z_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 # Languages whose calls have more shapes than `name(`, read on the whole line as `_CALL` is.
 # Scala: type arguments come before the parentheses (`fromOrderedEntries[A, B](xs, n)`), and a
 # method without parameters is called without them (`xs.force`, `stream.size`).
+# Visual Basic: a property (a unit of its own, `vbnet_blocks.py`) without parameters is read as a
+# member, without parentheses (`Me.EnergyFlow = x`, `stream.EnergyFlow`), and so may a method be.
 CALL_SHAPES: dict[str, re.Pattern[str]] = {
     "scala": re.compile(r"(?<![\w$])[A-Za-z_][\w$]*(?=\s*[(\[])|(?<=\.)[A-Za-z_][\w$]*"),
+    "vbnet": re.compile(r"(?<!\w)[A-Za-z_]\w*(?=\s*\()|(?<=\.)[A-Za-z_]\w*"),
 }
 # Languages whose calls may go without parentheses (Ruby's `textif arg`, a Bash command
 # `log_info "x"`, OCaml's `find_end (n - 1)`): there each word of a line is a possible call,

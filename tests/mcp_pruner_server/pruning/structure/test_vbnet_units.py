@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.select import Unit
+from mcp_pruner_server.pruning.structure.calls import called_credit
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.vbnet_blocks import vbnet_blocks
 from mcp_pruner_server.pruning.structure.vbnet_units import WORKER_SHARE, workers_with_their_twins
@@ -194,3 +195,32 @@ def test_a_name_merely_ending_in_a_workers_suffix_is_no_worker() -> None:
         4 * WORKER_SHARE,
         4,
     ]
+
+
+STREAM = """\
+Public Class EnergyStream
+    Private _eflow As Double?
+
+    Public Overrides Property EnergyFlow() As Double?
+        Get
+            Return _eflow
+        End Get
+        Set(value As Double?)
+            _eflow = value
+        End Set
+    End Property
+
+    Public Sub Assign(ByVal source As EnergyStream)
+        ' Copy the power of the source stream.
+        Me.EnergyFlow = source.EnergyFlow
+    End Sub
+End Class
+""".splitlines()
+
+
+def test_a_property_read_as_a_member_from_a_relevant_line_is_called_from_it() -> None:
+    blocks = vbnet_blocks(STREAM)
+    bodies = [tuple(range(b.start, b.end)) for b in blocks]
+    scores = [1.0 if "EnergyFlow = source" in line else 0.0 for line in STREAM]
+    credit = called_credit(STREAM, bodies, scores, names=[b.name for b in blocks], lang="vbnet")
+    assert [b.name for b, c in zip(blocks, credit, strict=True) if c > 0] == ["EnergyFlow"]
