@@ -141,6 +141,8 @@ def code_units(
     names: list[Doc] = []
     sig_end = [signature_end(lines, b) for b in deadline.paced(blocks)]
     bag_of = hooks.doc_bags(lines, lh, blocks) if parsed and hooks.doc_bags is not None else None
+    # the language's name hits, with those made for this prune alone
+    all_name_hits = (*hooks.name_hits, *(hooks.prepare(lines, query) if hooks.prepare is not None else ()))
     for k, b in deadline.paced(enumerate(blocks)):
         if parsed:
             # a parser's container is its signature alone (fields and comments become chunks):
@@ -171,7 +173,7 @@ def code_units(
         name_field = lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner])
         if created := constructor_hits(b.name if parsed else None, query):
             name_field = Doc({**name_field.hits, **created}, name_field.length)
-        for name_hits in hooks.name_hits:  # the field's own hits win
+        for name_hits in all_name_hits:  # the field's own hits win
             if implied := name_hits(b, lines, query):
                 name_field = Doc({**implied, **name_field.hits}, name_field.length)
         if initials := acronyms_named(b.name if parsed else None, acronyms):

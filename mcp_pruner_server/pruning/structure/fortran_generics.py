@@ -42,26 +42,15 @@ def generics_of(lines: Sequence[str]) -> dict[str, list[str]]:
     return found
 
 
-def generic_hits(name: str | None, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
-    """The question terms of the generics that list the procedure `name`, as hits of its name field
-    ("stop" and "type" of `stop_typer`, listed by `interface stop_type`)."""
+def generic_hits(
+    name: str | None, generics: Mapping[str, Sequence[str]], query: Mapping[str, float]
+) -> dict[str, int]:
+    """The question terms of the generics that list the procedure `name` (`generics` is
+    `generics_of` the file, read once per prune), as hits of its name field ("stop" and "type" of
+    `stop_typer`, listed by `interface stop_type`)."""
     if name is None:
         return {}
-    generics = _read(lines).get(name.lower(), ())
+    listing = generics.get(name.lower(), ())
     return {
-        t: 1 for generic in generics if generic.lower() != name.lower() for t in terms(generic) if t in query
+        t: 1 for generic in listing if generic.lower() != name.lower() for t in terms(generic) if t in query
     }
-
-
-# The last file read, by identity: `code_units` asks for each procedure with the same lines.
-_last_read: list[tuple[Sequence[str], dict[str, list[str]]]] = []
-
-
-def _read(lines: Sequence[str]) -> dict[str, list[str]]:
-    # one read of the slot: prunes in threads share it, and another may refill it meanwhile
-    last = _last_read[0] if _last_read else None
-    if last is not None and last[0] is lines:
-        return last[1]
-    read = generics_of(lines)
-    _last_read[:] = [(lines, read)]
-    return read

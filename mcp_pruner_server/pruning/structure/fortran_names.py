@@ -10,8 +10,9 @@ out is found by them: the question terms that spell the kind or rank its name's 
 (the words, and the phrases holding them: "doubl", "double_precision", "2_d") are hits of its name
 field (`kind_hits`). Its name's other parts abbreviate words (`abbreviated_hits`).
 
-Both are `language_hooks.NameHits`, asked once per procedure with the same query: the question's
-words are read from the query (its phrase terms keep them as written) once per query.
+Both are asked once per procedure with the question's words read once per prune
+(`question_words`: its phrase terms keep them as written), which the caller holds for that prune
+only (`language_hooks.LanguageHooks.prepare`).
 """
 
 from __future__ import annotations
@@ -95,13 +96,13 @@ def name_kinds(name: str) -> set[str]:
     return found
 
 
-def kind_hits(name: str | None, query: Mapping[str, float]) -> dict[str, int]:
+def kind_hits(name: str | None, words: QuestionWords) -> dict[str, int]:
     """The question terms that spell a kind or rank the suffixes of `name` stand for ("doubl",
     "precision", "double_precision" of `get_value_dp` for "… as double precision float"), as hits
     of its name field."""
     if name is None:
         return {}
-    asked = _read(query).kinds
+    asked = words.kinds
     return {term: 1 for kind in name_kinds(name) for term in asked.get(kind, ())}
 
 
@@ -122,34 +123,36 @@ _WORD = re.compile(r"[a-z]+")
 _TYPE_OPENING = re.compile(r"\s*type\s*(?:,|::|\s+[A-Za-z])", re.IGNORECASE)
 
 
-def abbreviated_hits(name: str | None, opening: str, query: Mapping[str, float]) -> dict[str, int]:
+def abbreviated_hits(name: str | None, opening: str, words: QuestionWords) -> dict[str, int]:
     """The question terms a part of a procedure's `name` abbreviates ("vector" of `…_VECT_ROT`,
     "weight" of `cmp_time_wts`), as hits of its name field; none for a derived type (`opening` is
     its first line)."""
     if name is None or _TYPE_OPENING.match(opening):
         return {}
-    read = _read(query)
+    query = words.query
     found: dict[str, int] = {}
     for part in terms(name):
         if "_" in part or len(part) < MIN_ABBREVIATION or part in query:
             continue
-        for said, word in read.by_initial.get(part[0], ()):
+        for said, word in words.by_initial.get(part[0], ()):
             if len(word) >= len(part) + MIN_CUT and word.startswith(part):
                 found[said] = 1
     for part in map(str.lower, _NAME_PARTS.split(name)):
         if len(part) < MIN_ABBREVIATION or _VOWELS & set(part[1:]) or part in query:
             continue
-        for said, word in read.by_initial.get(part[0], ()):
+        for said, word in words.by_initial.get(part[0], ()):
             if _skeleton_of(part, word):
                 found[said] = 1
     return found
 
 
 @dataclass(frozen=True)
-class _QuestionWords:
-    """What the question's terms say, read once per question: a file has hundreds of procedures,
+class QuestionWords:
+    """What the question's terms say, read once per prune: a file has hundreds of procedures,
     and its words looked up again for each one cost tens of milliseconds."""
 
+    # the question's terms and their weights
+    query: Mapping[str, float]
     # first letter -> (question term of full weight, a word of the question it stems from or the
     # term itself): an abbreviation keeps its word's first letter
     by_initial: Mapping[str, tuple[tuple[str, str], ...]]
@@ -157,7 +160,8 @@ class _QuestionWords:
     kinds: Mapping[str, frozenset[str]]
 
 
-def _words_of(query: Mapping[str, float]) -> _QuestionWords:
+def question_words(query: Mapping[str, float]) -> QuestionWords:
+    """What the terms of `query` say of the words a procedure's name may abbreviate or spell."""
     # the question's words as written, in order, are the parts of its phrase terms (`as_double`)
     text = " . ".join(q.replace("_", " ") for q in query if "_" in q)
     full = {q for q, w in query.items() if w >= 1.0 and "_" not in q}
@@ -177,21 +181,9 @@ def _words_of(query: Mapping[str, float]) -> _QuestionWords:
         )
         for kind, spellings in question_kinds(text).items()
     }
-    return _QuestionWords({k: tuple(v) for k, v in by_initial.items()}, {k: v for k, v in kinds.items() if v})
-
-
-# The last question read, by identity: `code_units` asks for each procedure with the same query.
-_last_read: list[tuple[Mapping[str, float], _QuestionWords]] = []
-
-
-def _read(query: Mapping[str, float]) -> _QuestionWords:
-    # one read of the slot: prunes in threads share it, and another may refill it meanwhile
-    last = _last_read[0] if _last_read else None
-    if last is not None and last[0] is query:
-        return last[1]
-    read = _words_of(query)
-    _last_read[:] = [(query, read)]
-    return read
+    return QuestionWords(
+        query, {k: tuple(v) for k, v in by_initial.items()}, {k: v for k, v in kinds.items() if v}
+    )
 
 
 def _skeleton_of(part: str, word: str) -> bool:

@@ -9,7 +9,9 @@ To add a rule for a language: write the function in that language's own module w
 signature of the field (`BlockFinder`, `NameHits`, `Reorder`, `DocRows`; an adapter below when
 its own signature differs), then set the field in the language's entry, keyed by its
 `syntax_grammars.GRAMMARS` name (add the entry if the language has none). `name_hits` and
-`reorders` are tuples: append to them, they run in order.
+`reorders` are tuples: append to them, they run in order. A rule that reads the whole text or
+question once (not once per definition) is made by the entry's `prepare` for one prune, and holds
+what it read for that prune alone: nothing one prune reads outlives it.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from typing import Protocol
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.scoring import Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits
-from mcp_pruner_server.pruning.structure.fortran_names import abbreviated_hits, kind_hits
+from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits, generics_of
+from mcp_pruner_server.pruning.structure.fortran_names import abbreviated_hits, kind_hits, question_words
 from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
 from mcp_pruner_server.pruning.structure.matlab_docs import matlab_doc_bags
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
@@ -57,6 +59,11 @@ class Ranked:
     bodies: Sequence[Sequence[int]] = ()
 
 
+# Name hits made for one prune from what they read once of its text and query, run after the
+# entry's own `name_hits`: (lines, query) -> name hits.
+Prepare = Callable[[Sequence[str], Mapping[str, float]], tuple[NameHits, ...]]
+
+
 # The units' scores, some raised (or lowered) for what the question says: (ranked, scores) -> scores.
 Reorder = Callable[[Ranked, Sequence[float]], list[float]]
 # The bags of a parser's definitions where more than the comments above one are its doc (each
@@ -75,6 +82,8 @@ class LanguageHooks:
     block_finder: BlockFinder | None = None
     # Words each definition's header implies, joined to its name field in this order.
     name_hits: tuple[NameHits, ...] = ()
+    # Name hits made for each prune (after `name_hits`), holding what they read for it alone.
+    prepare: Prepare | None = None
     # Applied in this order after the language-independent boosts, before namesakes share.
     reorders: tuple[Reorder, ...] = ()
     # Documentation rows outside definitions (Perl's POD).
@@ -96,16 +105,20 @@ def _operator_words(block: Block, lines: Sequence[str], query: Mapping[str, floa
     return name_word_hits(block.name, query)
 
 
-def _fortran_kinds(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
-    return kind_hits(block.name, query)
+def _fortran_name_hits(lines: Sequence[str], query: Mapping[str, float]) -> tuple[NameHits, ...]:
+    words = question_words(query)  # read once: a file has hundreds of procedures
+    generics = generics_of(lines)
 
+    def kinds(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+        return kind_hits(block.name, words)
 
-def _fortran_abbreviations(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
-    return abbreviated_hits(block.name, lines[block.header], query)
+    def abbreviations(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+        return abbreviated_hits(block.name, lines[block.header], words)
 
+    def generic(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+        return generic_hits(block.name, generics, query)
 
-def _fortran_generics(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
-    return generic_hits(block.name, lines, query)
+    return kinds, abbreviations, generic
 
 
 def _approved_verb(ranked: Ranked, scores: Sequence[float]) -> list[float]:
@@ -135,7 +148,7 @@ HOOKS: dict[str, LanguageHooks] = {
     # words short (`vect`, `wts`) and is also its generic's (`interface stop_type`: `fortran_*.py`).
     "fortran": LanguageHooks(
         chunk_long_containers=True,
-        name_hits=(_fortran_kinds, _fortran_abbreviations, _fortran_generics),
+        prepare=_fortran_name_hits,
     ),
     # MATLAB's help follows the signature, and a class's help lists its methods (`matlab_docs.py`).
     "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,), doc_bags=matlab_doc_bags),

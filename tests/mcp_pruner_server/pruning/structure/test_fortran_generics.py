@@ -47,5 +47,9 @@ def test_a_generic_interface_lists_its_specifics_by_name_in_any_case_over_contin
 def test_a_specific_is_named_by_the_question_words_of_its_generic() -> None:
     lines = MODULE.split("\n")
     query = query_weights("Convert a quantity's units")
-    assert generic_hits("get_value_real", lines, query).keys() >= {"convert", "unit"}
-    assert generic_hits("other", lines, query) == generic_hits(None, lines, query) == {}
+    assert generic_hits("get_value_real", generics_of(lines), query).keys() >= {"convert", "unit"}
+    assert (
+        generic_hits("other", generics_of(lines), query)
+        == generic_hits(None, generics_of(lines), query)
+        == {}
+    )

@@ -11,6 +11,7 @@ from mcp_pruner_server.pruning.structure.fortran_names import (
     kind_hits,
     name_kinds,
     question_kinds,
+    question_words,
 )
 
 
@@ -60,40 +61,55 @@ def test_a_name_carries_kinds_and_ranks_in_its_suffixes(name: str, kinds: set[st
 
 def test_the_specific_a_question_spells_out_is_named_by_the_terms_that_spell_its_kind() -> None:
     query = query_weights("Retrieve TOML value as double precision float")
-    assert {"doubl", "precision", "double_precision"} <= kind_hits("get_value_float_dp", query).keys()
+    assert {"doubl", "precision", "double_precision"} <= kind_hits(
+        "get_value_float_dp", question_words(query)
+    ).keys()
     assert (
-        kind_hits("get_value_float_sp", query)
-        == kind_hits("get_value", query)
-        == kind_hits(None, query)
+        kind_hits("get_value_float_sp", question_words(query))
+        == kind_hits("get_value", question_words(query))
+        == kind_hits(None, question_words(query))
         == {}
     )
     query = query_weights("Decodes the grid and returns one of the following (for 2-d arrays)")
-    assert {"2_d", "2_d_arrays"} <= kind_hits("GDSWZD_2D_ARRAY", query).keys()
-    assert kind_hits("get_value_float_dp", query_weights("Retrieve TOML value as float")) == {}
+    assert {"2_d", "2_d_arrays"} <= kind_hits("GDSWZD_2D_ARRAY", question_words(query)).keys()
+    assert (
+        kind_hits("get_value_float_dp", question_words(query_weights("Retrieve TOML value as float"))) == {}
+    )
 
 
 def test_a_procedure_name_abbreviating_a_question_word_by_two_letters_names_it() -> None:
     question = "Vector rotation fields for rotated equidistant cylindrical grids"
     query = query_weights(question)
     opening = "  SUBROUTINE ROT_EQUID_CYLIND_VECT_ROT(RLON, &"
-    hits = abbreviated_hits("ROT_EQUID_CYLIND_VECT_ROT", opening, query)
+    hits = abbreviated_hits("ROT_EQUID_CYLIND_VECT_ROT", opening, question_words(query))
     assert {"vector", "equidistant", "cylindrical"} <= hits.keys()
-    assert abbreviated_hits("ve_rot", "subroutine ve_rot(x)", query) == {}  # `ve` is too short
+    assert (
+        abbreviated_hits("ve_rot", "subroutine ve_rot(x)", question_words(query)) == {}
+    )  # `ve` is too short
 
 
 def test_a_procedure_name_writing_a_question_word_without_its_vowels_names_it() -> None:
     question = "Compute linear interpolation weights for a diurnal forcing"
     query = query_weights(question)
-    hits = abbreviated_hits("cmp_time_wts", "subroutine cmp_time_wts(this, w1, w2)", query)
+    hits = abbreviated_hits("cmp_time_wts", "subroutine cmp_time_wts(this, w1, w2)", question_words(query))
     assert {"comput", "weight"} <= hits.keys()
     # a part with a vowel inside is a word of its own, not a skeleton (`get` is no "greatest")
     question = "the greatest common divisor"
-    assert abbreviated_hits("get_gcd", "function get_gcd(a, b)", query_weights(question)) == {}
+    assert (
+        abbreviated_hits("get_gcd", "function get_gcd(a, b)", question_words(query_weights(question))) == {}
+    )
 
 
 def test_a_derived_type_name_abbreviating_the_question_words_gains_nothing() -> None:
     question = "Initializes a rotated equidistant cylindrical grid"
     query = query_weights(question)
-    assert abbreviated_hits("rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid", query) == {}
-    assert abbreviated_hits("rot_equid_grid", "type :: rot_equid_grid", query) == {}
-    assert "equidistant" in abbreviated_hits("make_equid", "type(grid) function make_equid(n)", query)
+    assert (
+        abbreviated_hits(
+            "rot_equid_grid", "  type, extends(ip_grid) :: rot_equid_grid", question_words(query)
+        )
+        == {}
+    )
+    assert abbreviated_hits("rot_equid_grid", "type :: rot_equid_grid", question_words(query)) == {}
+    assert "equidistant" in abbreviated_hits(
+        "make_equid", "type(grid) function make_equid(n)", question_words(query)
+    )
