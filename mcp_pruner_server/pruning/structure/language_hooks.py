@@ -25,6 +25,7 @@ from mcp_pruner_server.pruning.scoring import Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits, generics_of
 from mcp_pruner_server.pruning.structure.fortran_names import abbreviated_hits, kind_hits, question_words
+from mcp_pruner_server.pruning.structure.fortran_numbers import numbered_hits, numbered_phrases
 from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
 from mcp_pruner_server.pruning.structure.matlab_docs import matlab_doc_bags
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
@@ -108,6 +109,7 @@ def _operator_words(block: Block, lines: Sequence[str], query: Mapping[str, floa
 def _fortran_name_hits(lines: Sequence[str], query: Mapping[str, float]) -> tuple[NameHits, ...]:
     words = question_words(query)  # read once: a file has hundreds of procedures
     generics = generics_of(lines)
+    numbered = numbered_phrases(query)
 
     def kinds(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
         return kind_hits(block.name, words)
@@ -118,7 +120,10 @@ def _fortran_name_hits(lines: Sequence[str], query: Mapping[str, float]) -> tupl
     def generic(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
         return generic_hits(block.name, generics, query)
 
-    return kinds, abbreviations, generic
+    def numbers(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
+        return numbered_hits(block.name, numbered)
+
+    return kinds, abbreviations, generic, numbers
 
 
 def _approved_verb(ranked: Ranked, scores: Sequence[float]) -> list[float]:
