@@ -138,10 +138,31 @@ def abbreviated_hits(name: str | None, opening: str, words: QuestionWords) -> di
             if len(word) >= len(part) + MIN_CUT and word.startswith(part):
                 found[said] = 1
     for part in map(str.lower, _NAME_PARTS.split(name)):
-        if len(part) < MIN_ABBREVIATION or _VOWELS & set(part[1:]) or part in query:
+        if len(part) < MIN_ABBREVIATION or part in query:
+            continue
+        if len(part) >= 2 * MIN_ABBREVIATION:
+            found.update(_glued_hits(part, words))
+        if _VOWELS & set(part[1:]):
             continue
         for said, word in words.by_initial.get(part[0], ()):
             if _skeleton_of(part, word):
+                found[said] = 1
+    return found
+
+
+def _glued_hits(part: str, words: QuestionWords) -> dict[str, int]:
+    """The question terms a part of a name glued of two words names (`getelm`: "gets element",
+    `addlocal`: "add a local"): its head is a word the question writes (a stop word too: `get`,
+    `add`, or the word without its `s`), its rest is, starts or abbreviates another."""
+    found: dict[str, int] = {}
+    for cut in range(MIN_ABBREVIATION, len(part) - MIN_ABBREVIATION + 1):
+        head, rest = part[:cut], part[cut:]
+        if head not in words.written and head + "s" not in words.written:
+            continue
+        vowelless = not _VOWELS & set(rest[1:])
+        for said, word in words.by_initial.get(rest[0], ()):
+            cut_short = word.startswith(rest) and len(word) >= len(rest) + MIN_CUT
+            if word == rest or cut_short or (vowelless and _skeleton_of(rest, word)):
                 found[said] = 1
     return found
 
@@ -158,6 +179,8 @@ class QuestionWords:
     by_initial: Mapping[str, tuple[tuple[str, str], ...]]
     # kind or rank -> the question terms that spell it
     kinds: Mapping[str, frozenset[str]]
+    # the question's words as written, in lower case, stop words too
+    written: frozenset[str] = frozenset()
 
 
 def question_words(query: Mapping[str, float]) -> QuestionWords:
@@ -182,7 +205,10 @@ def question_words(query: Mapping[str, float]) -> QuestionWords:
         for kind, spellings in question_kinds(text).items()
     }
     return QuestionWords(
-        query, {k: tuple(v) for k, v in by_initial.items()}, {k: v for k, v in kinds.items() if v}
+        query,
+        {k: tuple(v) for k, v in by_initial.items()},
+        {k: v for k, v in kinds.items() if v},
+        frozenset(_WORD.findall(text)),
     )
 
 

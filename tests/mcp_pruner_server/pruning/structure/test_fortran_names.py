@@ -113,3 +113,12 @@ def test_a_derived_type_name_abbreviating_the_question_words_gains_nothing() -> 
     assert "equidistant" in abbreviated_hits(
         "make_equid", "type(grid) function make_equid(n)", question_words(query)
     )
+
+
+def test_a_name_glued_of_a_question_word_and_another_it_cuts_short_names_that_one() -> None:
+    words = question_words(query_weights("Gets element A(i,j) of matrix A for any pair (i,j)."))
+    assert "element" in abbreviated_hits("getelm", "function getelm(i, j, a)", words)
+    assert abbreviated_hits("setelm", "function setelm(i, j, a)", words) == {}  # "set" is not said
+    words = question_words(query_weights("Add a local use section to a message"))
+    assert "local" in abbreviated_hits("addlocal", "subroutine addlocal(c)", words)
+    assert abbreviated_hits("addgrid", "subroutine addgrid(c)", words) == {}
