@@ -6,7 +6,8 @@ lugb ...`), and a question taken from such a doc lists them too, often with no o
 but so do its siblings' (`vwn_lda_0(rho, x, e_0, npoints, sc)` and `vwn_lda_1(rho, x, e_0, e_rho,
 npoints, sc)`), and a longer sibling with a doc of its own outscored it. The procedure whose
 arguments are exactly the names listed is the one the list documents: it ranks above every other
-(`params_named_first`, a `language_hooks.Reorder`).
+(`params_named_first`, a `language_hooks.Reorder`). With one name only (`\\param this`) all the
+procedures taking that one argument alone rank so, in their order: the question's words choose.
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ _PARAM = re.compile(r"[\\@]param(?:\s*\[[^\]]*\])?\s+([A-Za-z]\w*)")
 # The dummy arguments: the first parenthesised list after the procedure's name.
 _ARGUMENTS = re.compile(r"\(([^()]*)\)")
 _NAME = re.compile(r"[A-Za-z]\w*")
-# A list of fewer names says too little: one argument is shared by many procedures.
-MIN_PARAMS = 2
 
 
 def question_params(question: str) -> frozenset[str]:
@@ -44,7 +43,7 @@ def params_named_first(
     """`scores` with every procedure whose arguments are exactly the question's `\\param` list
     raised above all others (by the best score), keeping their order among themselves."""
     params = question_params(question)
-    if len(params) < MIN_PARAMS:
+    if not params:
         return list(scores)
     matching = [
         k

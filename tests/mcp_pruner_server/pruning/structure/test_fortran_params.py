@@ -37,8 +37,9 @@ def test_the_procedure_whose_arguments_are_the_params_listed_ranks_first() -> No
     ]
     scores = params_named_first(question, names, signatures, [5.0, 3.0, 1.0, 2.0])
     assert scores == [5.0, 8.0, 1.0, 2.0]
-    one = r"... \param rho ..."  # one name says too little: many procedures take `rho`
-    assert params_named_first(one, names, signatures, [5.0, 3.0, 1.0, 2.0]) == [5.0, 3.0, 1.0, 2.0]
+    one = r"... \param rho ..."  # the procedures taking `rho` alone
+    assert params_named_first(one, names, signatures, [5.0, 3.0, 1.0, 2.0]) == [5.0, 3.0, 1.0, 7.0]
+    assert params_named_first("no list", names, signatures, [5.0, 3.0, 1.0, 2.0]) == [5.0, 3.0, 1.0, 2.0]
 
 
 def test_fortrans_units_rank_the_procedure_the_param_list_documents_first() -> None:
