@@ -26,7 +26,6 @@ from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits, generics_of
 from mcp_pruner_server.pruning.structure.fortran_names import abbreviated_hits, kind_hits, question_words
 from mcp_pruner_server.pruning.structure.fortran_numbers import numbered_hits, numbered_phrases
-from mcp_pruner_server.pruning.structure.fortran_params import params_named_first
 from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
 from mcp_pruner_server.pruning.structure.matlab_docs import matlab_doc_bags
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
@@ -127,10 +126,6 @@ def _fortran_name_hits(lines: Sequence[str], query: Mapping[str, float]) -> tupl
     return kinds, abbreviations, generic, numbers
 
 
-def _fortran_params(ranked: Ranked, scores: Sequence[float]) -> list[float]:
-    return params_named_first(ranked.question, ranked.names, ranked.signatures, scores)
-
-
 def _approved_verb(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return approved_verb_first(ranked.question, ranked.signatures, scores)
 
@@ -156,13 +151,8 @@ HOOKS: dict[str, LanguageHooks] = {
     # one unit filled the budget when they won (`syntax_fsharp_fortran.LONG_TYPE_LINES`).
     # A specific's name says its kind and rank (`_dp`, `_2d`: "double precision", "2D"), cuts its
     # words short (`vect`, `wts`, `getelm`), numbers its family (`gf_unpack6`: "Section 6") and is
-    # also its generic's (`interface stop_type`: `fortran_*.py`); a question's Doxygen `\param`
-    # list documents the procedure with exactly those arguments (`fortran_params.py`).
-    "fortran": LanguageHooks(
-        chunk_long_containers=True,
-        prepare=_fortran_name_hits,
-        reorders=(_fortran_params,),
-    ),
+    # also its generic's (`interface stop_type`: `fortran_*.py`).
+    "fortran": LanguageHooks(chunk_long_containers=True, prepare=_fortran_name_hits),
     # MATLAB's help follows the signature, and a class's help lists its methods (`matlab_docs.py`).
     "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,), doc_bags=matlab_doc_bags),
     # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
