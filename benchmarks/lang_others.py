@@ -67,6 +67,12 @@ _INLINE_TAG = re.compile(r"\{@(?:code|link|linkplain|literal)\s+([^}]*)\}")
 # NatSpec's and Doxygen's description tags lead prose; their other tags end it.
 _LEAD_TAG = re.compile(r"^[@\\](?:notice|dev|brief|details)\s+")
 _SKIP_TAG = re.compile(r"^@(?:title|author|custom:\S+)\b")
+# Doxygen's other commands written with a backslash end the prose as an `@` tag does (`\param rho
+# …` lists the arguments by name: a question holding them named its procedure's signature).
+_END_TAG = re.compile(
+    r"^\\(?:param|tparam|returns?|retval|par|author|date|note|warning|todo|see|sa|ingroup|version|"
+    r"exception|throws?|pre|post|bug|deprecated)\b"
+)
 # PowerShell's help keywords: `.SYNOPSIS` / `.DESCRIPTION` lead prose, the others end it.
 _HELP_KEYWORD = re.compile(r"^\.([A-Z]+)\b")
 
@@ -165,7 +171,7 @@ def question(lines: list[str], first: int, last: int, name: str) -> str:
             if paragraph:
                 break
             continue
-        if text.startswith("@"):
+        if text.startswith("@") or _END_TAG.match(text):
             break
         paragraph.append(text)
     words = " ".join(paragraph).split()
