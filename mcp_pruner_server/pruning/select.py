@@ -131,13 +131,14 @@ def choose(
         add(unit.lines)
         add(unit.context)
         add(unit.uses)
-    # (a runner-up left out above is larger than the lines still missing: the fill skips it too)
     # the best unit alone over the budget: the next units still get the slack, or one huge unit
-    # (a 400-line `Encode`) leaves nothing for a short one the question may mean (`EncodeNoHist`)
+    # (a 400-line `Encode`) leaves nothing for a short one the question may mean (`EncodeNoHist`);
+    # a runner-up left out of the focus above is one of those next units
     unit_floor = floor
     if focus and len(focus[0].lines) > budget:
         unit_floor = max(floor, count + int(FOCUS_SLACK_FRACTION * n))
-    for unit in sorted(ranked[len(focus) :], key=_fill_rank):
+    left_out = [u for u in focus[1:] if not all(keep[i] for i in u.lines)]
+    for unit in sorted(left_out + ranked[len(focus) :], key=_fill_rank):
         missing = unit_floor - count
         if missing <= free.count:
             break

@@ -85,3 +85,11 @@ def test_a_best_unit_over_the_budget_leaves_the_slack_to_the_next_units() -> Non
     assert all(keep[i] for i in range(150, 154))
     assert not any(keep[i] for i in range(160, 180))
     assert sum(keep) == 124
+
+
+def test_a_runner_up_the_huge_best_unit_left_out_of_the_focus_still_gets_the_slack() -> None:
+    # 200 lines, floor 40: the best unit holds 120; a runner-up scoring 80 % of it is a focus
+    # candidate, but no focus budget is left for it; the slack after the best unit still is
+    huge, runner_up = Unit(tuple(range(120)), 10.0), Unit(tuple(range(150, 154)), 8.0)
+    keep = choose(200, [huge, runner_up], [], 40, [0.0] * 200, [False] * 200)
+    assert all(keep[i] for i in range(150, 154))
