@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.r_brackets import GOES_ON, MAX_FUNCTION_LINES, RBrackets, code_of
 from mcp_pruner_server.pruning.structure.r_roxygen import title_named_first
 
 # `\(x)` is R 4.1's shorthand for `function(x)`.
@@ -30,40 +32,18 @@ S4_DEFINITION = re.compile(r"^\s*(?:methods::)?set(?:Method|Generic|ReplaceMetho
 S4_NAME = re.compile(r"^\s*(?:methods::)?set\w+\s*\(\s*(?:[fn]\w*\s*=\s*)?[\"']([^\"']+)[\"']")
 _FUNCTION_KEYWORD = re.compile(r"\bfunction\s*\(")
 _COMMENT = re.compile(r"^\s*#")
-# A line whose expression goes on below: it ends in an operator, a comma or an opening bracket.
-_GOES_ON = re.compile(r"(?:[-+*/^|&,=<>~!(\[{]|%[^%]*%|<-)\s*$")
-# How many lines one function may span before the scan gives up on it (an unclosed bracket).
-MAX_FUNCTION_LINES = 5_000
 
 
-def _code(line: str, quote: str) -> tuple[str, str]:
-    """`line`'s code outside strings and its comment, and the quote still open at its end."""
-    out: list[str] = []
-    k = 0
-    while k < len(line):
-        c = line[k]
-        if quote:
-            if c == "\\":
-                k += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'`":
-            quote = c
-        elif c == "#":
-            break
-        else:
-            out.append(c)
-        k += 1
-    return "".join(out), quote
-
-
-def _function_end(lines: Sequence[str], header: int, column: int) -> tuple[int, int] | None:
+def _function_end(
+    lines: Sequence[str], header: int, column: int, max_lines: int = MAX_FUNCTION_LINES
+) -> tuple[int, int] | None:
     """(exclusive end, exclusive end of the signature) of the function whose `(` is at `column`
-    of `header`; None when its brackets do not close."""
+    of `header`, read from there on (`RBrackets.function_end` looks it up); None when its
+    brackets do not close within `max_lines`."""
     depth, quote, state = 0, "", "parameters"  # then "after", then "braces" or "bare"
     sig_end = header + 1
-    for j in range(header, min(len(lines), header + MAX_FUNCTION_LINES)):
-        code, quote = _code(lines[j][column:] if j == header else lines[j], quote)
+    for j in range(header, min(len(lines), header + max_lines)):
+        code, quote = code_of(lines[j][column:] if j == header else lines[j], quote)
         for c in code:
             if state == "after" and not c.isspace():
                 state = "braces" if c == "{" else "bare"
@@ -78,16 +58,19 @@ def _function_end(lines: Sequence[str], header: int, column: int) -> tuple[int, 
                     state = "after"
                 elif depth == 0 and state == "braces":
                     return j + 1, sig_end
-        if state == "bare" and depth == 0 and not quote and not _GOES_ON.search(code):
+        if state == "bare" and depth == 0 and not quote and not GOES_ON.search(code):
             return j + 1, sig_end
     return None
 
 
-def _call_end(lines: Sequence[str], header: int, column: int) -> int | None:
-    """The exclusive end of the call whose `(` is at `column` of `header`; None when unclosed."""
+def _call_end(
+    lines: Sequence[str], header: int, column: int, max_lines: int = MAX_FUNCTION_LINES
+) -> int | None:
+    """The exclusive end of the call whose `(` is at `column` of `header`, read from there on
+    (`RBrackets.call_end` looks it up); None when it does not close within `max_lines`."""
     depth, quote = 0, ""
-    for j in range(header, min(len(lines), header + MAX_FUNCTION_LINES)):
-        code, quote = _code(lines[j][column:] if j == header else lines[j], quote)
+    for j in range(header, min(len(lines), header + max_lines)):
+        code, quote = code_of(lines[j][column:] if j == header else lines[j], quote)
         for c in code:
             if c in "([{":
                 depth += 1
@@ -98,12 +81,13 @@ def _call_end(lines: Sequence[str], header: int, column: int) -> int | None:
     return None
 
 
-def _s4_method(lines: Sequence[str], header: int) -> tuple[int, int, str] | None:
+def _s4_method(lines: Sequence[str], brackets: RBrackets, header: int) -> tuple[int, int, str] | None:
     """(end, signature end, name) of the S4 method or generic `header` opens; None if it opens none."""
     head = S4_DEFINITION.match(lines[header])
     if head is None:
         return None
-    end = _call_end(lines, header, head.end() - 1)
+    column = head.end() - 1
+    end = brackets.call_end(header, column, partial(_call_end, lines, header, column))
     if end is None:
         return None
     call = " ".join(lines[header:end])
@@ -113,7 +97,7 @@ def _s4_method(lines: Sequence[str], header: int) -> tuple[int, int, str] | None
     sig_end = end
     for j in range(header, end):  # the method's own parameters, when it is written in the call
         if (m := _FUNCTION_KEYWORD.search(lines[j])) is not None:
-            found = _function_end(lines, j, m.end() - 1)
+            found = brackets.function_end(j, m.end() - 1, partial(_function_end, lines, j, m.end() - 1))
             sig_end = min(found[1], end) if found is not None else end
             break
     return end, sig_end, name.group(1)
@@ -122,6 +106,7 @@ def _s4_method(lines: Sequence[str], header: int) -> tuple[int, int, str] | None
 def r_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[Block]:
     """Every R function bound to a name, and every S4 method and generic, not inside another,
     with the comments directly above."""
+    brackets = RBrackets(lines, deadline)
     out: list[Block] = []
     inside_until = 0
     for i, line in deadline.paced(enumerate(lines)):
@@ -129,11 +114,12 @@ def r_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[
             continue
         head = R_FUNCTION.match(line)
         if head is not None:
-            found = _function_end(lines, i, head.end() - 1)
+            column = head.end() - 1
+            found = brackets.function_end(i, column, partial(_function_end, lines, i, column))
             if found is None:
                 continue
             (end, sig_end), name = found, head.group(1).strip("`\"'")
-        elif (method := _s4_method(lines, i)) is not None:
+        elif (method := _s4_method(lines, brackets, i)) is not None:
             end, sig_end, name = method
         else:
             continue
