@@ -86,10 +86,16 @@ def stubs_below_implementation(
     """`scores` with every `@overload` stub followed by its implementation (the next unit of that
     name that is no stub) at 0: the implementation is the unit, the stubs only its context."""
     out = list(scores)
-    for k, body in enumerate(bodies):
-        if names[k] is None or not _is_stub(lines, body):
+    implemented: set[str] = set()  # the names with an implementation below the unit at hand
+    # from the bottom up, so each unit is read once (a look ahead from each stub was quadratic
+    # in a file of stubs with no implementation)
+    for k in range(len(bodies) - 1, -1, -1):
+        name = names[k]
+        if name is None:
             continue
-        if any(names[j] == names[k] and not _is_stub(lines, bodies[j]) for j in range(k + 1, len(bodies))):
+        if not _is_stub(lines, bodies[k]):
+            implemented.add(name)
+        elif name in implemented:
             out[k] = 0.0
     return out
 
