@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.matlab_pieces import split_function
+from mcp_pruner_server.pruning.structure.matlab_pieces import non_blank, split_function
 from mcp_pruner_server.pruning.terms import stem, terms
 
 _COMMENT = re.compile(r"^\s*(?:%|#(?:[#\s]|$))")
@@ -88,6 +88,9 @@ class _Scan:
 
     def _run(self, lines: Sequence[str], deadline: Deadline) -> bool:
         stack: list[tuple[str, int]] = []
+        # the header rows of the functions open on `stack`, kept as it changes: collected from
+        # the stack at each function's `end`, they cost the square of a file of deep blocks
+        open_functions: list[int] = []
         depth, block_comment, in_class, control = 0, False, False, 0
         for i, line in deadline.paced(enumerate(lines)):
             self.control_depth[i] = control
@@ -107,11 +110,14 @@ class _Scan:
                     stack.append((word, i))
                     in_class = in_class or word == "classdef"
                     control += word in _CONTROL
+                    if word == "function":
+                        open_functions.append(i)
                 elif stack:
                     opener, row = stack.pop()
                     control -= opener in _CONTROL
                     if opener == "function":
-                        self._closed(row, i + 1, [r for w, r in stack if w == "function"])
+                        open_functions.pop()
+                        self._closed(row, i + 1, open_functions)
                 else:
                     return False  # an `end` with nothing open: functions without `end`
         return not stack
@@ -190,9 +196,10 @@ def matlab_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> 
     for row, end, outer in nested:
         inner.setdefault(outer, []).append(_block(lines, row, end))
     out: list[Block] = []
+    file_size = non_blank(lines) if spans else 0  # once: per function, a file of many was quadratic
     for row, end in spans:
         out += split_function(
-            lines, _block(lines, row, end), inner.get(row, []), scan.control_depth, len(out)
+            lines, _block(lines, row, end), inner.get(row, []), scan.control_depth, len(out), file_size
         )
     return out
 

@@ -38,11 +38,18 @@ _COMMENT = re.compile(r"^\s*(?:%|#(?:[#\s{}]|$))")
 
 
 def split_function(
-    lines: Sequence[str], fn: Block, nested: Sequence[Block], control_depth: Sequence[int], index: int
+    lines: Sequence[str],
+    fn: Block,
+    nested: Sequence[Block],
+    control_depth: Sequence[int],
+    index: int,
+    file_size: int,
 ) -> list[Block]:
     """`fn` alone, or, long or with functions nested in it, `fn` as a container (at `index` of
-    the blocks) with its head, its paragraphs and its `nested` functions as members."""
-    if not nested and not _long(lines, fn):
+    the blocks) with its head, its paragraphs and its `nested` functions as members.
+    `file_size` is the file's count of non-blank lines (`non_blank`), counted once for all its
+    functions."""
+    if not nested and not _long(lines, fn, file_size):
         return [fn]
     sig_end = fn.sig_end if fn.sig_end is not None else fn.header + 1
     help_end = sig_end
@@ -62,13 +69,19 @@ def split_function(
     return [replace(fn, container=True), *members]
 
 
-def _long(lines: Sequence[str], fn: Block) -> bool:
+def non_blank(lines: Sequence[str]) -> int:
+    """How many of `lines` hold something."""
+    return sum(1 for line in lines if line.strip())
+
+
+def _long(lines: Sequence[str], fn: Block, file_size: int) -> bool:
     """Whether `fn` holds more than `LONG_FUNCTION_LINES` non-blank lines, or more than
-    `LONG_SHARE_LINES` and `LONG_FUNCTION_SHARE` of the file's (blank lines cost nothing kept)."""
-    size = sum(1 for i in range(fn.header, fn.end) if lines[i].strip())
+    `LONG_SHARE_LINES` and `LONG_FUNCTION_SHARE` of the file's `file_size` (blank lines cost
+    nothing kept)."""
+    size = non_blank(lines[fn.header : fn.end])
     if size <= LONG_SHARE_LINES:
         return False
-    return size > LONG_FUNCTION_LINES or size > LONG_FUNCTION_SHARE * sum(1 for line in lines if line.strip())
+    return size > LONG_FUNCTION_LINES or size > LONG_FUNCTION_SHARE * file_size
 
 
 def _paragraphs(lines: Sequence[str], first: int, end: int, depth: Sequence[int]) -> list[tuple[int, int]]:
