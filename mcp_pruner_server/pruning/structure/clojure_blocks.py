@@ -24,6 +24,7 @@ _COMMENT = re.compile(r"\s*;")
 # A string, a character literal (`\(`, `\"`, `\;`, `\newline`), a comment, or a bracket.
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|\\(?:[a-z]+|.)|;.*|[()\[\]{}]')
 _CLOSED_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[()\[\]{}]")
 _STRING_CLOSE = re.compile(r'(?<!\\)(?:\\\\)*"')
 # How many lines one form may span before the scan gives up on it (an unclosed bracket).
 MAX_FORM_LINES = 5_000
@@ -38,6 +39,8 @@ def _brackets(line: str, in_string: bool) -> tuple[list[str], bool]:
         if close is None:
             return [], True
         line, in_string = line[close.end() :], False
+    if '"' not in line and "\\" not in line and ";" not in line:
+        return _BRACKET.findall(line), False  # no string, character or comment: brackets alone
     out: list[str] = []
     for token in _TOKENS.finditer(line):
         text = token.group()

@@ -28,6 +28,10 @@ MAX_FUNCTION_LINES = 5_000
 # How many lines the scans of headers inside strings may read in one file, together.
 FALLBACK_LINES = 20_000
 _BRACKET = re.compile(r"[()\[\]{}]")
+_QUOTES = "\"'`"
+_CODE_RUN = re.compile(r"[^\"'`#]+")
+# The rest of a string up to its closing quote, a backslash escaping the character after it.
+_STRING_REST = {q: re.compile(rf"(?:[^{q}\\]|\\.)*{q}", re.DOTALL) for q in _QUOTES}
 _NON_SPACE = re.compile(r"\S")
 
 Position = tuple[int, int]  # (row, index in that row's code)
@@ -37,21 +41,26 @@ def code_of(line: str, quote: str) -> tuple[str, str]:
     """`line`'s code outside strings and its comment, and the quote still open at its end."""
     out: list[str] = []
     k = 0
+    if quote:
+        close = _STRING_REST[quote].match(line)
+        if close is None:
+            return "", quote
+        k = close.end()
     while k < len(line):
         c = line[k]
-        if quote:
-            if c == "\\":
-                k += 1
-            elif c == quote:
-                quote = ""
-        elif c in "\"'`":
-            quote = c
-        elif c == "#":
+        if c == "#":
             break
-        else:
-            out.append(c)
-        k += 1
-    return "".join(out), quote
+        if c in _QUOTES:
+            close = _STRING_REST[c].match(line, k + 1)
+            if close is None:
+                return "".join(out), c
+            k = close.end()
+            continue
+        run = _CODE_RUN.match(line, k)
+        assert run is not None  # `c` is neither a quote nor `#`
+        out.append(run.group())
+        k = run.end()
+    return "".join(out), ""
 
 
 def _code_index(line: str, column: int, quote: str) -> int | None:
