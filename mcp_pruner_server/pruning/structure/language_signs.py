@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # Line starts only one language writes (alternatives; `#include` alone is C or C++).
 SIGN_PARTS: dict[str, tuple[str, ...]] = {
     "go": (r"^package [a-z_]\w*\s*$", r"^func (?:\([^)]*\) )?\w+\(", r"^import \($"),
@@ -170,3 +172,48 @@ NARROWER: dict[str, frozenset[str]] = {
     "javascript": frozenset({"pascal"}),  # Pascal's `function f(x: T): R;` heads
     "haskell": frozenset({"swift"}),
 }
+
+
+def _branches(pattern: str) -> list[str]:
+    """The alternatives of `pattern` at its top level (not inside a group or a character class)."""
+    out: list[str] = []
+    depth = start = i = 0
+    in_class = False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            i += pattern.startswith("^", i + 1)
+            i += pattern.startswith("]", i + 1)  # a `]` first in a class is literal
+        elif ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif ch == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def _compiled(parts: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """A language's signs as (those at a line's start, for `match`; the others, for `search`).
+
+    One pattern of them all is tried at every column, its `^` branches failing there one by one;
+    apart, the anchored ones are tried once, and the others' first characters let `search` skip.
+    """
+    branches = [b for part in parts for b in _branches(part)]
+    heads = [b[1:] for b in branches if b.startswith("^")]
+    anywhere = [b for b in branches if not b.startswith("^")]
+    return (
+        re.compile("|".join(heads)) if heads else None,
+        re.compile("|".join(anywhere)) if anywhere else None,
+    )
+
+
+# Per language: its signs at a line's start (`match`) and anywhere in it (`search`).
+SIGNS = tuple((lang, *_compiled(parts)) for lang, parts in SIGN_PARTS.items())

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from mcp_pruner_server.pruning.structure.dot_m import is_matlab
-from mcp_pruner_server.pruning.structure.language_signs import NARROWER, SIGN_PARTS
+from mcp_pruner_server.pruning.structure.language_signs import NARROWER, SIGNS
 from mcp_pruner_server.pruning.structure.pascal_blocks import is_pascal
 
 # Extension (lower case) -> language; the names are the keys of `syntax_grammars.GRAMMARS`.
@@ -156,7 +156,6 @@ INTERPRETERS: dict[str, str] = {
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
 
 
-_SIGNS = tuple((lang, re.compile("|".join(parts))) for lang, parts in SIGN_PARTS.items())
 # A lone `end` closes a block in Ruby, Lua, Elixir and OCaml alike: it counts for whichever of
 # them the other signs name most (counted for Ruby alone, a Lua file's `end`s outnumbered its own
 # signs; counted for Lua, an OCaml `if … then` made Lua a rival).
@@ -171,14 +170,18 @@ SNIFF_LINE_CHARS = 300
 
 def guess_language(lines: Sequence[str]) -> str | None:
     """The language whose signs the first `SNIFF_LINES` lines show most, if clearly so."""
-    counts = dict.fromkeys([lang for lang, _ in _SIGNS], 0)
+    counts = dict.fromkeys([lang for lang, _, _ in SIGNS], 0)
     ends = 0
     for line in lines[:SNIFF_LINES]:
         line = line[:SNIFF_LINE_CHARS]
         if _BLOCK_END.match(line):
             ends += 1
             continue
-        matched = {lang for lang, sign in _SIGNS if sign.search(line)}
+        matched = {
+            lang
+            for lang, head, anywhere in SIGNS
+            if (head is not None and head.match(line)) or (anywhere is not None and anywhere.search(line))
+        }
         for lang in matched:
             if not NARROWER.get(lang, frozenset()) & matched:
                 counts[lang] += 1
