@@ -157,6 +157,30 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"(?=\s|$)",
         r"^\s*\(:(?:require|import|refer-clojure|gen-class)(?=\s|$)|^\s*\(:use \[",
     ),
+    # R: a function bound with `<-` (JavaScript and Lua bind theirs with `=`), roxygen's `#'` docs
+    # (Common Lisp's `#'f` has no space after it), S4 and R6 classes, S3 dispatch, `%>%` / `%in%`,
+    # and `<-` binding a value only R writes so (Haskell's, OCaml's and Go's `<-` bind no `NULL`).
+    "r": (
+        r"^\s*(?:[\w.]+|`[^`]+`)\s*<<?-\s*function\s*\(",
+        r"^\s*#'(?: |$)",
+        r"^\s*(?:[\w.]+\s*<-\s*)?(?:setMethod|setGeneric|setClass|setValidity|setRefClass|(?:R6::)?R6Class)\(",
+        r"^\s*(?:library|suppressPackageStartupMessages)\(",  # not `require(x)`: Kotlin's and Scala's check
+        r"\b(?:UseMethod|NextMethod|standardGeneric|requireNamespace)\(|%(?:>|in|<>|T>|\|\|)%"
+        r"|<-\s*(?:NULL|TRUE|FALSE|NA|c\(|list\()",
+    ),
+    # MATLAB and Octave: a function with outputs (`function [a, b] = f(x)`, `function y = f`: Lua's and
+    # Julia's `function f(x)` are not signs), `classdef` and its `properties` / `methods` blocks, the
+    # argument counters (`nargin`, `varargout` …) and cell and struct helpers, Octave's `endfunction`,
+    # `endfor` … (an `endif` or `endfunction` Fortran writes too is Fortran's: `NARROWER`).
+    "matlab": (
+        r"^\s*function\s+(?:\[[^\]]*\]|\w+)\s*=\s*[\w.]+\s*(?:\(|$|%|;)",
+        r"^\s*(?:classdef\b|(?:properties|methods|events|enumeration)\b(?:\s*\(.*\))?\s*(?:%.*)?$)",
+        r"^\s*end(?:function|if|for|while|switch|_try_catch|_unwind_protect)\b",
+        # A script's opening chores (a shell's `clear` alone is not one) and its figures.
+        r"^\s*(?:clc|close all|clear all|clearvars|hold (?:on|off)|format (?:long|short))\s*(?:[;,%]|$)",
+        r"^\s*disp\(",
+        r"\b(?:nargin|nargout|varargin|varargout|narginchk|nargoutchk|numel|isfield|cellfun|arrayfun|num2str)\b",
+    ),
     "objc": (
         r"^#import [<\"]",
         r"^@(?:interface|implementation|end|property|protocol|synthesize)\b",
@@ -171,6 +195,8 @@ NARROWER: dict[str, frozenset[str]] = {
     "python": frozenset({"swift", "kotlin"}),
     "javascript": frozenset({"pascal"}),  # Pascal's `function f(x: T): R;` heads
     "haskell": frozenset({"swift"}),
+    "matlab": frozenset({"fortran"}),  # `endif`, `endfunction`
+    "c": frozenset({"r", "matlab"}),  # a call alone on a line (`library(x)`) reads as a declaration
 }
 
 

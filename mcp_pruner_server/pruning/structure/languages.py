@@ -2,7 +2,8 @@
 
 Without a path (`prune_text`, `jeeves prune -`), the first lines are looked at for what only one
 language writes at the start of a line (`package main` + `func`, `use std::` / `fn`,
-`#include`, `import x.y.Z;` …). An unclear text gives None and the engine finds units with its
+`#include`, `import x.y.Z;`, R's `f <- function(`, MATLAB's `function [a, b] = f(` …; the table is
+`language_signs.py`). An unclear text gives None and the engine finds units with its
 language-independent heuristics; a wrong guess costs little, as a parse with many errors is
 not trusted (`syntax.py`).
 """
@@ -156,11 +157,15 @@ INTERPRETERS: dict[str, str] = {
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
 
 
-# A lone `end` closes a block in Ruby, Lua, Elixir and OCaml alike: it counts for whichever of
-# them the other signs name most (counted for Ruby alone, a Lua file's `end`s outnumbered its own
-# signs; counted for Lua, an OCaml `if … then` made Lua a rival).
+# A lone `end` closes a block in Ruby, Lua, Elixir, OCaml and MATLAB alike: it counts for whichever
+# of them the other signs name most (counted for Ruby alone, a Lua file's `end`s outnumbered its own
+# signs; counted for Lua, an OCaml `if … then` made Lua a rival). MATLAB comes last: a tie of none
+# stays Ruby's, as before MATLAB had signs.
 _BLOCK_END = re.compile(r"^\s*end$")
-_ENDED = ("ruby", "lua", "elixir", "ocaml")
+_ENDED = ("ruby", "lua", "elixir", "ocaml", "matlab")
+# A `%` comment is MATLAB's and Erlang's (and Prolog's): it counts for MATLAB only once MATLAB's own
+# signs are there, so that an Erlang file's `%%` docs make no MATLAB of it.
+_PERCENT_COMMENT = re.compile(r"^\s*%(?:[%\s]|$)")
 # Lines looked at, and how many signs one language needs, ahead of any other, to be named.
 SNIFF_LINES = 200
 MIN_SIGNS = 3
@@ -171,11 +176,14 @@ SNIFF_LINE_CHARS = 300
 def guess_language(lines: Sequence[str]) -> str | None:
     """The language whose signs the first `SNIFF_LINES` lines show most, if clearly so."""
     counts = dict.fromkeys([lang for lang, _, _ in SIGNS], 0)
-    ends = 0
+    ends = percent_comments = 0
     for line in lines[:SNIFF_LINES]:
         line = line[:SNIFF_LINE_CHARS]
         if _BLOCK_END.match(line):
             ends += 1
+            continue
+        if _PERCENT_COMMENT.match(line):
+            percent_comments += 1
             continue
         matched = {
             lang
@@ -185,6 +193,8 @@ def guess_language(lines: Sequence[str]) -> str | None:
         for lang in matched:
             if not NARROWER.get(lang, frozenset()) & matched:
                 counts[lang] += 1
+    if counts["matlab"]:
+        counts["matlab"] += percent_comments
     counts[max(_ENDED, key=lambda lang: counts[lang])] += ends
     if counts["cpp"] and counts["c"]:
         counts["cpp"] += counts["c"]  # C++ includes and declares like C
