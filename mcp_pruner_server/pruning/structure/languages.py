@@ -166,6 +166,9 @@ _ENDED = ("ruby", "lua", "elixir", "ocaml", "matlab")
 # A `%` comment is MATLAB's and Erlang's (and Prolog's): it counts for MATLAB only once MATLAB's own
 # signs are there, so that an Erlang file's `%%` docs make no MATLAB of it.
 _PERCENT_COMMENT = re.compile(r"^\s*%(?:[%\s]|$)")
+# MATLAB's help follows its signature: a `%` line right under `function f(x)` is a sign of it (a
+# function without outputs, which Lua and Julia write alike, is none alone; their comments are not `%`).
+_PLAIN_FUNCTION = re.compile(r"\s*function\s+[\w.]+\s*(?:\([^()]*\))?\s*$")
 # Lines looked at, and how many signs one language needs, ahead of any other, to be named.
 SNIFF_LINES = 200
 MIN_SIGNS = 3
@@ -177,11 +180,13 @@ def guess_language(lines: Sequence[str]) -> str | None:
     """The language whose signs the first `SNIFF_LINES` lines show most, if clearly so."""
     counts = dict.fromkeys([lang for lang, _, _ in SIGNS], 0)
     ends = percent_comments = 0
-    for line in lines[:SNIFF_LINES]:
-        line = line[:SNIFF_LINE_CHARS]
+    head = [line[:SNIFF_LINE_CHARS] for line in lines[:SNIFF_LINES]]
+    for i, line in enumerate(head):
         if _BLOCK_END.match(line):
             ends += 1
             continue
+        if i and line.lstrip().startswith("%") and _PLAIN_FUNCTION.match(head[i - 1]):
+            counts["matlab"] += 1  # its help's first line, `%NAME what it does`
         if _PERCENT_COMMENT.match(line):
             percent_comments += 1
             continue

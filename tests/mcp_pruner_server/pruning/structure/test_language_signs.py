@@ -106,6 +106,17 @@ endfunction
 """
 )
 
+MATLAB_NO_OUTPUTS = _lines(
+    """\
+function show_frames(T, opts)
+%SHOW_FRAMES Draw coordinate frames
+%   SHOW_FRAMES(T) draws each frame of T, a 4x4xN array of poses.
+for k = 1:size(T, 3)
+    trplot(T(:,:,k), opts{:});
+end
+"""
+)
+
 MATLAB_SCRIPT = _lines(
     """\
 clc; clear; close all;
@@ -130,6 +141,7 @@ disp('done')
         (MATLAB_CLASSDEF, "matlab"),
         (OCTAVE_FUNCTION, "matlab"),  # `##` docs, `endif`, `endfor`, `endfunction`
         (MATLAB_SCRIPT, "matlab"),  # a script: `clc; clear; close all;`, `hold on`, `disp(`
+        (MATLAB_NO_OUTPUTS, "matlab"),  # its help right under `function f(x)`, a `%` line, an `end`
     ],
 )
 def test_r_and_matlab_texts_without_a_path_are_recognised_by_their_lines(lines: list[str], lang: str) -> None:
