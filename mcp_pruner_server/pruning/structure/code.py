@@ -332,6 +332,10 @@ _ASYNC = re.compile(r"(?:Async|_async|Sync|_sync)$")
 # of it: its docs or body match the question's words, the twin that lacks them may be meant
 # (dev sets: Rust recall 0.73 -> 0.80, the shared Python one 0.86 -> 0.87; 0.5 and 0.7 no better).
 TWIN_SHARE = 0.6
+# Of the share, this part follows the twin's own score in a family of three or more twins told
+# apart by a word (a Fortran package's `rch_cf`, `rch_fc`, `rch_rp` …: a prefix, not a sameness):
+# they are ordered by what each matches, not tied (where the fill takes the smallest first).
+TWIN_OWN_WEIGHT = 0.2
 # The one part twins may differ by is at most this long (`mut`, `le`, `be`, `0`, `v2`).
 MAX_TWIN_PART = 3
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
@@ -350,21 +354,33 @@ def twins_together(
         EngineTimeout: `deadline` passed.
     """
     groups: dict[tuple[str, ...], list[int]] = {}
+    worded: set[tuple[tuple[str, ...], int]] = set()  # a twin that differs by a word, not a number
     for k, name in deadline.paced(enumerate(names)):
         if name is None or name.startswith("__"):
             continue
         parts = [p.lower() for p in _NAME_PARTS.findall(name)]
         for skip in range(len(parts)):
             if len(parts[skip]) <= MAX_TWIN_PART and len(parts) > 1:
-                groups.setdefault(_twin_key(parts, skip), []).append(k)  # one part differs
+                key = _twin_key(parts, skip)
+                groups.setdefault(key, []).append(k)  # one part differs
+                if not parts[skip].isdigit():
+                    worded.add((key, k))
         groups.setdefault((*parts, "+"), []).append(k)  # `get` is a twin of `get_mut` …
         if len(parts) > 1 and len(parts[-1]) <= MAX_TWIN_PART:
-            groups.setdefault((*parts[:-1], "+"), []).append(k)  # … which has one more part
+            key = (*parts[:-1], "+")
+            groups.setdefault(key, []).append(k)  # … which has one more part
+            if not parts[-1].isdigit():
+                worded.add((key, k))
     out = list(scores)
-    for members in deadline.paced(groups.values()):
-        if len({names[k] for k in members}) < 2:
+    for key, members in deadline.paced(groups.items()):
+        distinct = len({names[k] for k in members})
+        if distinct < 2:
             continue
-        best = max(scores[k] for k in members)
+        share = TWIN_SHARE * max(scores[k] for k in members)
         for k in members:
-            out[k] = max(out[k], TWIN_SHARE * best)
+            # A pair is one thing and its variant, numbered twins (`alpha0`, `rectdiff1`) flavours
+            # of one thing: those share in full; a family's worded members by their own score.
+            weight = TWIN_OWN_WEIGHT if distinct > 2 and (key, k) in worded else 0.0
+            own = min(1.0, scores[k] / share) if share > 0 else 1.0
+            out[k] = max(out[k], share * (1 - weight * (1 - own)))
     return out
