@@ -150,6 +150,12 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"With|Using|Get|Set|SyncLock|While|Operator)\s*$",
         r"^\s*(?:Dim|Private|Public|Friend) \w+ As (?:New )?[\w.]+|^\s*'''\s*<\w+|^\s*Next(?: \w+)?\s*$",
     ),
+    # Erlang: a module's attributes at column 0 (`-module(x).`, `-export([f/1]).`, `-spec f(T) -> R.`);
+    # a diff's removed line has them too, but only when it removes Erlang.
+    "erlang": (
+        r"^-(?:module|export|export_type|spec|type|opaque|record|include|include_lib|define|behaviou?r|callback|"
+        r"compile|doc|moduledoc|ifdef|ifndef|endif)\b",
+    ),
     # Clojure: `(ns a.b`, `(in-ns 'a.b)`, `(def x`, `(defn f`, `(:require [`, `(:use [` (not Common
     # Lisp's `defmethod`, `deftype` and `defmacro`).
     "clojure": (

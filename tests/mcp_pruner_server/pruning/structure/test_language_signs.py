@@ -332,7 +332,7 @@ main = do
         (OBJC, ("objc",)),  # a `.m` text of Objective-C
         (OCTAVE_SHELL, ("bash", None)),  # `clear` and `disp(` inside a shell command line
         (LOG, (None,)),  # curl's `% Total` header, `<-` and `NULL` in a message, two `end` lines
-        (ERLANG, (None,)),  # `%%` comments and `end`s without any MATLAB sign
+        (ERLANG, ("erlang",)),  # `%%` comments and `end`s without any MATLAB sign: its attributes
         (JULIA, ("ruby", "lua", None)),  # `function f(x)` … `end` (read as before)
         (KOTLIN_REQUIRE, ("kotlin",)),  # `require(x)` is Kotlin's and Scala's check too
         (HASKELL_DO, ("haskell",)),  # `x <- action` binds in a `do` block
@@ -342,6 +342,13 @@ def test_near_neighbours_are_not_taken_for_r_or_matlab(
     lines: list[str], expected: tuple[str | None, ...]
 ) -> None:
     assert guess_language(lines) in expected
+
+
+def test_erlang_without_a_path_is_recognised_by_its_module_attributes() -> None:
+    assert language_of(None, ERLANG) == "erlang"
+    # the same words indented, as a tool's help lists its options, are no attributes
+    help_text = ["Options:", "  -module(M)  the module", "  -export(F)  a function", "  -spec  the types"]
+    assert guess_language(help_text) is None
 
 
 def test_the_path_decides_when_given() -> None:
