@@ -93,7 +93,7 @@ class RawOutput(Generic[Detail]):
     full: Mapping[str, HeadTailCapture] = field(default_factory=dict)
     max_output_bytes: int | None = None  # what a pruned text is cut to in the end
     head_share: float = 0.5  # of that cut, the head's part (bash: a quarter)
-    path: str | None = None  # the file `read` read: its extension names the code's language
+    path: str | None = None  # the file `read` read or `bash` printed: its extension names the language
 
     def close(self) -> None:
         """Release the captures (their temporary files). Idempotent."""

@@ -1,5 +1,8 @@
 """`bash`: one command under `tools_exec` (sanitized env, hard timeout), its output pruned as logs.
 
+A command that only prints a file (`cat f`, `sed -n '10,200p' f`, `nl -ba f | head -n 300` …,
+`printed_file.py`) printed that file's text: it is pruned as `read` prunes the file.
+
 A nonzero exit is the contract's `nonzero_exit` tool error, but its stdout/stderr are exactly
 what "why does this test fail?" is about, so they go through pruning like any output
 (`pipeline.py`, trigger `failed_with_output`) and the answer is an `isError` result that
@@ -29,8 +32,10 @@ from mcp_pruner_server.tools.checker import (
     os_encodable,
     schemas_fields,
 )
+from mcp_pruner_server.tools.printed_file import printed_file
+from mcp_pruner_server.tools.read_tool import source_type_for
 from tools_exec.errors import ToolExecError, ToolTimeoutError
-from tools_exec.limits import BASH_HEAD_SHARE
+from tools_exec.limits import BASH_HEAD_SHARE, READ_HEAD_SHARE
 from tools_exec.process import BashResult, run_bash
 
 _ENV_KEY = re.compile(L.ENV_KEY_PATTERN)
@@ -146,10 +151,12 @@ async def run_bash_tool(context: ToolContext, args: BashArgs) -> RawOutput[BashR
         error = {"code": "invalid_cwd", "message": message, "exit_code": None}
         return ToolFailure("bash", "invalid_cwd", message, {"tool": "bash", "cmd": args.cmd, "error": error})
 
+    # a command that only prints a file (`cat f`, `sed -n 'a,bp' f` …) printed code, or docs
+    printed = printed_file(args.cmd) if result.exit_code == 0 else None
     return RawOutput(
         tool="bash",
         texts={"stdout": result.stdout, "stderr": result.stderr},
-        source_type="logs",
+        source_type="logs" if printed is None else source_type_for(printed),
         question=args.question,
         detail=result,
         is_error=result.exit_code != 0,
@@ -160,7 +167,8 @@ async def run_bash_tool(context: ToolContext, args: BashArgs) -> RawOutput[BashR
         },
         full=dict(zip(("stdout", "stderr"), result.captures, strict=True)) if result.captures else {},
         max_output_bytes=args.max_output_bytes,
-        head_share=BASH_HEAD_SHARE,
+        head_share=BASH_HEAD_SHARE if printed is None else READ_HEAD_SHARE,
+        path=printed,
     )
 
 

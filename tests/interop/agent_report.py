@@ -26,7 +26,7 @@ from runner.demo.session import (
 )
 from runner.providers.guidance import guidance_text
 from tests.interop.agent_loop import AgentRun, run_agent
-from tests.interop.agent_script import Script, bash_command, plain
+from tests.interop.agent_script import SHELL_READ, Script, bash_command, plain
 from tools_exec.grep_rg import find_rg
 
 _NUMBERED = re.compile(r"^\d+│ ")
@@ -83,7 +83,7 @@ def step_tokens(run: AgentRun) -> list[StepTokens]:
         elif step.tool == "grep":
             raw = builtin_grep(run.project, GREP_PATTERN)
         elif step.tool == "bash":
-            raw = builtin_bash(run.project, bash_command(sys.executable))
+            raw = builtin_bash(run.project, str(step.arguments["cmd"]))
         else:  # a built-in Read of the same range
             ranges = step.arguments["ranges"]
             assert isinstance(ranges, list)
@@ -141,9 +141,9 @@ def _same_line(a: str, b: str) -> bool:
 def needed_lines_missing(run: AgentRun) -> list[str]:
     """Lines the session needs that reached the model neither directly nor through recover_text."""
     results = [plain(r) for r in run.results]
-    if len(results) < 4:
+    if len(results) < 5:
         return [f"only {len(results)} tool results reached the model"]
-    read, grep, bash, recovered = results[:4]
+    read, grep, bash, shell_read, recovered = results[:5]
     script = Script(run.project, sys.executable)
     problems: list[str] = []
     shown = ln.shown_lines(read, pruned=True)
@@ -159,6 +159,8 @@ def needed_lines_missing(run: AgentRun) -> list[str]:
     for text in ln.failure_lines(raw_log, FAILING_TEST).values():
         if not any(_same_line(text, shown_line) for shown_line in bash_shown):
             problems.append(f"bash: {text!r}")
+    if ln.shown_lines(shell_read, pruned=True) != shown:
+        problems.append(f"{SHELL_READ}: other lines than the read of {SOURCE_FILE}")
     _, helper = script.helper_needed(read)
     lost = ln.missing(helper, shown)
     for n, text in ln.missing(lost, ln.shown_lines(recovered, pruned=True)).items():

@@ -1,7 +1,8 @@
 """The scripted model's side of the agent loop: a debugging session on the demo project.
 
 The session: a focused `read` of `shop/pricing.py`, a `grep` for the symbol, `bash` running
-the failing tests, then `recover_text` of the pruned range holding the helper `bulk_discount`
+the failing tests, the same file printed through `bash` (`sed -n`, as Codex reads files) with the
+read's question, then `recover_text` of the pruned range holding the helper `bulk_discount`
 calls — the range it reads off the marker in the `read` result it received, as a model would.
 """
 
@@ -30,6 +31,10 @@ PROMPT = f"Why does {FAILING_TEST} fail? Find the cause."
 ANSWER = "bulk_discount uses > where the rule says 'from BULK_MIN_QUANTITY units on': it must be >=."
 # Codex puts this before a tool's output in the `function_call_output` it sends the model.
 _CODEX_PREFIX = re.compile(r"^Wall time: [0-9.]+ seconds\nOutput:\n?")
+
+
+# The file read again through the shell: its output is pruned as the `read` of that file is.
+SHELL_READ = f"sed -n '1,$p' {SOURCE_FILE}"
 
 
 def bash_command(python: str) -> str:
@@ -71,6 +76,7 @@ class Script:
                     "context_focus_question": BASH_QUESTION,
                 },
             ),
+            Step(SHELL_READ, "bash", {"cmd": SHELL_READ, "context_focus_question": READ_QUESTION}),
         ]
 
     def helper_needed(self, read_text: str) -> tuple[str, dict[int, str]]:

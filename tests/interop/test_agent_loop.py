@@ -3,7 +3,8 @@
 Each test plays the scripted debugging session of `agent_script.py` through the real agent and
 asserts on the requests the scripted model recorded: our schemas in the first request, the
 guidance in the system/developer prompt, every tool result plain numbered text close to the
-size of its kept lines, every needed line delivered, and in `replace` mode no built-in
+size of its kept lines, every needed line delivered (a file printed through `bash` shows the
+lines its `read` shows), and in `replace` mode no built-in
 read/search/shell tool. The per-step token table is printed (`pytest -s` shows it).
 """
 
@@ -49,7 +50,7 @@ def check_session(run: AgentRun) -> None:
     assert guidance_text() in dialect.instructions(first)
 
     results = run.results
-    assert len(results) == 4, run.describe()
+    assert len(results) == 5, run.describe()
     for received in results:
         text = plain(received)
         assert not text.lstrip().startswith("{"), text[:300]
