@@ -102,15 +102,15 @@ def report(run: AgentRun) -> str:
     out = [
         f"{run.agent} (tools_mode={run.tools_mode}), {len(run.loop_requests)} model requests; "
         f"tokens: {tokenizer().name}",
-        f"{'step':<28} {'tool':<13} {'raw (built-in)':>15} {'received':>9} {'saved':>7}",
+        f"{'step':<30} {'tool':<13} {'raw (built-in)':>15} {'received':>9} {'saved':>7}",
     ]
     for row in rows:
         numbers = f"{row.raw_tokens:>15,} {row.received_tokens:>9,} {row.saved_pct:>6.1f}%"
-        out.append(f"{row.label:<28} {row.tool:<13} {numbers}")
+        out.append(f"{row.label:<30} {row.tool:<13} {numbers}")
     raw_total = sum(r.raw_tokens for r in rows)
     received_total = sum(r.received_tokens for r in rows)
     saved = 100.0 * (raw_total - received_total) / raw_total if raw_total else 0.0
-    out.append(f"{'TOTAL':<28} {'':<13} {raw_total:>15,} {received_total:>9,} {saved:>6.1f}%")
+    out.append(f"{'TOTAL':<30} {'':<13} {raw_total:>15,} {received_total:>9,} {saved:>6.1f}%")
     out.append(
         f"per request: our tool definitions {definitions:,} tokens "
         f"({', '.join(sorted(run.dialect.our_tools(first)))}), the guidance {guidance:,} tokens"
