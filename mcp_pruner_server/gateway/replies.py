@@ -1,8 +1,9 @@
 """Pure checks of what goes through the gateway: the caller's request and the upstream's reply.
 
 `parse_request` reads the caller's body once (ids to wait for, the optional
-`params._meta.context_focus_question`); `decode_reply` turns an `UpstreamReply` into the
-JSON-RPC response (or batch) to mask, or raises the `GatewayError` that says why it cannot.
+`params._meta.context_focus_question`, the file a `tools/call` names); `decode_reply` turns an
+`UpstreamReply` into the JSON-RPC response (or batch) to mask, or raises the `GatewayError` that
+says why it cannot.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from mcp_pruner_server.gateway.errors import (
 )
 from mcp_pruner_server.gateway.forward import UpstreamReply, check_decode_memory, excerpt
 from mcp_pruner_server.pruning.types import SOURCE_TYPES, SourceType
+from mcp_pruner_server.tools.read_tool import source_type_for
 
 # Observations forwarded by the gateway are mostly file contents (a fast-filesystem server,
 # docs/http.md#gateway).
 DEFAULT_SOURCE_TYPE: SourceType = "code"
 # Mirrors the tools' `context_focus_question` limit (docs/tools.md#argument-rules).
 MAX_QUESTION_CHARS = 1000
+MAX_PATH_CHARS = 4096  # PATH_MAX: a longer `path` argument names no file
 
 
 class RequestParseError(ValueError):
@@ -40,6 +43,9 @@ class GatewayRequest:
     is_batch: bool
     question: str | None = None
     source_type: SourceType = DEFAULT_SOURCE_TYPE
+    # The file a `tools/call` names in `arguments.path` (a filesystem server's `read_text_file`):
+    # its extension names the language of what is pruned.
+    path: str | None = None
 
 
 def parse_request(body: bytes) -> GatewayRequest:
@@ -55,8 +61,10 @@ def parse_request(body: bytes) -> GatewayRequest:
         raise RequestParseError(f"Parse error: {exc}") from exc
     if isinstance(message, dict):
         ids = _ids([message])
-        question, source_type = _focus(message)
-        return GatewayRequest(frozenset(ids), tuple(ids), message.get("id"), False, question, source_type)
+        question, source_type, path = _focus(message)
+        return GatewayRequest(
+            frozenset(ids), tuple(ids), message.get("id"), False, question, source_type, path
+        )
     if isinstance(message, list) and message and all(isinstance(m, dict) for m in message):
         ids = _ids(message)
         return GatewayRequest(frozenset(ids), tuple(ids), None, True)
@@ -189,13 +197,25 @@ def _ids(messages: list[dict[str, object]]) -> list[object]:
     return [m["id"] for m in messages if "id" in m and is_valid_id(m["id"])]
 
 
-def _focus(message: dict[str, object]) -> tuple[str | None, SourceType]:
+def _focus(message: dict[str, object]) -> tuple[str | None, SourceType, str | None]:
+    """The focus question, the source type (`_meta`'s, else the named file's, as `read` has it), the file."""
     params = message.get("params")
     meta = params.get("_meta") if isinstance(params, dict) else None
     if not isinstance(meta, dict):
-        return None, DEFAULT_SOURCE_TYPE
+        return None, DEFAULT_SOURCE_TYPE, None
     raw_question = meta.get("context_focus_question")
     question = raw_question.strip()[:MAX_QUESTION_CHARS] if isinstance(raw_question, str) else ""
+    path = _named_file(message)
+    default = source_type_for(path) if path else DEFAULT_SOURCE_TYPE
     raw_type = meta.get("source_type")
-    source_type = next((t for t in SOURCE_TYPES if t == raw_type), DEFAULT_SOURCE_TYPE)
-    return question or None, source_type
+    source_type = next((t for t in SOURCE_TYPES if t == raw_type), default)
+    return question or None, source_type, path
+
+
+def _named_file(message: dict[str, object]) -> str | None:
+    params = message.get("params")
+    arguments = params.get("arguments") if isinstance(params, dict) else None
+    if message.get("method") != "tools/call" or not isinstance(arguments, dict):
+        return None
+    path = arguments.get("path")
+    return path if isinstance(path, str) and path.strip() and len(path) <= MAX_PATH_CHARS else None

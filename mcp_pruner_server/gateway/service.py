@@ -261,7 +261,11 @@ class GatewayService:
         replacements: dict[str, str] = {}
         for text in candidates:
             outcome = await self._service.prune(
-                text, request.question, request.source_type, PruneOptions(), store_unapplied=False
+                text,
+                request.question,
+                request.source_type,
+                PruneOptions(path=request.path),
+                store_unapplied=False,
             )
             if outcome.error_code is None and outcome.applied and outcome.recoverable:
                 replacements[text] = outcome.result.pruned_text

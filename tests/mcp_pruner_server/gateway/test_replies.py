@@ -122,3 +122,32 @@ def test_an_sse_reply_yields_the_response_with_the_request_id() -> None:
     assert decode_reply(sse, request) == messages[2]
     with pytest.raises(UpstreamNotJsonRpcError, match="without a response"):
         decode_reply(UpstreamReply("fs", URL, 200, "sse", messages=messages[:1]), request)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "meta_type", "expected"),
+    [
+        ({"path": "src/shop.py"}, None, ("code", "src/shop.py")),  # its language from the extension
+        ({"path": "docs/guide.md"}, None, ("docs", "docs/guide.md")),  # as `read` has a `.md`
+        ({"path": "build/run.log"}, None, ("logs", "build/run.log")),
+        ({"path": "build/run.log"}, "code", ("code", "build/run.log")),  # `_meta.source_type` wins
+        ({"path": 3}, None, ("code", None)),  # no file named
+        ({"query": "x"}, None, ("code", None)),
+    ],
+)
+def test_a_tools_call_naming_a_file_is_pruned_as_its_read(
+    arguments: dict[str, object], meta_type: str | None, expected: tuple[str, str | None]
+) -> None:
+    meta = {"context_focus_question": "q", **({"source_type": meta_type} if meta_type else {})}
+    body = {
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "read_text_file", "arguments": arguments, "_meta": meta},
+    }
+    request = parse_request(json.dumps(body).encode())
+    assert (request.source_type, request.path) == expected
+
+
+def test_only_a_tools_call_names_a_file() -> None:
+    body = {"id": 1, "method": "resources/read", "params": {"arguments": {"path": "a.md"}, "_meta": {}}}
+    assert parse_request(json.dumps(body).encode()).path is None

@@ -9,6 +9,7 @@ import tracemalloc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,8 @@ from mcp_pruner_server.gateway.config import GatewayConfig
 from mcp_pruner_server.gateway.forward import UpstreamClient
 from mcp_pruner_server.gateway.masking import MaskOptions, mask_response
 from mcp_pruner_server.gateway.service import MAX_STORED_PER_REPLY, GatewayService, RecoverableMasker
-from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.pruner_service import PruneOutcome, PrunerService
+from mcp_pruner_server.pruning.types import PruneOptions, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
 from tests.json_paths import at
@@ -242,3 +244,34 @@ async def test_a_tools_call_result_stores_its_structured_data_once() -> None:
     text = result["content"][0]["text"]
     text_id = marker_id(text)
     assert structured_id in store.get(text_id)  # the text's middle points at the same stored data
+
+
+async def test_a_file_the_tools_call_names_is_pruned_with_its_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[object, object]] = []
+    real = PrunerService.prune
+
+    async def spy(
+        self: PrunerService, text: str, question: str, kind: SourceType, options: PruneOptions, **kw: Any
+    ) -> PruneOutcome:
+        seen.append((kind, options.path))  # a spy: the real prune runs
+        return await real(self, text, question, kind, options, **kw)
+
+    monkeypatch.setattr(PrunerService, "prune", spy)
+    source = "".join(f"def step_{n}(x):\n    return x + {n}\n\n" for n in range(400))
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "read_text_file",
+            "arguments": {"path": "src/steps.py"},
+            "_meta": {"context_focus_question": "what does step_7 add?"},
+        },
+    }
+    async with gateway_over(
+        up.echo_result(lambda _: {"text": source}), RecoveryStore(60, 100, 1 << 24)
+    ) as gateway:
+        answer = await gateway.handle("fs", json.dumps(body).encode(), {})
+    assert answer.body is not None
+    assert b"def step_7(x):" in answer.body
+    assert seen == [("code", "src/steps.py")]
