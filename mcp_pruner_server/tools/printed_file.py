@@ -2,11 +2,11 @@
 
 Agents read files through the shell as often as through `read` (Codex above all): `cat f`,
 `sed -n '120,360p' f`, `head -n 300 f`, `tail -n +400 f`, `nl -ba f | sed -n '1,200p'`,
-`git show HEAD:f`. Pruned as a log, such a file loses what makes it code (its functions are
-units, its language has a parser); with the file's name the engine reads it as code (or as docs,
-for a `.md`). Only commands whose output is nothing but lines of that one file, in its order, are
-recognised: any other command, redirection, substitution, glob or second file gives None, and
-the output stays a log.
+`git show HEAD:f`, or any of them inside `bash -lc '…'`. Pruned as a log, such a file loses what
+makes it code (its functions are units, its language has a parser); with the file's name the
+engine reads it as code (or as docs, for a `.md`). Only commands whose output is nothing but
+lines of that one file, in its order, are recognised: any other command, redirection,
+substitution, glob or second file gives None, and the output stays a log.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 # Shell syntax that can make the output something else than the file's lines.
 _CONTROL = frozenset({";", ";;", "&", "||", "|&", ">", ">>", "<", "<<", "<<<", "(", ")", ">&", "<&", "&>"})
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
 _UNSAFE_CHARS = re.compile(r"[`$*?\[\]{}~]")  # substitutions, variables, globs: in a file name
 # sed -n's printing scripts: `10,20p`, `5p`, `10,$p`, `10,+5p`, several joined by `;`.
 _SED_RANGE = r"\s*(?:\d+|\$)(?:\s*,\s*(?:\d+|\$|\+\d+))?\s*p\s*"
@@ -37,6 +38,8 @@ def printed_file(cmd: str) -> str | None:
         return None
     if any(t in _CONTROL for t in tokens):
         return None
+    if len(tokens) == 3 and tokens[0] in _SHELLS and tokens[1] in ("-c", "-lc"):
+        return printed_file(tokens[2])  # `bash -lc "sed -n '1,80p' f"`, as Codex writes its commands
     commands = _split(tokens, "&&")
     while len(commands) > 1 and _is_cd(commands[0]):
         commands = commands[1:]

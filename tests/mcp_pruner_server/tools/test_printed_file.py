@@ -21,6 +21,8 @@ from mcp_pruner_server.tools.printed_file import printed_file
         ("git --no-pager show main:README.md", "README.md"),
         ("cd repo && cd src && sed -n '1,80p' shop.py", "shop.py"),
         ('cat "my shop.py"', "my shop.py"),
+        ("bash -lc \"sed -n '1,80p' src/shop.py\"", "src/shop.py"),  # Codex's own shape
+        ("sh -c 'cat shop.py'", "shop.py"),
     ],
 )
 def test_a_command_that_only_prints_one_file_names_it(cmd: str, path: str) -> None:
@@ -48,6 +50,8 @@ def test_a_command_that_only_prints_one_file_names_it(cmd: str, path: str) -> No
         "grep -n def a.py",
         "cat 'unclosed",
         "cat a.py\nrm x",
+        "bash -lc 'cat a.py; rm x'",
+        "bash -x -c 'cat a.py'",
         "",
     ],
 )
