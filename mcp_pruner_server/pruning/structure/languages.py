@@ -45,6 +45,15 @@ EXTENSIONS: dict[str, str] = {
     ".hh": "cpp",
     ".hpp": "cpp",
     ".hxx": "cpp",
+    ".h++": "cpp",
+    ".ipp": "cpp",  # template implementations included by a header
+    ".inl": "cpp",
+    ".tpp": "cpp",
+    ".cppm": "cpp",  # C++20 module units
+    ".ixx": "cpp",
+    ".cu": "cpp",  # CUDA: C++ with kernels (a `<<<…>>>` launch is one parse error, its functions parse)
+    ".cuh": "cpp",
+    ".ino": "cpp",  # Arduino sketches
     ".java": "java",
     ".cs": "csharp",
     ".csx": "csharp",
@@ -56,6 +65,8 @@ EXTENSIONS: dict[str, str] = {
     ".phtml": "php",
     ".sh": "bash",
     ".bash": "bash",
+    ".ksh": "bash",  # as their shebangs are (`INTERPRETERS`): their functions parse as Bash's
+    ".zsh": "bash",
     ".kt": "kotlin",
     ".kts": "kotlin",
     ".lua": "lua",
@@ -139,6 +150,7 @@ INTERPRETERS: dict[str, str] = {
     "sh": "bash",  # POSIX sh, dash and ksh scripts parse as Bash well enough for their functions
     "dash": "bash",
     "ksh": "bash",
+    "zsh": "bash",
     "kotlin": "kotlin",  # `kotlin` runs `.main.kts` scripts
     "lua": "lua",
     "scala": "scala",

@@ -26,6 +26,10 @@ from mcp_pruner_server.pruning.structure.languages import guess_language, langua
         ("scripts/build.sh", "bash"),
         ("home/.bashrc", "bash"),
         ("boost/any.hpp", "cpp"),
+        ("kernels/reduce.cu", "cpp"),  # CUDA
+        ("include/fmt/format-inl.ipp", "cpp"),
+        ("src/blink.ino", "cpp"),
+        ("functions/prompt.zsh", "bash"),
         ("src/Public/Routes.ps1", "powershell"),  # no grammar: the heuristics read it
         ("Modules/Pode.psm1", "powershell"),
     ],
