@@ -1,6 +1,7 @@
 """The heuristic engine end to end: text + question + options in, `PruneResult` out.
 
-Stages: split and score lines, find the units of the source type (code blocks, log
+Stages: split the lines (read without their `nl -ba` / `cat -n` numbers, if every line has
+one: `numbered.py`) and score them, find the units of the source type (code blocks, log
 sections, doc paragraphs), choose the focus and fill to the floor, render. The clock is
 checked between them and, cooperatively, inside the loops over lines (`deadline.py`). It
 never raises: every failure is the no-op result (docs/tools.md#fail-open) with a warning code.
@@ -15,6 +16,7 @@ from dataclasses import replace
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.errors import PruningError
 from mcp_pruner_server.pruning.lineindex import EMPTY_LINE_MARK, LineIndex
+from mcp_pruner_server.pruning.numbered import without_line_numbers
 from mcp_pruner_server.pruning.render import build_result, check_options, noop_result, required_keep
 from mcp_pruner_server.pruning.scoring import (
     line_hits,
@@ -127,7 +129,12 @@ def _prune(
     check_options(options)
     if len(text) > MAX_INPUT_CHARS:
         return noop_result(text, prune_id, ["input_too_large"], backend=BACKEND, elapsed_ms=elapsed_ms())
-    lines = split_lines(text)
+    given_text = text
+    given_lines = lines = split_lines(text)
+    code_lines = without_line_numbers(lines)
+    if code_lines is not None:  # `nl -ba` / `cat -n` output: read the code, render the lines as given
+        lines = code_lines
+        text = "\n".join(lines)
     n = len(lines)
     floor = required_keep(n, options)
     index = LineIndex(text, lines)
@@ -135,7 +142,14 @@ def _prune(
         warnings = ["diff_kept"] if floor < n else []
         deadline.check()
         return build_result(
-            text, [True] * n, prune_id, options, backend=BACKEND, elapsed_ms=elapsed_ms(), warnings=warnings
+            given_text,
+            [True] * n,
+            prune_id,
+            options,
+            backend=BACKEND,
+            elapsed_ms=elapsed_ms(),
+            warnings=warnings,
+            lines=given_lines,
         )
     query = query_weights(goal_hint)
     if n >= BULK_MIN_LINES:
@@ -162,7 +176,7 @@ def _prune(
     if options.max_kept_lines is not None or options.max_kept_tokens is not None:
         trim_to_budget(
             keep,
-            lines,
+            given_lines,  # the budget counts what is shown, numbers included
             must,
             line_scores,
             max_lines=options.max_kept_lines,
@@ -175,7 +189,14 @@ def _prune(
         close_fences(lines, keep)
     deadline.check()
     result = build_result(
-        text, keep, prune_id, options, backend=BACKEND, elapsed_ms=0.0, priority=line_scores, lines=lines
+        given_text,
+        keep,
+        prune_id,
+        options,
+        backend=BACKEND,
+        elapsed_ms=0.0,
+        priority=line_scores,
+        lines=given_lines,
     )
     deadline.check()
     # the elapsed time is only known once the result is rendered
