@@ -1,8 +1,8 @@
 """The heuristic engine end to end: text + question + options in, `PruneResult` out.
 
-Stages: split the lines (read without their `nl -ba` / `cat -n` numbers, if every line has
-one: `numbered.py`) and score them, find the units of the source type (code blocks, log
-sections, doc paragraphs), choose the focus and fill to the floor, render. The clock is
+Stages: split the lines (read without what a terminal or a tool put around them: colour codes,
+`nl -ba` numbers, time stamps, `reading.py`) and score them, find the units of the source type
+(code blocks, log sections, doc paragraphs), choose the focus and fill to the floor, render. The clock is
 checked between them and, cooperatively, inside the loops over lines (`deadline.py`). It
 never raises: every failure is the no-op result (docs/tools.md#fail-open) with a warning code.
 """
@@ -16,7 +16,7 @@ from dataclasses import replace
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.errors import PruningError
 from mcp_pruner_server.pruning.lineindex import EMPTY_LINE_MARK, LineIndex
-from mcp_pruner_server.pruning.numbered import without_line_numbers
+from mcp_pruner_server.pruning.reading import lines_to_read
 from mcp_pruner_server.pruning.render import build_result, check_options, noop_result, required_keep
 from mcp_pruner_server.pruning.scoring import (
     line_hits,
@@ -131,9 +131,9 @@ def _prune(
         return noop_result(text, prune_id, ["input_too_large"], backend=BACKEND, elapsed_ms=elapsed_ms())
     given_text = text
     given_lines = lines = split_lines(text)
-    code_lines = without_line_numbers(lines)
-    if code_lines is not None:  # `nl -ba` / `cat -n` output: read the code, render the lines as given
-        lines = code_lines
+    read = lines_to_read(text, lines)
+    if read is not None:  # colours, `nl -ba` numbers, time stamps set aside: rendered as given
+        lines = read
         text = "\n".join(lines)
     n = len(lines)
     floor = required_keep(n, options)
