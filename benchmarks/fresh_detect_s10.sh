@@ -5,7 +5,7 @@
 # language before any look at how they read: the projects of each language in the mirror store
 # that no `fresh_sets_*.sh` lists, and GitHub projects fetched for the languages without one.
 # Usage (the GitHub snapshots brought by the search tool's `fetch` into MIRROR/OWNER+NAME/repo):
-#       PY=/path/to/.venv/bin/python bash benchmarks/fresh_detect_s10.sh MIRROR WORKDIR
+#       PY=/path/to/.venv/bin/python bash benchmarks/fresh_detect_s10.sh MIRROR WORKDIR [sets]
 set -euo pipefail
 MIRROR=$1; W=$2
 B=$(cd "$(dirname "$0")" && pwd); PY=${PY:-$B/../.venv/bin/python}
@@ -36,3 +36,15 @@ while read -r name sha ext; do
         xargs -0 git --git-dir="$git" archive "$sha" -- | tar -x -C "$W/$name"
 done <<< "$TREES"
 "$PY" "$B/detect_bench.py" "$W"/*
+# And code task sets from the same trees (`lang_sets.py`: both splits untouched, scored without the
+# path), into WORKDIR.sets, when a third argument asks for them.
+if [ "${3:-}" = sets ]; then
+    S=$W.sets; rm -rf "$S"; mkdir -p "$S"
+    for pair in julia:jl solidity:sol fsharp:fs groovy:groovy powershell:ps1; do
+        lang=${pair%%:*}; ext=${pair#*:}; src=$S/src-$lang; mkdir -p "$src"
+        while read -r name _ e; do
+            [ "$e" = "$ext" ] && cp -r "$W/$name" "$src/$name"  # the builder skips symlinks
+        done <<< "$TREES"
+        "$PY" "$B/lang_sets.py" --lang "$lang" --src "$src" --out "$S" --n 60
+    done
+fi
