@@ -29,6 +29,7 @@ from mcp_pruner_server.pruning.select import choose, trim_to_budget
 from mcp_pruner_server.pruning.sparse import sparse_line_hits
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.common import looks_like_diff
+from mcp_pruner_server.pruning.structure.diffs import diff_plan
 from mcp_pruner_server.pruning.structure.docs import close_fences, docs_plan
 from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.structure.logs import logs_plan
@@ -138,8 +139,7 @@ def _prune(
     n = len(lines)
     floor = required_keep(n, options)
     index = LineIndex(text, lines)
-    if floor >= n or looks_like_diff(lines, index):
-        warnings = ["diff_kept"] if floor < n else []
+    if floor >= n:
         deadline.check()
         return build_result(
             given_text,
@@ -148,7 +148,6 @@ def _prune(
             options,
             backend=BACKEND,
             elapsed_ms=elapsed_ms(),
-            warnings=warnings,
             lines=given_lines,
         )
     query = query_weights(goal_hint)
@@ -159,7 +158,9 @@ def _prune(
     line_scores = window_scores(query, lh, deadline=deadline)
     deadline.check()
     must: list[int] = []
-    if source_type == "code":
+    if looks_like_diff(lines, index):  # whatever the source type: `git diff` through `bash`, a `.patch`
+        units, must = diff_plan(lines, lh, query, goal_hint, deadline=deadline)
+    elif source_type == "code":
         lang = language_of(options.path, lines)
         blocks = syntax_blocks(text, n, lang, deadline=deadline)
         if blocks is None:

@@ -9,12 +9,12 @@ from mcp_pruner_server.pruning.lineindex import LineIndex
 from mcp_pruner_server.pruning.types import NO_PRUNE_BEGIN, NO_PRUNE_END
 
 _DIFF_FILE = re.compile(r"^(diff --git |Index: |--- \S|\+\+\+ \S)")
-_DIFF_HUNK = re.compile(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@")
+DIFF_HUNK = re.compile(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@")
 _DIFF_FILE_FIRST_CHARS = "dI-+"
 _DIFF_HUNK_FIRST_CHARS = "@"
 # A hunk's lines: context, added, removed, `\ No newline at end of file` (and a context line
 # whose space a tool trimmed).
-_HUNK_LINE_FIRST_CHARS = frozenset(" +-\\") | {""}
+HUNK_LINE_FIRST_CHARS = frozenset(" +-\\") | {""}
 # The share of a text's non-blank lines a diff's hunks must make for the text to be a diff.
 DIFF_SHARE = 0.5
 # Tabs count as this many columns when comparing indentation (only relative depth matters).
@@ -45,7 +45,7 @@ def no_prune_lines(lines: Sequence[str]) -> list[int]:
 
 
 def looks_like_diff(lines: Sequence[str], index: LineIndex | None = None) -> bool:
-    """True for a unified diff (a hunk header after a file header): diffs are never pruned.
+    """True for a unified diff (a hunk header after a file header), pruned by hunks (`diffs.py`).
 
     The diff must be most of the text (`DIFF_SHARE` of its non-blank lines in hunks): a log that
     shows a small one (CI's `git diff --exit-code`, a golden test's `diff -u`) is a log, pruned as
@@ -60,14 +60,14 @@ def looks_like_diff(lines: Sequence[str], index: LineIndex | None = None) -> boo
     hunks = [
         i
         for i in index.lines_starting_with(_DIFF_HUNK_FIRST_CHARS)
-        if i > first_file and _DIFF_HUNK.match(lines[i])
+        if i > first_file and DIFF_HUNK.match(lines[i])
     ]
     if not hunks:
         return False
     in_hunks = 0
     for start, end in zip(hunks, [*hunks[1:], len(lines)], strict=True):
         i = start + 1
-        while i < end and lines[i][:1] in _HUNK_LINE_FIRST_CHARS:
+        while i < end and lines[i][:1] in HUNK_LINE_FIRST_CHARS:
             i += 1
         in_hunks += i - start
     non_blank = sum(1 for line in lines if line.strip())

@@ -142,10 +142,10 @@ def logs_plan(
     spans.extend(
         (w, min(unsectioned, w + WINDOW_LINES), None, False) for w in range(0, unsectioned, WINDOW_LINES)
     )
-    return _scored_units(spans, lh, query, deadline), sorted(must)
+    return scored_units(spans, lh, query, deadline), sorted(must)
 
 
-def _scored_units(
+def scored_units(
     spans: Sequence[tuple[int, int, int | None, bool]],
     lh: LineHits,
     query: dict[str, float],

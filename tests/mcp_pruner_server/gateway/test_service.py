@@ -206,9 +206,8 @@ async def test_the_focus_question_walk_runs_off_the_loop(monkeypatch: pytest.Mon
 
 async def test_a_string_the_engine_leaves_whole_is_stored_once_as_a_masked_middle() -> None:
     store = RecoveryStore(60, 100, 1 << 24)
-    # A unified diff: the engine keeps diffs whole (`diff_kept`).
-    hunks = "".join(f"-old {n} " + "k" * 100 + f"\n+new {n} " + "k" * 100 + "\n" for n in range(30))
-    text = "--- a/x.py\n+++ b/x.py\n@@ -1,30 +1,30 @@\n" + hunks
+    # One line: the engine keeps at least one, so it keeps it whole.
+    text = "k " * 3000
     async with gateway_over(up.echo_result(lambda _: {"text": text}), store) as gateway:
         answer = await call(gateway, {"context_focus_question": "k"})
     ids = MARKER_ID.findall(at(answer, "result", "text", kind=str))

@@ -193,16 +193,6 @@ def test_required_keep_meets_the_ratio_exactly_at_float_edges() -> None:
             assert (n - keep + 1) / n > ratio or keep == 0
 
 
-def test_a_unified_diff_is_never_pruned() -> None:
-    diff = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n" + "\n".join(
-        f" context {k}" for k in range(60)
-    )
-    result = prune(diff, "context 5", "code", PruneOptions(max_prune_ratio=1.0), "prn_t")
-    assert result.pruned_text == diff
-    assert result.warnings == ("diff_kept",)
-    assert result.stats.used_fallback is False
-
-
 def test_a_log_that_shows_a_small_diff_is_pruned_as_a_log() -> None:
     build = [f"[{k:03d}/300] Compiling module_{k}.o" for k in range(300)]
     check = [
