@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from mcp_pruner_server.pruning.blobs import blob_lines, without_blobs
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.errors import PruningError
 from mcp_pruner_server.pruning.lineindex import EMPTY_LINE_MARK, LineIndex
@@ -173,7 +174,11 @@ def _prune(
     else:
         units, must = docs_plan(lines, lh, query, deadline=deadline)
     deadline.check()
-    keep = choose(n, units, must, floor, line_scores, _blank_lines(lines, index))
+    # a notebook's images, an embedded font: read by no question, unless it names the line's code
+    blobs = frozenset(i for i in blob_lines(given_lines) if not lh.hits[i])
+    if blobs:
+        units = without_blobs(units, blobs)
+    keep = choose(n, units, must, floor, line_scores, _blank_lines(lines, index), last=blobs)
     if options.max_kept_lines is not None or options.max_kept_tokens is not None:
         trim_to_budget(
             keep,

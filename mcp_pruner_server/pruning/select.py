@@ -96,8 +96,10 @@ def choose(
     floor: int,
     line_scores: Sequence[float],
     blank: Sequence[bool],
+    last: frozenset[int] = frozenset(),
 ) -> list[bool]:
-    """A keep-mask of `n` lines: `must`, the focus units, then fill to `floor` by rank.
+    """A keep-mask of `n` lines: `must`, the focus units, then fill to `floor` by rank; the lines
+    in `last` (data blobs) only when nothing else is left.
 
     The focus may go beyond the floor by `FOCUS_SLACK_FRACTION` of the lines (a runner-up scoring
     close to the best one, by `FOCUS_CLOSE_SLACK_FRACTION` more); the fill never
@@ -149,7 +151,8 @@ def choose(
         add(unit.context)
     add(free.lines(keep)[: max(0, floor - count)])
     if count < floor:
-        for i in _by_rank(keep, line_scores):
+        blobs_last = (i for i in sorted(last) if not keep[i])
+        for i in itertools.chain((i for i in _by_rank(keep, line_scores) if i not in last), blobs_last):
             if count >= floor:
                 break
             keep[i] = True
