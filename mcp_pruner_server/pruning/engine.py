@@ -1,10 +1,11 @@
 """The heuristic engine end to end: text + question + options in, `PruneResult` out.
 
 Stages: split the lines (read without what a terminal or a tool put around them: colour codes,
-`nl -ba` numbers, time stamps, `reading.py`) and score them, find the units of the source type
-(code blocks, log sections, doc paragraphs), choose the focus and fill to the floor, render. The clock is
-checked between them and, cooperatively, inside the loops over lines (`deadline.py`). It
-never raises: every failure is the no-op result (docs/tools.md#fail-open) with a warning code.
+`nl -ba` numbers, time stamps, a service's name; data blobs as a word: `reading.py`) and score
+them, find the units of the source type (code blocks, log sections, doc paragraphs; a diff's
+hunks), choose the focus and fill to the floor, render. The clock is checked between them and,
+cooperatively, inside the loops over lines (`deadline.py`). It never raises: every failure is the
+no-op result (docs/tools.md#fail-open) with a warning code.
 """
 
 from __future__ import annotations

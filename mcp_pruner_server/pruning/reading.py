@@ -3,9 +3,9 @@ around each line set aside, data blobs cut short. Structure and scoring read the
 renders the lines given.
 
 In order: colours and `\\r` redraws as a terminal shows them (`terminal.py`), then `nl -ba` /
-`cat -n` numbers (`numbered.py`) or else time stamps (`timestamps.py`), and base64 or hex blobs
-cut to a word (`blobs.py`). Each check bails out on the first lines of an ordinary text (the
-blobs' on a line's length).
+`cat -n` numbers (`numbered.py`) or else the name of each line's source (`log_sources.py`) and
+time stamps (`timestamps.py`), then base64 or hex blobs cut to a word (`blobs.py`). Each check
+bails out on the first lines of an ordinary text (the blobs' on a line's length).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcp_pruner_server.pruning.blobs import blobs_cut_short
+from mcp_pruner_server.pruning.log_sources import without_sources
 from mcp_pruner_server.pruning.numbered import without_line_numbers
 from mcp_pruner_server.pruning.terminal import as_shown
 from mcp_pruner_server.pruning.timestamps import without_timestamps
@@ -20,11 +21,20 @@ from mcp_pruner_server.pruning.timestamps import without_timestamps
 
 def lines_to_read(text: str, lines: Sequence[str]) -> list[str] | None:
     """`lines` (those of `text`) as the engine reads them, or None when that is as given."""
-    shown = as_shown(text, lines)
-    base = lines if shown is None else shown
-    unprefixed = without_line_numbers(base)
-    if unprefixed is None:
-        unprefixed = without_timestamps(base)
-    read = unprefixed if unprefixed is not None else shown
-    short = blobs_cut_short(read if read is not None else lines)
-    return short if short is not None else read
+    read = as_shown(text, lines)
+    for view in (_without_prefix, blobs_cut_short):
+        changed = view(read if read is not None else lines)
+        if changed is not None:
+            read = changed
+    return read
+
+
+def _without_prefix(lines: Sequence[str]) -> list[str] | None:
+    """The lines without `nl -ba` numbers, or else without their source's name and / or a time
+    stamp (`api-1  | 2026-11-24T16:00:05Z msg` has both)."""
+    numbered = without_line_numbers(lines)
+    if numbered is not None:
+        return numbered
+    sourced = without_sources(lines)
+    unstamped = without_timestamps(sourced if sourced is not None else lines)
+    return unstamped if unstamped is not None else sourced

@@ -46,6 +46,7 @@ def _kept(lines: list[str]) -> list[int]:
         lambda i, line: f"2026-11-24T16:00:{i % 60:02d}.1234567Z {line}",  # a CI runner's raw log
         lambda i, line: f"Nov 24 16:00:{i % 60:02d} ci-7 pytest[311]: {line}",  # syslog
         lambda i, line: re.sub(r"^(\S+)", "\x1b[1;31m\\1\x1b[0m", line),  # colours
+        lambda i, line: f"tests-1  | {line}",  # docker compose
     ],
 )
 def test_a_decorated_log_keeps_what_the_plain_log_keeps(decorate: Callable[[int, str], str]) -> None:
@@ -54,3 +55,9 @@ def test_a_decorated_log_keeps_what_the_plain_log_keeps(decorate: Callable[[int,
     kept = _kept(plain)
     assert plain.index("E       assert 7 == 8") in kept
     assert _kept(decorated) == kept
+
+
+def test_a_service_and_a_stamp_before_each_line_are_both_set_aside() -> None:
+    plain = _pytest_log()
+    decorated = [f"tests-1  | 2026-11-24T16:00:{i % 60:02d}.123Z {line}" for i, line in enumerate(plain)]
+    assert _kept(decorated) == _kept(plain)
