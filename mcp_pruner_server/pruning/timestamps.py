@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from mcp_pruner_server.pruning.line_prefix import cut_prefix, head_mostly_matches
+
 # A stamp at a line's start and the one blank after it (the message's own indentation stays); one
 # pattern, tried once per line: ISO 8601 with a date (`2026-11-24T16:00:05.1234567Z`,
 # `2026-11-24 16:00:05,123`, `+02:00`; Go's `2026/11/24 16:00:05`), a bare time (`16:00:05.123`),
@@ -23,30 +25,8 @@ _STAMP = re.compile(
     r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s:]+:)"
     r"(?: |\t|$)"
 )
-# Lines in a row a stamp must begin, and the share of non-blank lines (a traceback's or a
-# multi-line message's lines carry none).
-MIN_STAMPED_LINES = 5
-MIN_STAMPED_SHARE = 0.6
-# Lines looked at before deciding: a text whose head is unstamped costs a few matches.
-HEAD_LINES = 20
 
 
 def without_timestamps(lines: Sequence[str]) -> list[str] | None:
     """The lines with their leading stamps cut, if most lines have one; else None."""
-    head = [line for line in lines[:HEAD_LINES] if line.strip()]
-    if len(head) < MIN_STAMPED_LINES or sum(1 for line in head if _STAMP.match(line)) < len(head) / 2:
-        return None
-    out: list[str] = []
-    stamped = non_blank = 0
-    for line in lines:
-        m = _STAMP.match(line)
-        if line.strip():
-            non_blank += 1
-        if m is None:
-            out.append(line)
-        else:
-            stamped += 1
-            out.append(line[m.end() :])
-    if stamped < MIN_STAMPED_LINES or stamped < MIN_STAMPED_SHARE * non_blank:
-        return None
-    return out
+    return cut_prefix(lines, _STAMP) if head_mostly_matches(lines, _STAMP) else None
