@@ -10,9 +10,10 @@ the engine then uses `code_blocks.find_blocks`, the language-independent heurist
 
 The walk is the same for every language; what each grammar's node types mean (and where its
 wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the name it defines
-`syntax_spans.py`, and what a parse with errors still tells `syntax_recovery.py`. Languages whose
-definitions no table describes have their readers: Elixir's `def` calls and Julia's definitions
-(`syntax_elixir_julia.py`), F#'s `let`s and members and Fortran's procedures
+`syntax_spans.py`, what a parse with errors still tells `syntax_recovery.py`, how a window cut
+out of a file (`sed -n '120,360p' f`) that does not parse is read `syntax_window.py`. Languages
+whose definitions no table describes have their readers: Elixir's `def` calls and Julia's
+definitions (`syntax_elixir_julia.py`), F#'s `let`s and members and Fortran's procedures
 (`syntax_fsharp_fortran.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
 interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_groovy.py`, which
 also says when Groovy's partial grammar is trusted).
@@ -74,10 +75,7 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     scope_members,
 )
 from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
-from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
-    PARTIAL_GRAMMARS,
-    covers_headers,
-)
+from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import PARTIAL_GRAMMARS, covers_headers
 from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
     READERS as SOLIDITY_READERS,
 )
@@ -87,6 +85,7 @@ from mcp_pruner_server.pruning.structure.syntax_spans import (
     container_signature_end,
     dart_function,
     definition_name,
+    function_body,
     header_row,
     last_code_row,
     last_row,
@@ -94,6 +93,7 @@ from mcp_pruner_server.pruning.structure.syntax_spans import (
     signature_end,
     trailing_doc_row,
 )
+from mcp_pruner_server.pruning.structure.syntax_window import window_blocks
 
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
@@ -282,7 +282,7 @@ _UNWRAPPERS = {"julia": julia_unwrap, **{lang: reader.unwrap for lang, reader in
 def _split(function: Any, lang: str, out: list[Block], depth: int, deadline: Deadline) -> None:
     """Make the function just added (`out[-1]`) the container of the functions its body
     defines, if it defines any: kept whole, it would be more than a read's budget."""
-    body = _function_body(function)
+    body = function_body(function)
     k = len(out) - 1
     if body is not None:
         _walk(body, lang, k, out, depth + 1, deadline)
@@ -293,16 +293,6 @@ def _split(function: Any, lang: str, out: list[Block], depth: int, deadline: Dea
         _walk(anonymous, lang, k, out, depth + 1, deadline)
     if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
         out[k] = replace(out[k], start=out[k].header, container=True)
-
-
-def _function_body(function: Any) -> Any:
-    """The body of a function, also of one bound to a name (`const f = () => {…}`)."""
-    body = body_of(function)  # also a Kotlin `function_body`, which no field names
-    for field in BODY_FIELDS[1:]:
-        value = function.child_by_field_name(field) if body is None else None
-        if value is not None and value.type in FUNCTION_VALUES:
-            body = value.child_by_field_name("body")
-    return body
 
 
 def _returned_scopes(body: Any, lang: str) -> list[Any]:
@@ -316,7 +306,7 @@ def _returned_scopes(body: Any, lang: str) -> list[Any]:
             continue
         for value in statement.named_children:
             if value.type in FUNCTION_VALUES:
-                inner = _function_body(value)
+                inner = function_body(value)
             elif lang == "zig" and value.type in ZIG_CONTAINERS:
                 inner = value
             else:
@@ -367,13 +357,26 @@ def clear_parse_cache() -> None:
 def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[Block, ...] | None:
     import tree_sitter
 
-    text = blanked_for_parse(text, lang)
     parser = tree_sitter.Parser(language(lang))
+    read = functools.partial(_read, parser, line_count=line_count, lang=lang, deadline=deadline)
+    found, _ = read(text)
+    # not trusted: perhaps a window cut out of a file, its ends inside units
+    return found if found is not None else window_blocks(text, lang, read)
+
+
+def _read(
+    parser: Any, text: str, *, line_count: int, lang: str, deadline: Deadline
+) -> tuple[tuple[Block, ...] | None, int]:
+    """The blocks of a parse of `text`, None if not trusted; and how many rows failed."""
+    text = blanked_for_parse(text, lang)
     tree = parse_until(parser, text.encode("utf-8", "surrogatepass"), deadline)
     most_failed = MAX_ERROR_FRACTION * line_count
     failed = failed_rows(tree.root_node, deadline=deadline, most=most_failed)
     if failed > most_failed:
-        return None  # before the walk: a text of errors (binary, a log under a code name) took seconds
+        return (
+            None,
+            failed,
+        )  # before the walk: a text of errors (binary, a log under a code name) took seconds
     out: list[Block] = []
     _walk(tree.root_node, lang, None, out, 0, deadline)  # the root too may be one error node
     has_error = tree.root_node.has_error
@@ -382,13 +385,13 @@ def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[
         walk = functools.partial(_walk, lang=lang, enclosing=None, out=out, depth=0, deadline=deadline)
         failed += reparse_tails(parse, text, tree.root_node, walk, deadline)
     if failed > most_failed:
-        return None
+        return None, failed
     if not out and has_error:
-        return None  # a parse that failed and found nothing: the heuristics can't do worse
+        return None, failed  # a parse that failed and found nothing: the heuristics can't do worse
     if lang in PARTIAL_GRAMMARS and not covers_headers(out, text):
-        return None
+        return None, failed
     for k in range(len(out) - 1, -1, -1):  # a recovered container's `}` can close before a member's
         parent = out[k].parent
         if parent is not None and out[parent].end < out[k].end:
             out[parent] = replace(out[parent], end=out[k].end)
-    return tuple(out)
+    return tuple(out), failed

@@ -16,8 +16,10 @@ from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax_elixir_julia import elixir_annotates
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ATTRIBUTES,
+    BODY_FIELDS,
     BODY_NODES,
     DECLARATORS,
+    FUNCTION_VALUES,
     HASKELL_ANNOTATIONS,
     STARTS_AT_FIRST_CHILD,
     name_text,
@@ -36,6 +38,16 @@ def body_of(node: Any) -> Any:
     if found is None:
         found = next((c for c in node.named_children if c.type in BODY_NODES), None)
     return found
+
+
+def function_body(function: Any) -> Any:
+    """The body of a function, also of one bound to a name (`const f = () => {…}`)."""
+    body = body_of(function)  # also a Kotlin `function_body`, which no field names
+    for field in BODY_FIELDS[1:]:
+        value = function.child_by_field_name(field) if body is None else None
+        if value is not None and value.type in FUNCTION_VALUES:
+            body = value.child_by_field_name("body")
+    return body
 
 
 def last_row(node: Any) -> int:
