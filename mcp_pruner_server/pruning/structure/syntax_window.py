@@ -76,15 +76,15 @@ def window_blocks(
 
 
 def window_texts(text: str, lang: str) -> Iterator[str]:
-    """The readings of `text` as a window cut out of a file, if its braces say it is one
-    (some `}` closes nothing); nothing for other texts and languages."""
+    """The readings of `text` as a window cut out of a file, if it looks like one (some `}`
+    closes nothing, or a `*/` opens nothing); nothing for other texts and languages."""
     if lang not in CONTAINER_OPENERS and lang not in BRACE_ONLY:
         return
     lines = text.split("\n")
-    stray = _stray_closers(lines, 0)
-    if not stray:
-        return
     top = _comment_end(lines)
+    stray = _stray_closers(lines, top)
+    if not top and not stray:
+        return
     yield _reading(lines, top, lang, nested=False)
     end = _orphan_end(lines, stray)
     if end is not None and end > top:

@@ -80,3 +80,32 @@ def test_readings_keep_every_row() -> None:
     readings = list(window_texts(CSHARP_WINDOW, "csharp"))
     assert len(readings) == 2
     assert all(r.count("\n") == rows for r in readings)
+
+
+# A window that opens inside a comment: its `*/` closes nothing.
+KOTLIN_WINDOW = """\
+ * Licensed under the Apache License, Version 2.0.
+ */
+@file:Suppress("PLATFORM_CLASS_MAPPED_TO_KOTLIN")
+
+package com.squareup.moshi
+
+import java.lang.reflect.Type
+
+/** Factory methods for types. */
+public object Types {
+  /**
+   * Resolves the name of the adapter of [clazz].
+   */
+  public fun adapterName(clazz: Class<*>): String {
+    return clazz.name + "JsonAdapter"
+  }
+}
+"""
+
+
+def test_a_window_opening_inside_a_comment_is_read_without_it() -> None:
+    readings = list(window_texts(KOTLIN_WINDOW, "kotlin"))
+    assert len(readings) == 1
+    assert readings[0].split("\n")[:3] == ["", "", '@file:Suppress("PLATFORM_CLASS_MAPPED_TO_KOTLIN")']
+    assert _names(KOTLIN_WINDOW, "kotlin") == ["Types", "adapterName"]
