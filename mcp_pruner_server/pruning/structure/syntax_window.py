@@ -77,15 +77,18 @@ def window_blocks(
 
 def window_texts(text: str, lang: str) -> Iterator[str]:
     """The readings of `text` as a window cut out of a file, if it looks like one (some `}`
-    closes nothing, or a `*/` opens nothing); nothing for other texts and languages."""
+    closes nothing, a `*/` opens nothing, or no line is at the left margin); nothing for other
+    texts and languages."""
     if lang not in CONTAINER_OPENERS and lang not in BRACE_ONLY:
         return
     lines = text.split("\n")
     top = _comment_end(lines)
     stray = _stray_closers(lines, top)
-    if not top and not stray:
+    # no line of code at the left margin: all of it lies inside a unit opened above the window
+    inside = min((_indent(line) for line in lines[top:] if line.strip()), default=0) > 0
+    if not top and not stray and not inside:
         return
-    yield _reading(lines, top, lang, nested=False)
+    yield _reading(lines, top, lang, nested=inside)
     end = _orphan_end(lines, stray)
     if end is not None and end > top:
         yield _reading(lines, end, lang, nested=bool(_indent(lines[end - 1])))

@@ -109,3 +109,8 @@ def test_a_window_opening_inside_a_comment_is_read_without_it() -> None:
     assert len(readings) == 1
     assert readings[0].split("\n")[:3] == ["", "", '@file:Suppress("PLATFORM_CLASS_MAPPED_TO_KOTLIN")']
     assert _names(KOTLIN_WINDOW, "kotlin") == ["Types", "adapterName"]
+
+
+def test_a_window_inside_a_class_whose_header_and_end_are_outside_it_parses() -> None:
+    members = CSHARP_WINDOW.split("\n")[4:-2]  # from the blank line after the orphan to `Reset`
+    assert _names("\n".join(members), "csharp") == ["ParseDigest", "Reset"]
