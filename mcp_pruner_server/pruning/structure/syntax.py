@@ -360,8 +360,9 @@ def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[
     parser = tree_sitter.Parser(language(lang))
     read = functools.partial(_read, parser, line_count=line_count, lang=lang, deadline=deadline)
     found, _ = read(text)
-    # not trusted: perhaps a window cut out of a file, its ends inside units
-    return found if found is not None else window_blocks(text, lang, read)
+    # untrusted or empty: perhaps a window cut out of a file, its ends inside units
+    window = None if found else window_blocks(text, lang, read)
+    return found if window is None else window
 
 
 def _read(
