@@ -10,6 +10,7 @@ were asked for).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -25,7 +26,7 @@ def without_line_numbers(lines: Sequence[str]) -> list[str] | None:
     last = len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
     out: list[str] = []
     expected = -1
-    for line in lines[:last]:
+    for line in itertools.islice(lines, last):  # no copy: ordinary text stops at its first line
         m = _PREFIX.match(line)
         if m is None:
             return None
@@ -36,5 +37,5 @@ def without_line_numbers(lines: Sequence[str]) -> list[str] | None:
         out.append(line[m.end() :])
     if not out:
         return None
-    out.extend(lines[last:])
+    out.extend(itertools.islice(lines, last, None))
     return out
