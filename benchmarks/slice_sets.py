@@ -9,7 +9,7 @@ Coding agents read files through the shell in windows (`sed -n '120,360p' f`, `h
 lang, path, goal_hint, text, gold, critical; gold and critical are 1-based line numbers) becomes
 one task whose text is a window of its file:
 
-- Its size W is drawn from 150-400 lines, from a hash of the task id (deterministic, no seed);
+- Its size W is drawn from 150-400 lines (`--sizes`), from a hash of the task id (deterministic, no seed);
   widened to the target's span plus 20 lines when the target is longer. A file of at most W
   lines is given whole (as `sed -n '1,300p'` of a short file prints it).
 - Its start is drawn (same hash) among the starts whose window holds the whole target, then
@@ -51,13 +51,13 @@ def _inside(line: str) -> bool:
     return bool(line.strip()) and line[:1] in (" ", "\t")
 
 
-def window_of(task: dict[str, Any]) -> tuple[int, int]:
-    """The 0-based [start, end) of the task's window."""
+def window_of(task: dict[str, Any], sizes: tuple[int, int] = (WINDOW_MIN, WINDOW_MAX)) -> tuple[int, int]:
+    """The 0-based [start, end) of the task's window, of a size drawn from `sizes`."""
     lines = task["text"].split("\n")
     n = len(lines)
     marks = [g - 1 for g in task["gold"]] + [c - 1 for c in task["critical"]]
     first, last = min(marks), max(marks)
-    size = max(_draw(task["id"], "size", WINDOW_MIN, WINDOW_MAX), last - first + 1 + TARGET_MARGIN)
+    size = max(_draw(task["id"], "size", *sizes), last - first + 1 + TARGET_MARGIN)
     if n <= size:
         return 0, n
     lo, hi = max(0, last + 1 - size), min(first, n - size)
@@ -72,8 +72,10 @@ def window_of(task: dict[str, Any]) -> tuple[int, int]:
     return start, end
 
 
-def slice_task(task: dict[str, Any], numbered: bool) -> dict[str, Any]:
-    start, end = window_of(task)
+def slice_task(
+    task: dict[str, Any], numbered: bool, sizes: tuple[int, int] = (WINDOW_MIN, WINDOW_MAX)
+) -> dict[str, Any]:
+    start, end = window_of(task, sizes)
     lines = task["text"].split("\n")[start:end]
     if numbered:
         lines = [f"{start + i + 1:6d}\t{line}" for i, line in enumerate(lines)]
@@ -89,6 +91,14 @@ def slice_task(task: dict[str, Any], numbered: bool) -> dict[str, Any]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--numbered", action="store_true", help="prefix each line as `nl -ba` does")
+    ap.add_argument(
+        "--sizes",
+        type=int,
+        nargs=2,
+        default=(WINDOW_MIN, WINDOW_MAX),
+        metavar=("MIN", "MAX"),
+        help="window sizes in lines (`--sizes 700 1100 --numbered`: `cat -n` of files for --latency)",
+    )
     ap.add_argument("tasks")
     ap.add_argument("out")
     args = ap.parse_args()
@@ -97,7 +107,9 @@ def main() -> int:
     with open(args.out, "w", encoding="utf-8") as f:
         for task in tasks:
             if task["source_type"] == "code" and task["gold"]:
-                f.write(json.dumps(slice_task(task, args.numbered), ensure_ascii=False) + "\n")
+                f.write(
+                    json.dumps(slice_task(task, args.numbered, tuple(args.sizes)), ensure_ascii=False) + "\n"
+                )
     return 0
 
 
