@@ -49,9 +49,13 @@ CONTAINER_OPENERS = {
     "cpp": "struct _ {",
     "rust": "impl _ {",
     "zig": "const _ = struct {",
+    "objc": "@implementation _",
 }
+# Languages whose methods parse only inside their container (`- (void)f {` outside an
+# `@implementation` is no method): one is put in front whatever the braces say.
+METHODS_INSIDE = frozenset({"objc"})
 # Languages of braces without such containers: their stray `}`s are only blanked.
-BRACE_ONLY = frozenset({"c", "go", "objc"})
+BRACE_ONLY = frozenset({"c", "go"})
 # What a brace count skips on a line: strings, characters and a line comment (braces in a
 # block comment are rare enough to count).
 _NOT_CODE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*')
@@ -68,17 +72,17 @@ def window_blocks(
     if untrusted or none, and its failed rows); None if no reading parses or `text` is no window."""
     best: tuple[Block, ...] | None = None
     fewest = math.inf
-    for reading in window_texts(text, lang):
+    for reading, opened in window_texts(text, lang):
         blocks, failed = read(reading)
         if blocks and failed < fewest:
-            best, fewest = blocks, failed
-    return None if best is None else _without_synthetic(best)
+            best, fewest = _without_synthetic(blocks, opened), failed
+    return best
 
 
-def window_texts(text: str, lang: str) -> Iterator[str]:
+def window_texts(text: str, lang: str) -> Iterator[tuple[str, int | None]]:
     """The readings of `text` as a window cut out of a file, if it looks like one (some `}`
-    closes nothing, a `*/` opens nothing, or no line is at the left margin); nothing for other
-    texts and languages."""
+    closes nothing, a `*/` opens nothing, or no line is at the left margin), each with the row
+    where containers were put in front (None if none was); nothing for other texts and languages."""
     if lang not in CONTAINER_OPENERS and lang not in BRACE_ONLY:
         return
     lines = text.split("\n")
@@ -94,7 +98,7 @@ def window_texts(text: str, lang: str) -> Iterator[str]:
         yield _reading(lines, end, lang, nested=bool(_indent(lines[end - 1])))
 
 
-def _reading(lines: list[str], top: int, lang: str, *, nested: bool) -> str:
+def _reading(lines: list[str], top: int, lang: str, *, nested: bool) -> tuple[str, int | None]:
     """The lines above `top` blanked, the `}`s below it that close nothing blanked, and as many
     container headers put in front of the first line of code below it (one at least if the
     body above `top` was `nested`, its `}` indented: a method's)."""
@@ -103,11 +107,12 @@ def _reading(lines: list[str], top: int, lang: str, *, nested: bool) -> str:
     for row, col in reversed(stray):
         out[row] = out[row][:col] + " " + out[row][col + 1 :]
     opener = CONTAINER_OPENERS.get(lang)
-    openers = max(len(stray), int(nested))
+    openers = 1 if lang in METHODS_INSIDE else max(len(stray), int(nested))
     first = next((i for i in range(top, len(out)) if out[i].strip()), None)
-    if openers and opener is not None and first is not None:
-        out[first] = " ".join([opener] * openers) + " " + out[first]
-    return "\n".join(out)
+    if not openers or opener is None or first is None:
+        return "\n".join(out), None
+    out[first] = " ".join([opener] * openers) + " " + out[first]
+    return "\n".join(out), first
 
 
 def _orphan_end(lines: list[str], stray: list[tuple[int, int]]) -> int | None:
@@ -158,9 +163,12 @@ def _comment_end(lines: list[str]) -> int:
     return 0
 
 
-def _without_synthetic(blocks: Sequence[Block]) -> tuple[Block, ...]:
-    """`blocks` without the containers `_reading` put in front, their members re-parented."""
-    dropped = {k for k, b in enumerate(blocks) if b.container and b.name == _SYNTHETIC}
+def _without_synthetic(blocks: Sequence[Block], opened: int | None) -> tuple[Block, ...]:
+    """`blocks` without the containers `_reading` put in front on row `opened`, their members
+    re-parented (a container headed there and named `_`, or unnamed where the grammar names none)."""
+    dropped = {
+        k for k, b in enumerate(blocks) if b.container and b.header == opened and b.name in (_SYNTHETIC, None)
+    }
     if not dropped:
         return tuple(blocks)
     new_index: dict[int, int] = {}

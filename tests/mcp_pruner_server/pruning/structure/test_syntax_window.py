@@ -79,7 +79,7 @@ def test_readings_keep_every_row() -> None:
     rows = CSHARP_WINDOW.count("\n")
     readings = list(window_texts(CSHARP_WINDOW, "csharp"))
     assert len(readings) == 2
-    assert all(r.count("\n") == rows for r in readings)
+    assert all(r.count("\n") == rows for r, _ in readings)
 
 
 # A window that opens inside a comment: its `*/` closes nothing.
@@ -107,10 +107,32 @@ public object Types {
 def test_a_window_opening_inside_a_comment_is_read_without_it() -> None:
     readings = list(window_texts(KOTLIN_WINDOW, "kotlin"))
     assert len(readings) == 1
-    assert readings[0].split("\n")[:3] == ["", "", '@file:Suppress("PLATFORM_CLASS_MAPPED_TO_KOTLIN")']
+    assert readings[0][0].split("\n")[:3] == ["", "", '@file:Suppress("PLATFORM_CLASS_MAPPED_TO_KOTLIN")']
     assert _names(KOTLIN_WINDOW, "kotlin") == ["Types", "adapterName"]
 
 
 def test_a_window_inside_a_class_whose_header_and_end_are_outside_it_parses() -> None:
     members = CSHARP_WINDOW.split("\n")[4:-2]  # from the blank line after the orphan to `Reset`
     assert _names("\n".join(members), "csharp") == ["ParseDigest", "Reset"]
+
+
+# Objective-C: methods at the left margin, their `@implementation` above the window.
+OBJC_WINDOW = """\
+    [self didFinish];
+}
+
+- (void)discoverServices
+{
+    if (hasRequested) { return; }
+    [self sendQuery];
+}
+
+- (BOOL)handleQuery:(XMPPIQ *)iq
+{
+    return YES;
+}
+"""
+
+
+def test_the_methods_of_an_objective_c_window_are_blocks() -> None:
+    assert _names(OBJC_WINDOW, "objc") == ["discoverServices", "handleQuery"]
