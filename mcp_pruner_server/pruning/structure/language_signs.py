@@ -38,7 +38,6 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
     ),
     "csharp": (
         r"^using (?:static )?System\b[\w.]*;$",
-        r"^\s*///\s*<(?:summary|param|returns)\b",
         r"^\s*(?:(?:public|internal|private|protected) )?(?:static |sealed |abstract )*partial class ",
         r"\{ get; (?:(?:private |init; )?set; )?\}",
         r"^namespace \w+(?:\.\w+)+;?$|^namespace \w+;$",  # dotted, or file-scoped (C++ has neither)
@@ -69,7 +68,6 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^\s*(?:(?:public|private|internal|protected|override|open|abstract|suspend|inline|operator|"
         r"infix|tailrec|actual|expect)\s+)*fun\s+(?:<[^>]*>\s*)?[\w.`]+\(",
         r"^\s*(?:companion object\b|data class \w|sealed (?:class|interface) \w)",
-        r"^import [a-z]\w*(?:\.[a-z]\w*)+\.[A-Z]\w*$",  # a class: Python imports modules
         r"^\s*(?:(?:private|internal|override|lateinit)\s+)*va[lr] \w+(?:: [\w<>?, .]+)? by ",
     ),
     "swift": (
@@ -108,16 +106,16 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^[a-z_]\w*'* :: ",
         r"^\{-#|^\s*where$",
     ),
+    # (`let f x =` and `open M` are F#'s too: `SHARED`; F# comments with `//`, OCaml with `(*`.)
     "ocaml": (
-        r"^let (?:rec )?[a-z_]\w*(?: [~?]?\(?[a-z_][\w:' ]*\)?)+ =",  # parameters without parentheses
-        r"^open [A-Z][\w.]*$",
-        r"^module [A-Z]\w* = struct\b|^\s*(?:end|done);;$|^\(\*",
+        # a comment: `(* … *)`, `(**`, `(*` ending its line (Lisp's `(* a b)` multiplies)
+        r"^module [A-Z]\w* = struct\b|^\s*(?:end|done);;$|^\(\*|^\s*\(\*(?:\*|\s*$|\s.*\*\)$)",
+        r"^\s*(?:module type|external) |^\s*let%\w|\[@@?(?:deriving|inline|warning|ocaml)\b",
     ),
     # Not to be read as Ruby, whose `def … do` and `end` it shares.
     "elixir": (
         r"^\s*(?:defmodule [A-Z][\w.]*|defp? [\w?!]+.*|defmacro [\w?!]+.*) do$",
         r"^\s*@(?:moduledoc|doc|spec|impl|behaviour|typedoc)\b",
-        r"^\s*\|> \w",
     ),
     "perl": (
         r"^use (?:strict|warnings|utf8|vars|constant|parent|base|lib|[A-Z]\w*(?:::\w+)*)\b[^;]*;$",
@@ -187,6 +185,68 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^\s*disp\(",
         r"\b(?:nargin|nargout|varargin|varargout|narginchk|nargoutchk|numel|isfield|cellfun|arrayfun|num2str)\b",
     ),
+    # Julia: typed parameters and returns (`x::Int`, `)::T`; C++'s and Rust's `a::B` are paths to
+    # their own names, not to Julia's types), `where {T<:Real}`, `using M: f`, `struct S{T} <: A`, its macros.
+    "julia": (
+        r"^\s*(?:@\w+\s+)*(?:function|macro)\s+[\w.!]+(?:\{[^}]*\})?\(.*::",
+        r"::(?<=[a-z\d_]::)(?:Abstract[A-Z]\w*|U?Int(?:8|16|32|64|128)?|Float(?:16|32|64)|Bool|String|Symbol|"
+        r"Vector|Matrix|Array|Dict|Tuple|NamedTuple|Union|Nothing|Any|Function|Type|Real|Integer|Number|Char|IO|"
+        r"Missing)\b(?!::)|\)::[A-Z]\w*(?:\{.*\})?\s*(?:where\b|=|$)|\) where (?:\{[^}]*\}|[A-Z]\w*)",
+        r"^using \.{0,2}[A-Z][\w.]*(?:\s*[:,]\s*[\w.@!]+)*\s*$|^import \.{0,2}[A-Z][\w.]*:\s*\w",
+        r"^\s*(?:mutable struct|abstract type|primitive type)\s+[A-Z]|^\s*struct [A-Z]\w*(?:\{[^}]*\})?\s*<:"
+        r"|^end\s*#\s*module\b",
+        r"^\s*@(?:inbounds|testset|test|test_throws|kwdef|generated|views|assert|eval|propagate_inbounds|nospecialize|"
+        r"spawn|threads|boundscheck|simd|everywhere|ccall|assume_effects)(?=\s|\(|$)"
+        r"|^\s*@(?:inline|noinline) |^\s*@(?:info|warn|debug|error)\s+\"",  # Swift writes `@inline(__always)`
+    ),
+    # Solidity: `pragma solidity`, `contract` / `library`, a function's visibility and mutability
+    # (`external view returns (`), events, errors, modifiers, `mapping(`, data locations, NatSpec.
+    "solidity": (
+        r"^\s*pragma solidity\b|^\s*(?:abstract\s+)?(?:contract|library)\s+\w+\s*(?:is\b|\{)"
+        r"|^\s*interface\s+\w+\s+is\b",
+        r"^\s*(?:function\s+\w*\s*\([^)]*\)|\))\s*(?:external|public|internal|private|pure|view|payable|virtual|"
+        r"override|returns)\b",
+        r"^\s*(?:event|error|modifier)\s+\w+\s*[({]|^\s*(?:emit|revert)\s+[A-Z]\w*\(|^\s*using\s+[A-Z]\w*\s+for\s",
+        r"^\s*(?:mapping\s*\(|assembly\s*(?:\(\"[^\"]*\"\)\s*)?\{)|^import\s.*\.sol[\"'];$",
+        r"^\s*(?:(?:///|\*)\s*@(?:notice|dev|inheritdoc|custom:\w)"
+        r"|(?:u?int(?:8|16|32|64|128|256)|bytes(?:[1-9]\d?)?|address|string|bool)(?:\[\d*\])*\s+"
+        r"(?:(?:public|private|internal|constant|immutable|memory|calldata|storage|payable)\b\s*)+)",
+    ),
+    # PowerShell: verb-noun functions (`function Get-Thing`), `[CmdletBinding()]`, `param(`, its
+    # comment help (`<#`, `.SYNOPSIS`), cmdlets opening a line, `[string]$x`, `$true`, `$env:X` (a
+    # console's `PS C:\> …` lines are no script's: `languages.guess_language` passes them by).
+    "powershell": (
+        r"^\s*(?:function|filter|workflow)\s+(?:(?:global|script|private):)?[A-Z][a-z]+-[A-Z]\w*",
+        r"^\s*\[(?:CmdletBinding|Parameter|OutputType|Alias|Validate\w+|ArgumentCompleter)\b|^\s*param\s*\(\s*(?:\[|\$|$)",
+        r"^\s*<#\s*$|^\s*\.(?:SYNOPSIS|DESCRIPTION|PARAMETER|EXAMPLE|NOTES|OUTPUTS|INPUTS|LINK)\b",
+        r"^\s*(?:\$[\w:]+\s*=\s*)?(?:Get|Set|New|Remove|Add|Clear|Write|Read|Import|Export|Test|Join|Split|Invoke|"
+        r"Start|Stop|Out|ConvertTo|ConvertFrom|Select|Where|ForEach|Sort|Measure|Format|Update|Resolve|Register|"
+        r"Copy|Move|Rename)-[A-Z][a-zA-Z]+\b",
+        r"\[[A-Za-z][\w.]*(?:\[\])?\]\s*\$[A-Za-z_]|\$(?i:PSBoundParameters|PSScriptRoot|PSCmdlet|PSItem|MyInvocation|"
+        r"PSVersionTable|ErrorActionPreference|env:\w|script:\w|global:\w)|\$(?:[Tt]rue|[Ff]alse|[Nn]ull)\b",
+    ),
+    # Groovy: its own packages and AST annotations, `def f(x) {` (Scala types its parameters, Python ends
+    # with `:`), Java's typed declarations without a `;`, `println x`, closures over `.each {`.
+    "groovy": (
+        r"^import (?:static )?(?:groovy|org\.codehaus\.groovy|org\.apache\.groovy|spock)\.",
+        r"^\s*@(?:CompileStatic|CompileDynamic|TypeChecked|Canonical|TupleConstructor|Memoized|PackageScope|"
+        r"InheritConstructors|AutoClone|Field|Grab|Newify|Sortable|MapConstructor|NamedVariant|AutoFinal)\b",
+        r"^\s*(?:(?:public|private|protected|static|final|synchronized|abstract)\s+)*def\s+[\w\"']+\s*\([^:]*\)\s*"
+        r"(?:throws [\w., ]+)?\{\s*$",
+        r"^\s*(?:(?:private|protected|public|static|final)\s+)*(?:String|Integer|Long|Boolean|Double|Map|List|Set|"
+        r"Object|Closure|File|BigDecimal)(?:<[^;]*>)?(?:\[\])?\s+[a-z]\w*\s*(?:=[^;]*[^;,({+*/&|=.\s-]\s*)?$",
+        r"^\s*println\s+[^\s(=]|\.(?:each|eachWithIndex|findAll|collectEntries|collectMany|eachLine)\s*\{(?!\s*\|)",
+    ),
+    # F#: attributes (`[<AutoOpen>]`), members, `let inline` / `let mutable`, `module M =`, `open System`,
+    # `'T` type parameters, `printfn`, computation expressions (`let!`, `return!`).
+    "fsharp": (
+        r"^\s*\[<[A-Z][\w.]*(?:\(.*\))?(?:\s*;\s*[A-Z][\w.]*(?:\(.*\))?)*>\]",
+        r"^\s*(?:(?:static|abstract|override|default)\s+)*member\s+(?:(?:inline|private|internal|val)\s+)*[\w.]+",
+        r"^\s*let\s+(?:inline|private|internal|mutable)\s|^\s*(?:let|use|return|do|match|yield)!\s",
+        r"^\s*module\s+(?:(?:private|internal|rec)\s+)?[A-Z]\w*\s*=\s*$"
+        r"|^open (?:type )?(?:System|FSharp|Microsoft)\b",
+        r"<'[A-Z]\w*(?:\s*,\s*'[A-Z]\w*)*>|eprintfn\s+\$?\"|printfn\s+\$?\"|failwithf\s+\$?\"",
+    ),
     "objc": (
         r"^#import [<\"]",
         r"^@(?:interface|implementation|end|property|protocol|synthesize)\b",
@@ -198,12 +258,35 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
 # Swift's `import Foundation` and Kotlin's `import okio.Buffer` (a class) are also Python's shape.
 NARROWER: dict[str, frozenset[str]] = {
     "rust": frozenset({"zig", "perl"}),  # and Perl's `use strict;`, `use Foo::Bar;`
-    "python": frozenset({"swift", "kotlin"}),
-    "javascript": frozenset({"pascal"}),  # Pascal's `function f(x: T): R;` heads
+    "python": frozenset({"swift", "kotlin", "groovy"}),  # and Groovy's `def f() {`
+    # Pascal's `function f(x: T): R;`, Julia's `function f(x::T)`, Solidity's `function f() external`
+    "javascript": frozenset({"pascal", "julia", "solidity"}),
+    "lua": frozenset({"julia"}),  # Julia's `function Base.show(io::IO, x)`
+    "bash": frozenset({"powershell"}),  # PowerShell's `function Get-Thing {`
     "haskell": frozenset({"swift"}),
     "matlab": frozenset({"fortran"}),  # `endif`, `endfunction`
-    "c": frozenset({"r", "matlab"}),  # a call alone on a line (`library(x)`) reads as a declaration
+    # a call alone on a line (`library(x)`) reads as a declaration, and so does `function f(x::T)`
+    "c": frozenset({"r", "matlab", "julia"}),
 }
+# Lines several languages write alike: one counts for whichever of its languages the other signs name
+# most (the first on a tie); when none of them has a sign of its own, for the language named last, as
+# before the others had signs, or for none: a log's lone `end` lines make no Ruby of it.
+SHARED_PARTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
+    # `end` closes a block in all of them (counted for Ruby alone, a Lua file's `end`s outnumbered its
+    # own signs; counted for Lua, an OCaml `if … then` made Lua a rival)
+    "block_end": (r"\s*end$", ("ruby", "lua", "elixir", "ocaml", "matlab", "julia"), None),
+    # a class imported without `;` (Python imports modules, Java ends with `;`)
+    "jvm_import": (r"import [a-z]\w*(?:\.[a-z]\w*)+\.[A-Z]\w*$", ("kotlin", "scala", "groovy"), "kotlin"),
+    # `let f x =` (parameters without parentheses), `open M`
+    "ml_let": (
+        r"let (?:rec )?[a-z_]\w*(?: [~?]?\(?[a-z_][\w:' ]*\)?)+ =|open [A-Z][\w.]*$",
+        ("ocaml", "fsharp"),
+        "ocaml",
+    ),
+    "pipe": (r"\s*\|> \w", ("elixir", "fsharp", "ocaml"), "elixir"),
+    "xml_doc": (r"\s*///\s*<(?:summary|param|returns)\b", ("csharp", "fsharp"), "csharp"),
+}
+SHARED = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, (pattern, _, _) in SHARED_PARTS.items()))
 
 
 def _branches(pattern: str) -> list[str]:
@@ -236,7 +319,9 @@ def _compiled(parts: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Patter
     """A language's signs as (those at a line's start, for `match`; the others, for `search`).
 
     One pattern of them all is tried at every column, its `^` branches failing there one by one;
-    apart, the anchored ones are tried once, and the others' first characters let `search` skip.
+    apart, the anchored ones are tried once, and the others' first characters let `search` skip
+    (so an unanchored sign opens with a literal: `::(?<=[a-z]::)Int`, not `(?<=[a-z])::Int`, and
+    `printfn|eprintfn`, not `e?printfn`).
     """
     branches = [b for part in parts for b in _branches(part)]
     heads = [b[1:] for b in branches if b.startswith("^")]

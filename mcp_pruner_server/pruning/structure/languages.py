@@ -3,7 +3,8 @@
 Without a path (`prune_text`, `jeeves prune -`), the first lines are looked at for what only one
 language writes at the start of a line (`package main` + `func`, `use std::` / `fn`,
 `#include`, `import x.y.Z;`, R's `f <- function(`, MATLAB's `function [a, b] = f(` …; the table is
-`language_signs.py`). An unclear text gives None and the engine finds units with its
+`language_signs.py`, with the lines several languages write alike, as `end`, which count for the
+one the others name). An unclear text gives None and the engine finds units with its
 language-independent heuristics; a wrong guess costs little, as a parse with many errors is
 not trusted (`syntax.py`).
 """
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from mcp_pruner_server.pruning.structure.dot_m import is_matlab
-from mcp_pruner_server.pruning.structure.language_signs import NARROWER, SIGNS
+from mcp_pruner_server.pruning.structure.language_signs import NARROWER, SHARED, SHARED_PARTS, SIGNS
 from mcp_pruner_server.pruning.structure.pascal_blocks import is_pascal
 
 # Extension (lower case) -> language; the names are the keys of `syntax_grammars.GRAMMARS`.
@@ -169,18 +170,15 @@ INTERPRETERS: dict[str, str] = {
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
 
 
-# A lone `end` closes a block in Ruby, Lua, Elixir, OCaml and MATLAB alike: it counts for whichever
-# of them the other signs name most (counted for Ruby alone, a Lua file's `end`s outnumbered its own
-# signs; counted for Lua, an OCaml `if … then` made Lua a rival). MATLAB comes last: a tie of none
-# stays Ruby's, as before MATLAB had signs.
-_BLOCK_END = re.compile(r"^\s*end$")
-_ENDED = ("ruby", "lua", "elixir", "ocaml", "matlab")
 # A `%` comment is MATLAB's and Erlang's (and Prolog's): it counts for MATLAB only once MATLAB's own
 # signs are there, so that an Erlang file's `%%` docs make no MATLAB of it.
 _PERCENT_COMMENT = re.compile(r"^\s*%(?:[%\s]|$)")
 # MATLAB's help follows its signature: a `%` line right under `function f(x)` is a sign of it (a
 # function without outputs, which Lua and Julia write alike, is none alone; their comments are not `%`).
 _PLAIN_FUNCTION = re.compile(r"\s*function\s+[\w.]+\s*(?:\([^()]*\))?\s*$")
+# A console's prompt (`PS C:\src> Get-Item x`, `PS> …`) echoes a command typed in a session, not a line of
+# a script: a transcript is no code.
+_PROMPT = re.compile(r"\s*PS(?: [A-Za-z]:[^>]*)?> ")
 # Lines looked at, and how many signs one language needs, ahead of any other, to be named.
 SNIFF_LINES = 200
 MIN_SIGNS = 3
@@ -191,11 +189,11 @@ SNIFF_LINE_CHARS = 300
 def guess_language(lines: Sequence[str]) -> str | None:
     """The language whose signs the first `SNIFF_LINES` lines show most, if clearly so."""
     counts = dict.fromkeys([lang for lang, _, _ in SIGNS], 0)
-    ends = percent_comments = 0
+    shared = dict.fromkeys(SHARED_PARTS, 0)
+    percent_comments = 0
     head = [line[:SNIFF_LINE_CHARS] for line in lines[:SNIFF_LINES]]
     for i, line in enumerate(head):
-        if _BLOCK_END.match(line):
-            ends += 1
+        if line.startswith(("PS", " ")) and _PROMPT.match(line):
             continue
         if i and line.lstrip().startswith("%") and _PLAIN_FUNCTION.match(head[i - 1]):
             counts["matlab"] += 1  # its help's first line, `%NAME what it does`
@@ -207,12 +205,26 @@ def guess_language(lines: Sequence[str]) -> str | None:
             for lang, head, anywhere in SIGNS
             if (head is not None and head.match(line)) or (anywhere is not None and anywhere.search(line))
         }
+        alike = SHARED.match(line)
+        # F#'s `let inline f x =` is its own sign, not a `let` OCaml writes alike
+        if (
+            alike is not None
+            and alike.lastgroup is not None
+            and matched.isdisjoint(SHARED_PARTS[alike.lastgroup][1])
+        ):
+            shared[alike.lastgroup] += 1
+            continue  # nor a sign of another language (Python's shape of `import a.b.C`)
         for lang in matched:
             if not NARROWER.get(lang, frozenset()) & matched:
                 counts[lang] += 1
     if counts["matlab"]:
         counts["matlab"] += percent_comments
-    counts[max(_ENDED, key=lambda lang: counts[lang])] += ends
+    own = dict(counts)
+    for kind, (_, langs, lone_owner) in SHARED_PARTS.items():
+        leader = max(langs, key=lambda lang: own[lang])
+        owner = leader if own[leader] else lone_owner
+        if owner is not None:
+            counts[owner] += shared[kind]
     if counts["cpp"] and counts["c"]:
         counts["cpp"] += counts["c"]  # C++ includes and declares like C
     if counts["typescript"] and counts["javascript"]:

@@ -333,7 +333,7 @@ main = do
         (OCTAVE_SHELL, ("bash", None)),  # `clear` and `disp(` inside a shell command line
         (LOG, (None,)),  # curl's `% Total` header, `<-` and `NULL` in a message, two `end` lines
         (ERLANG, ("erlang",)),  # `%%` comments and `end`s without any MATLAB sign: its attributes
-        (JULIA, ("ruby", "lua", None)),  # `function f(x)` … `end` (read as before)
+        (JULIA, (None,)),  # `function f(x)` … `end`: Lua's and Julia's alike, and no sign of either
         (KOTLIN_REQUIRE, ("kotlin",)),  # `require(x)` is Kotlin's and Scala's check too
         (HASKELL_DO, ("haskell",)),  # `x <- action` binds in a `do` block
     ],

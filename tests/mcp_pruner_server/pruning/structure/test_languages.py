@@ -70,7 +70,7 @@ def test_the_extension_wins_over_the_shebang() -> None:
     ("path", "lines", "lang"),
     [
         ("lib/keyword.ex", ["def new(opts)", "  Keyword.new(opts)", "end"] * 3, "elixir"),
-        ("src/show.jl", ["function show(io)", "    print(io)", "end", "  end"] * 3, "julia"),
+        ("src/show.jl", ["local function show(io)", "    print(io)", "end", "  end"] * 3, "julia"),
         ("src/lists.erl", ["use strict;", "use std::fmt;", "impl X {", "fn f() {"] * 3, "erlang"),
         ("R/mutate.R", ["import os", "def f(x):", "    self.x <- x"] * 3, "r"),
         (
