@@ -61,20 +61,35 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^(?:async )?def \w+\(",
         r"^class \w+.*:\s*$",
         r"^from [\w.]+ import ",
-        r"^import \w+(?:\.\w+)*(?: as \w+)?$",
-        r"^\s+(?:elif|except\b|self\.(?!.*;\s*$))",  # Zig's and Rust's `self.x = y;` end in `;`
+        r"^import [a-z_]\w*(?:, [a-z_]\w*)*(?: as \w+)?$",  # a dotted `import a.b` is Kotlin's too: `SHARED`
+        r"^\s+(?:elif|except\b)",
     ),
     "kotlin": (
+        # a function, an extension of a generic type too (`fun <K, V> Map<K, V>.f(`)
         r"^\s*(?:(?:public|private|internal|protected|override|open|abstract|suspend|inline|operator|"
-        r"infix|tailrec|actual|expect)\s+)*fun\s+(?:<[^>]*>\s*)?[\w.`]+\(",
-        r"^\s*(?:companion object\b|data class \w|sealed (?:class|interface) \w)",
+        r"infix|tailrec|actual|expect)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+<[^()]*>\??\.)?[\w.`]+\(",
+        r"^\s*(?:companion object\b|data class \w|sealed (?:class|interface) \w)|^@file:\w|this@[a-z]\w*\.",
         r"^\s*(?:(?:private|internal|override|lateinit)\s+)*va[lr] \w+(?:: [\w<>?, .]+)? by ",
     ),
     "swift": (
         r"^import (?:Foundation|UIKit|SwiftUI|Combine|XCTest|AppKit|Dispatch|os)$",
-        r"\bfunc \w+(?:<[^>]*>)?\(.*\)\s*(?:async\s+)?(?:re)?(?:throws\s+)?->",  # Go has no `->`
+        r"func(?<=\bfunc) \w+(?:<[^>]*>)?\(.*\)\s*(?:async\s+)?(?:re)?(?:throws\s+)?->",  # Go has no `->`
         r"^\s*(?:guard (?:let|var) |if (?:let|var) \w+ = |@(?:objc|discardableResult|inlinable|MainActor)\b)",
         r"^\s*(?:(?:public|private|fileprivate|internal)\s+)?extension [A-Z]\w*(?:\.\w+)*\s*(?::[^{]*)?\{",
+        # `func` indented or behind a modifier (Go's are at column 0, bare), `init(x: T)`, `private let`,
+        # `weak var`, `fileprivate`, `struct S: P {` (Kotlin and C++ space their `:`), `case .x`, `#if os(`
+        r"^\s+func \w+\s*[<(]"
+        r"|^\s*(?:(?:public|private|fileprivate|internal|open|override|static|final|mutating|nonmutating|"
+        r"convenience|required|class|@\w+(?:\([^)]*\))?)\s+)+(?:func \w+|init[?!]?)\s*[<(]"
+        r"|^\s*(?:(?:public|private|fileprivate|internal|open|override|required|convenience)\s+)*init[?!]?"
+        r"(?:<[^>]*>)?\((?:\w+(?: \w+)?: |\)\s*\{)",
+        r"^\s*(?:(?:public|private|fileprivate|internal|open|static|class|override|final)\s+)+let \w+"
+        r"|^\s*(?:\w+\s+)*(?:weak|unowned(?:\(\w+\))?|lazy) var \w+|^\s*fileprivate\s",
+        r"^\s*(?:(?:public|private|fileprivate|internal|open|final|indirect)\s+)*(?:class|struct|enum|protocol|actor)"
+        r" [A-Z]\w*(?:<[^>]*>)?: [A-Z]"
+        r"|^\s*(?:(?:public|private|fileprivate|internal)\s+)?protocol [A-Z]\w*\s*\{",
+        r"^\s*case \.\w+|^#if (?:canImport|os|swift|compiler|arch|targetEnvironment)\(|^@testable import "
+        r"|^import (?:struct|class|enum|protocol|func|typealias|var|let) ",
     ),
     "scala": (
         r"^\s*(?:(?:override|final|private|protected|implicit)(?:\[\w+\])?\s+)*def \w+(?:\[[^\]]*\])?"
@@ -83,9 +98,14 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
         r"^import [\w.]+\.(?:_|\{[^}]*\}|given)$",
     ),
     "dart": (
-        r"^(?:import|export) '(?:package|dart):",
+        r"^(?:import|export) '(?:package|dart):|^(?:import|export|part) '[^']*\.dart'",
         r"^part (?:of )?'",
         r"^\s*@override$",
+        # `late`, `final x = …;` (Java's `final` has a type, Groovy's no `;`), a getter `get x =>`,
+        # `{required T x}`, `factory`
+        r"^\s*(?:late\s+(?:final\s+)?\w|(?:static\s+)?final [a-z_]\w* = .*;$|factory [A-Z]\w*(?:\.\w+)?\("
+        r"|mixin [A-Z])"
+        r"|get(?<=\bget) \w+ (?:=>|\{)|\{required [A-Za-z]",
     ),
     "lua": (
         r"^\s*local function \w",
@@ -102,7 +122,8 @@ SIGN_PARTS: dict[str, tuple[str, ...]] = {
     ),
     "haskell": (
         r"^module [A-Z][\w.]*(?:\s*\(|\s+where\b|$)",
-        r"^import (?:qualified )?[A-Z][\w.]*(?: as [A-Z]\w*)?(?: hiding)?(?: \(|$)",
+        # (a single `import M` is Swift's too: `SHARED`)
+        r"^import (?![A-Z]\w*$)(?:qualified )?[A-Z][\w.]*(?: as [A-Z]\w*)?(?: hiding)?(?: \(|$)",
         r"^[a-z_]\w*'* :: ",
         r"^\{-#|^\s*where$",
     ),
@@ -275,8 +296,21 @@ SHARED_PARTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
     # `end` closes a block in all of them (counted for Ruby alone, a Lua file's `end`s outnumbered its
     # own signs; counted for Lua, an OCaml `if … then` made Lua a rival)
     "block_end": (r"\s*end$", ("ruby", "lua", "elixir", "ocaml", "matlab", "julia"), None),
-    # a class imported without `;` (Python imports modules, Java ends with `;`)
-    "jvm_import": (r"import [a-z]\w*(?:\.[a-z]\w*)+\.[A-Z]\w*$", ("kotlin", "scala", "groovy"), "kotlin"),
+    # a class imported without `;` (Python imports modules, Java ends with `;`), then a dotted module or
+    # function (`import os.path`, `import kotlinx.coroutines.launch`), a single capitalised module
+    "jvm_import": (
+        r"import [a-z]\w*(?:\.[a-z]\w*)*\.[A-Z]\w*(?: as \w+)?$",
+        ("kotlin", "scala", "groovy"),
+        "kotlin",
+    ),
+    "dotted_import": (
+        r"import [a-z_]\w*(?:\.\w+)+(?: as \w+)?$",
+        ("python", "kotlin", "scala", "groovy"),
+        "python",
+    ),
+    "module_import": (r"import [A-Z]\w*$", ("swift", "haskell"), "haskell"),
+    # `self.x = y` (Zig's and Rust's end in `;`), in Swift's and Lua's methods as in Python's
+    "self_line": (r"\s+self\.(?!.*;\s*$)", ("python", "swift", "lua"), "python"),
     # `let f x =` (parameters without parentheses), `open M`
     "ml_let": (
         r"let (?:rec )?[a-z_]\w*(?: [~?]?\(?[a-z_][\w:' ]*\)?)+ =|open [A-Z][\w.]*$",
@@ -315,16 +349,23 @@ def _branches(pattern: str) -> list[str]:
     return out
 
 
+_INDENT = r"\s*"
+
+
 def _compiled(parts: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
     """A language's signs as (those at a line's start, for `match`; the others, for `search`).
 
     One pattern of them all is tried at every column, its `^` branches failing there one by one;
     apart, the anchored ones are tried once, and the others' first characters let `search` skip
-    (so an unanchored sign opens with a literal: `::(?<=[a-z]::)Int`, not `(?<=[a-z])::Int`, and
-    `printfn|eprintfn`, not `e?printfn`).
+    (so an unanchored sign opens with a literal: `::(?<=[a-z]::)Int`, not `(?<=[a-z])::Int`,
+    `func(?<=\\bfunc)`, not `\\bfunc`, and `printfn|eprintfn`, not `e?printfn`).
     """
     branches = [b for part in parts for b in _branches(part)]
     heads = [b[1:] for b in branches if b.startswith("^")]
+    # the indentation most heads allow is read once, not again by each (`\s*(?:A|B)`, not `\s*A|\s*B`)
+    indented = [h.removeprefix(_INDENT) for h in heads if h.startswith(_INDENT)]
+    if indented:
+        heads = [h for h in heads if not h.startswith(_INDENT)] + [_INDENT + "(?:" + "|".join(indented) + ")"]
     anywhere = [b for b in branches if not b.startswith("^")]
     return (
         re.compile("|".join(heads)) if heads else None,

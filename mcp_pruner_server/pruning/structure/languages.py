@@ -193,6 +193,8 @@ def guess_language(lines: Sequence[str]) -> str | None:
     percent_comments = 0
     head = [line[:SNIFF_LINE_CHARS] for line in lines[:SNIFF_LINES]]
     for i, line in enumerate(head):
+        if not line or line.isspace():
+            continue  # no sign is blank
         if line.startswith(("PS", " ")) and _PROMPT.match(line):
             continue
         if i and line.lstrip().startswith("%") and _PLAIN_FUNCTION.match(head[i - 1]):
