@@ -31,10 +31,9 @@ def blob_lines(lines: Sequence[str]) -> frozenset[int]:
     )
 
 
-def blobs_cut_short(lines: Sequence[str]) -> list[str] | None:
-    """`lines` with each blob's runs cut to a word (`BLOB`: a string stays a string), or None
-    when no line is a blob: the engine reads the text without a megabyte of noise terms."""
-    blobs = blob_lines(lines)
+def blobs_cut_short(lines: Sequence[str], blobs: frozenset[int]) -> list[str] | None:
+    """`lines` with the runs of each blob (`blob_lines`) cut to a word (`BLOB`: a string stays a
+    string), or None when there is none: the engine reads the text without a megabyte of noise."""
     if not blobs:
         return None
     return [_RUN.sub(_SHORT, line) if i in blobs else line for i, line in enumerate(lines)]

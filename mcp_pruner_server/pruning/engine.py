@@ -134,7 +134,8 @@ def _prune(
         return noop_result(text, prune_id, ["input_too_large"], backend=BACKEND, elapsed_ms=elapsed_ms())
     given_text = text
     given_lines = lines = split_lines(text)
-    read = lines_to_read(text, lines)
+    found_blobs = blob_lines(lines)  # a notebook's images, an embedded font
+    read = lines_to_read(text, lines, found_blobs)
     if read is not None:  # colours, `nl -ba` numbers, time stamps set aside: rendered as given
         lines = read
         text = "\n".join(lines)
@@ -175,8 +176,8 @@ def _prune(
     else:
         units, must = docs_plan(lines, lh, query, deadline=deadline)
     deadline.check()
-    # a notebook's images, an embedded font: read by no question, unless it names the line's code
-    blobs = frozenset(i for i in blob_lines(given_lines) if not lh.hits[i])
+    # read by no question, unless it names the rest of the blob's line
+    blobs = frozenset(i for i in found_blobs if not lh.hits[i])
     if blobs:
         units = without_blobs(units, blobs)
     keep = choose(n, units, must, floor, line_scores, _blank_lines(lines, index), last=blobs)

@@ -19,14 +19,15 @@ from mcp_pruner_server.pruning.terminal import as_shown
 from mcp_pruner_server.pruning.timestamps import without_timestamps
 
 
-def lines_to_read(text: str, lines: Sequence[str]) -> list[str] | None:
-    """`lines` (those of `text`) as the engine reads them, or None when that is as given."""
+def lines_to_read(text: str, lines: Sequence[str], blobs: frozenset[int]) -> list[str] | None:
+    """`lines` (those of `text`, whose data blobs are `blobs`) as the engine reads them, or None
+    when that is as given."""
     read = as_shown(text, lines)
-    for view in (_without_prefix, blobs_cut_short):
-        changed = view(read if read is not None else lines)
-        if changed is not None:
-            read = changed
-    return read
+    unprefixed = _without_prefix(read if read is not None else lines)
+    if unprefixed is not None:
+        read = unprefixed
+    short = blobs_cut_short(read if read is not None else lines, blobs)
+    return short if short is not None else read
 
 
 def _without_prefix(lines: Sequence[str]) -> list[str] | None:

@@ -27,7 +27,7 @@ def test_base64_and_hex_lines_are_blobs_and_code_is_not() -> None:
         "short line",
     ]
     assert blob_lines(lines) == frozenset({0, 1, 2})
-    short = blobs_cut_short(lines)
+    short = blobs_cut_short(lines, blob_lines(lines))
     assert short is not None
     assert short[0] == '      "image/png": "BLOB",'
     assert short[3:] == lines[3:]
