@@ -1,0 +1,119 @@
+"""The commit-set builder's pure parts: diff to gold lines, message cleaning, split checks."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[3] / "benchmarks" / "sets"))
+from build_commit_sets import (
+    ManifestError,
+    Repo,
+    check_splits,
+    clean_message,
+    defined_names,
+    gold_from_diff,
+    is_bot,
+    load_manifest,
+    only_imports,
+    question_kind,
+    source_file,
+)
+
+MANIFEST = Path(__file__).parents[3] / "benchmarks" / "sets" / "manifest.toml"
+BEFORE = ["import os", "", "def a():", "    return 1", "", "", "def b():", "    x = 2", "    return x"]
+
+
+def test_a_rewritten_hunk_makes_its_old_lines_gold_and_critical() -> None:
+    diff = "@@ -8,2 +8,3 @@ def b():\n-    x = 2\n-    return x\n+    x = 3\n+    y = x\n+    return y\n"
+    gold = gold_from_diff(diff, BEFORE)
+    assert gold.gold == (8, 9)
+    assert gold.critical == (8, 9)
+
+
+def test_a_single_line_hunk_without_a_count_is_one_line() -> None:
+    gold = gold_from_diff("@@ -4 +4 @@\n-    return 1\n+    return 2\n", BEFORE)
+    assert gold.gold == (4,)
+
+
+def test_a_pure_insertion_is_gold_by_its_nonblank_neighbours_and_critical_by_nothing() -> None:
+    # Inserted after line 5 (blank): the neighbours are line 4 above and line 7 below.
+    gold = gold_from_diff("@@ -5,0 +6,2 @@\n+def c():\n+    pass\n", BEFORE)
+    assert gold.gold == (4, 7)
+    assert gold.critical == ()
+
+
+def test_blank_lines_a_hunk_removes_are_not_gold() -> None:
+    gold = gold_from_diff("@@ -4,3 +4,1 @@\n-    return 1\n-\n-\n+    return 0\n", BEFORE)
+    assert gold.gold == (4,)
+
+
+def test_a_change_of_imports_only_is_recognised_and_one_with_code_is_not() -> None:
+    python = load_manifest(MANIFEST.read_text()).languages["python"]
+    assert only_imports(["import os", "from a import (", "    b,", ")"], python)
+    assert not only_imports(["import os", "x = compute()"], python)
+    assert not only_imports(["    b,"], python)  # a continuation with no import is code
+
+
+def test_trailers_issue_references_and_ci_tags_leave_the_message() -> None:
+    raw = (
+        "Fix the cache key for nested fixtures (#1234)\n\n"
+        "The key ignored the scope, see #99.\n\n"
+        "Fixes #1200\n"
+        "Signed-off-by: A Person <a@example.org>\n"
+        "Co-authored-by: B <b@example.org>\n"
+    )
+    assert clean_message(raw) == "Fix the cache key for nested fixtures\n\nThe key ignored the scope, see."
+
+
+def test_bookkeeping_subjects_and_short_ones_are_not_questions() -> None:
+    for raw in (
+        "Merge branch 'main'",
+        "Bump version to 1.2",
+        "Fix typo in docs",
+        'Revert "x y z"',
+        "cleanup",
+    ):
+        assert clean_message(raw) is None, raw
+    assert clean_message("[skip ci] Handle empty header values") == "Handle empty header values"
+
+
+def test_bot_authors_are_recognised() -> None:
+    assert is_bot("dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>")
+    assert not is_bot("Jane Doe <jane@example.org>")
+
+
+def test_one_source_file_beside_tests_and_docs_is_a_candidate_and_two_are_not() -> None:
+    go = load_manifest(MANIFEST.read_text()).languages["go"]
+    beside = (("M", "node.go"), ("M", "node_test.go"), ("A", "docs/notes.md"), ("M", "CHANGELOG.md"))
+    assert source_file(beside, go) == "node.go"
+    assert source_file((("M", "node.go"), ("M", "page.go")), go) is None
+    assert source_file((("M", "node.go"), ("M", "go.mod")), go) is None
+    assert source_file((("A", "node.go"),), go) is None  # an added file has no "before"
+
+
+def test_a_message_naming_a_defined_function_as_code_is_names_symbol() -> None:
+    python = load_manifest(MANIFEST.read_text()).languages["python"]
+    names = defined_names(["def parse_args(argv):", "class Runner:", "    def run(self):"], python)
+    assert {"parse_args", "Runner", "run"} <= names
+    assert question_kind("Handle empty argv in parse_args", names) == "names_symbol"
+    assert question_kind("Let the Runner retry once", names) == "names_symbol"
+    assert question_kind("Run the hooks in order", names) == "plain"  # `Run` opens the sentence
+
+
+def test_a_repository_in_both_splits_or_an_unknown_split_is_refused() -> None:
+    dev = Repo("o/a", "0" * 40, "python", "dev")
+    with pytest.raises(ManifestError):
+        check_splits([dev, Repo("O/A", "1" * 40, "python", "untouched")], {"python"})
+    with pytest.raises(ManifestError):
+        check_splits([Repo("o/b", "0" * 40, "python", "heldout")], {"python"})
+    check_splits([dev, Repo("o/b", "0" * 40, "python", "untouched")], {"python"})
+
+
+def test_the_shipped_manifest_keeps_dev_and_untouched_projects_apart_in_every_language() -> None:
+    manifest = load_manifest(MANIFEST.read_text())
+    for language in manifest.languages:
+        splits = {r.split for r in manifest.repos if r.language == language}
+        assert splits == {"dev", "untouched"}, language
