@@ -105,6 +105,12 @@ _TRAILER = re.compile(
     r"Reviewed-on|Helped-by|git-svn-id|Signed-off-by)\s*:.*$",
     re.IGNORECASE,
 )
+# Lines tools write into squashed messages: their boilerplate, not the author's words.
+_TOOL_LINE = re.compile(
+    r"^\s*(\*\s+)?(\[pre-commit\.ci\].*|for more information, see https://pre-commit\.ci"
+    r"|.*Generated with \[?Claude Code.*|This reverts commit .*)$",
+    re.IGNORECASE,
+)
 _REF_LINE = re.compile(
     r"^\s*((fix(es|ed)?|close[sd]?|resolve[sd]?|refs?|see|related to|part of)\s*:?\s*)?"
     r"((\w[\w.-]*/[\w.-]+)?#\d+|gh-\d+|https?://\S+)[\s,.;]*$",
@@ -222,14 +228,15 @@ def check_splits(repos: Iterable[Repo], languages: set[str]) -> None:
 
 def clean_message(raw: str) -> str | None:
     """The commit message as a question: subject and body as written, less trailers, issue and
-    pull-request references and CI tags; None when the subject is not a real one (bookkeeping such
-    as a merge, revert, version bump or typo fix, or fewer than three words)."""
+    pull-request references, CI tags and tools' boilerplate (pre-commit.ci, "Generated with");
+    None when the subject is not a real one (bookkeeping such as a merge, revert, version bump or
+    typo fix, or fewer than three words)."""
     lines = raw.strip().splitlines()
     if not lines:
         return None
     kept: list[str] = []
     for line in lines:
-        if _TRAILER.match(line) or _REF_LINE.match(line) or line.startswith("This reverts commit"):
+        if _TRAILER.match(line) or _REF_LINE.match(line) or _TOOL_LINE.match(line):
             continue
         kept.append(_INLINE_REF.sub("", line).rstrip())
     while kept and not kept[-1].strip():

@@ -117,3 +117,13 @@ def test_the_shipped_manifest_keeps_dev_and_untouched_projects_apart_in_every_la
     for language in manifest.languages:
         splits = {r.split for r in manifest.repos if r.language == language}
         assert splits == {"dev", "untouched"}, language
+
+
+def test_tool_boilerplate_in_a_squashed_message_is_left_out() -> None:
+    raw = (
+        "Narrower typing on Factory\n\n* Narrower typing on Factory\n\n"
+        "* [pre-commit.ci] auto fixes from pre-commit.com hooks\n\n"
+        "for more information, see https://pre-commit.ci\n\n"
+        "🤖 Generated with [Claude Code](https://claude.ai/code)\n"
+    )
+    assert clean_message(raw) == "Narrower typing on Factory\n\n* Narrower typing on Factory"
