@@ -76,10 +76,11 @@ _ASIDE_DIRS = frozenset(
         "bench",
     }
 )
+_TEST_PROJECT_SUFFIXES = (".tests", ".test", ".specs", "unittests", "integrationtests", ".benchmarks")
 _ASIDE_FILE = re.compile(
     r"(^(changelog|changes|news|history|release[-_]?notes|readme|authors|contributors)\b"
     r"|\.(md|rst|txt|adoc)$"
-    r"|^test_.*\.py$|_test\.(py|go)$|tests?\.(java|kt)$|\.(test|spec)\.[cm]?[jt]sx?$)",
+    r"|^test_.*\.(py|rb)$|_test\.(py|go|rb)$|_spec\.rb$|tests?\.(java|kt|cs|php)$|\.(test|spec)\.[cm]?[jt]sx?$)",
     re.IGNORECASE,
 )
 # Build and tool configuration written in a source language: not the code a question is about.
@@ -368,7 +369,9 @@ def question_kind(question: str, names: set[str]) -> str:
 def is_aside(path: str) -> bool:
     """A test, doc or changelog path: it may change beside the commit's one source file."""
     parts = path.lower().split("/")
-    return bool(_ASIDE_DIRS.intersection(parts[:-1])) or bool(_ASIDE_FILE.search(parts[-1]))
+    # .NET keeps tests in their own projects: `Newtonsoft.Json.Tests/`, `Autofac.Specification.Test/`.
+    test_project = any(part.endswith(_TEST_PROJECT_SUFFIXES) for part in parts[:-1])
+    return test_project or bool(_ASIDE_DIRS.intersection(parts[:-1])) or bool(_ASIDE_FILE.search(parts[-1]))
 
 
 def source_file(changes: Iterable[tuple[str, str]], language: Language) -> str | None:
