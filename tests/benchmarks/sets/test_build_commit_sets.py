@@ -127,3 +127,13 @@ def test_tool_boilerplate_in_a_squashed_message_is_left_out() -> None:
         "🤖 Generated with [Claude Code](https://claude.ai/code)\n"
     )
     assert clean_message(raw) == "Narrower typing on Factory\n\n* Narrower typing on Factory"
+
+
+def test_a_dotnet_test_project_beside_the_source_file_counts_as_tests() -> None:
+    csharp = load_manifest(MANIFEST.read_text()).languages["csharp"]
+    changes = (
+        ("M", "Src/Json/JsonReader.cs"),
+        ("M", "Src/Json.Tests/ReaderTests.cs"),
+        ("M", "Src/Json.Tests/Data.cs"),
+    )
+    assert source_file(changes, csharp) == "Src/Json/JsonReader.cs"
