@@ -118,6 +118,8 @@ def run_command(
         )
         cli["enabled"] = "false"
     config = load_config(cli=cli, cwd=workdir)
+    for unknown in config.unknown:  # a misspelt setting would leave its default in silence
+        typer.echo(f"jeeves run: {unknown}", err=True)
     try:
         chosen = get_provider(provider, config.config)
     except RunnerError as exc:
