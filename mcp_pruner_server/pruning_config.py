@@ -105,6 +105,14 @@ INT_SETTINGS: Mapping[str, IntSetting] = {
 }
 
 
+# Every `[mcp_pruner]` key this module reads (the runner reads others in the same table): what a
+# misspelt key is checked against (`runner.config_keys`).
+TOML_KEYS: frozenset[str] = frozenset(
+    {key for setting in INT_SETTINGS.values() for key in setting.toml}
+    | {"endpoint", "pruner_endpoint", "backend", "http_protocol", "deepinfra_endpoint_url"}
+)
+
+
 @dataclass(frozen=True)
 class PruningConfig:
     """Everything the pruning service, its backends and its recovery store are configured by."""

@@ -13,7 +13,7 @@ EXIT_FAILED = 1
 
 def bench_command(
     quick: Annotated[
-        bool, typer.Option("--quick", help="Task subsets, 3 ratios, fewer calls (~10 s here).")
+        bool, typer.Option("--quick", help="Task subsets, 3 ratios, fewer calls (under a minute).")
     ] = False,
     out: Annotated[Path, typer.Option("--out", help="Directory for report.md, report.json, PNGs.")] = Path(
         "bench-out"

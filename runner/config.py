@@ -105,6 +105,8 @@ class ConfigResult:
     ignored: tuple[FieldError, ...] = ()
     # Where each field's value came from: "cli", "env:VAR", the file's path; absent: the default.
     sources: Mapping[str, str] = field(default_factory=dict)
+    # Tables and keys of the config file that nothing reads (`config_keys`), one sentence each.
+    unknown: tuple[str, ...] = ()
 
 
 class _Invalid(ValueError):
@@ -320,6 +322,15 @@ def load_config(
                 errors.append(FieldError(name, source, raw, str(exc)))
             break
     config = replace(RunnerConfig(), **overrides)
+    from runner.config_keys import unknown_keys
+
+    runner_keys = [key for _, key, _ in _SETTINGS.values() if key is not None]
+    unknown = tuple(f"{file}: {problem}" for problem in unknown_keys(document, runner_keys))
     return ConfigResult(
-        config=config, errors=tuple(errors), config_file=file, ignored=tuple(ignored), sources=sources
+        config=config,
+        errors=tuple(errors),
+        config_file=file,
+        ignored=tuple(ignored),
+        sources=sources,
+        unknown=unknown,
     )

@@ -28,6 +28,10 @@ _NAME_WIDTH = 22
 _VALUE_WIDTH = 40
 
 
+# `jeeves config` found a setting that would run the agent without the pruner.
+EXIT_PROBLEM = 1
+
+
 def _row(name: str, value: object, source: str) -> str:
     shown = value if isinstance(value, str) else ("" if value is None else str(value))
     if isinstance(value, bool):
@@ -84,6 +88,8 @@ def config_command() -> None:
         f"config file: {result.config_file or 'none'} (jeeves run reads the first of ./jeeves.toml, "
         "~/.config/jeeves/config.toml)"
     )
+    for unknown in result.unknown:
+        lines.append(f"warning: {unknown}")
     for ignored in result.ignored:
         lines.append(f"ignored: {ignored.field}={ignored.value} in {ignored.source}: {ignored.message}")
     problems = [f"{e.source}: {e.field}={e.value}: {e.message}" for e in result.errors]
@@ -92,3 +98,5 @@ def config_command() -> None:
     for problem in problems:
         lines.append(f"problem: {problem} -> jeeves run starts the agent without the pruner")
     typer.echo("\n".join(lines))
+    if problems:  # a script checking the configuration sees it fail, not only a reader
+        raise typer.Exit(EXIT_PROBLEM)

@@ -50,6 +50,12 @@ def _run(
     if required and agent != "codex":
         typer.echo(f"jeeves {command}: --required is a Codex setting (Claude Code has none)", err=True)
         raise typer.Exit(EXIT_USAGE)
+    if agent == "codex" and scope == "project":
+        typer.echo(
+            f"jeeves {command}: Codex reads MCP servers from $CODEX_HOME/config.toml only: use --scope user",
+            err=True,
+        )
+        raise typer.Exit(EXIT_USAGE)
     if allow_tools and agent != "claude":
         typer.echo(
             f"jeeves {command}: --allow-tools is a Claude Code setting (Codex's is in its table)", err=True
@@ -60,7 +66,7 @@ def _run(
     try:
         changes = plan(target, install=install, guidance=guidance, required=required, allow_tools=allow_tools)
         if not dry_run:
-            apply(changes)
+            apply(changes, home)
     except InstallError as exc:
         typer.echo(f"jeeves {command}: {exc}", err=True)
         raise typer.Exit(EXIT_FAILED) from None

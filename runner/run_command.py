@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TextIO
 
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
     from runner.watchdog import Watchdog
 
 AGENT_ARGS_KEY = "agent_args"
+# No temporary directory for the demo: nothing started yet, a plain failure.
+EXIT_FAILED_SETUP = 1
 
 
 class AgentArgsCommand(TyperCommand):
@@ -93,6 +97,9 @@ def run_command(
     if not workdir.is_dir():
         typer.echo(f"jeeves run: --cwd {workdir} is not a directory", err=True)
         raise typer.Exit(EXIT_USAGE)
+    demo_dir = _demo_workdir() if provider == "demo" and cwd is None and root_dir is None else None
+    if demo_dir is not None:
+        workdir = demo_dir
     cli = {
         "enabled": None if pruner is None else str(pruner).lower(),
         "host": host,
@@ -111,6 +118,8 @@ def run_command(
         )
         cli["enabled"] = "false"
     config = load_config(cli=cli, cwd=workdir)
+    for unknown in config.unknown:  # a misspelt setting would leave its default in silence
+        typer.echo(f"jeeves run: {unknown}", err=True)
     try:
         chosen = get_provider(provider, config.config)
     except RunnerError as exc:
@@ -132,6 +141,8 @@ def run_command(
     if disabled is not None:
         typer.echo(disabled, err=True)
     with contextlib.ExitStack() as stack:
+        if demo_dir is not None:
+            stack.callback(shutil.rmtree, demo_dir, ignore_errors=True)
         stream: TextIO = sys.stderr
         if log_file is not None:
             try:
@@ -169,6 +180,16 @@ def run_command(
     if json_out:
         _write_quietly(sys.stdout, outcome.summary.to_json() + "\n")
     raise typer.Exit(outcome.exit_code)
+
+
+def _demo_workdir() -> Path:
+    """A private directory the demo runs in, so the user's working directory is never written to
+    (a read-only one works) and the demo's paths are the same in every run."""
+    try:
+        return Path(tempfile.mkdtemp(prefix="jeeves-demo-")).resolve()
+    except OSError as exc:
+        typer.echo(f"jeeves run: cannot create the demo's directory: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_FAILED_SETUP) from None
 
 
 def _start_watchdog(log: EventLog) -> Watchdog | None:

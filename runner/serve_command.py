@@ -72,7 +72,10 @@ def serve_command(
         "root_dir": None if root is None else str(root),
     }
     result = load_config(cli=cli)
-    wanted = {"host", "port", "root_dir"}
+    for unknown in result.unknown:
+        typer.echo(f"jeeves serve: {unknown}", err=True)
+    # Over stdio there is no socket: a bad host or port in the config file is none of its business.
+    wanted = {"root_dir"} if stdio else {"host", "port", "root_dir"}
     for error in result.errors:
         if error.field in wanted:
             typer.echo(

@@ -90,6 +90,10 @@ _INT_KNOBS: Final[Mapping[str, _IntKnob]] = MappingProxyType(
 )
 
 
+# Every `[gateway]` key this module reads: what a misspelt key is checked against.
+TOML_KEYS: Final = frozenset({"servers", *(knob.toml for knob in _INT_KNOBS.values())})
+
+
 @dataclass(frozen=True)
 class GatewayConfig:
     """The upstream map and the gateway's timeouts, reply cap and masking options."""

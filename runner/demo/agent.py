@@ -1,7 +1,8 @@
 """`python -m runner.demo.agent`: the demo provider's process, a scripted coding agent.
 
 It finds the pruner from `JEEVES_MCP_URL` / `JEEVES_MCP_TOKEN` (set by `jeeves run`), copies
-the sample project into a fresh directory under its working directory (the server's root),
+the sample project into a fresh `.jeeves-demo/` under its working directory (the server's root;
+`jeeves run` gives the demo a private temporary one unless `--cwd` / `--root-dir` say otherwise),
 drives the four steps of `runner.demo.session` through the official MCP client, prints the
 tables and exits 0 when every needed line was sent; 1 when one was lost or a call failed;
 3 when it has no pruner to talk to.
@@ -40,6 +41,7 @@ MIN_WIDTH = 110
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_NO_PRUNER = 3
+WORKSPACE_NAME = ".jeeves-demo"
 _COPY_IGNORE = shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.pyc")
 
 
@@ -53,7 +55,7 @@ def workspace(base: Path) -> Iterator[Path]:
     if not SAMPLE_PROJECT.is_dir():
         raise DemoSetupError(f"the sample project is missing: {SAMPLE_PROJECT}")
     try:
-        parent = Path(tempfile.mkdtemp(prefix=".jeeves-demo-", dir=base))
+        parent = _fresh_directory(base)
     except OSError as exc:
         raise DemoSetupError(f"cannot create the demo workspace in {base}: {exc.strerror or exc}") from None
     try:
@@ -62,6 +64,20 @@ def workspace(base: Path) -> Iterator[Path]:
         yield target
     finally:
         shutil.rmtree(parent, ignore_errors=True)
+
+
+def _fresh_directory(base: Path) -> Path:
+    """`base/.jeeves-demo`, or a random sibling when that one exists (another demo running there).
+
+    The fixed name keeps the paths in the tool outputs, and so the demo's figures, the same from
+    run to run.
+    """
+    fixed = base / WORKSPACE_NAME
+    try:
+        fixed.mkdir(mode=0o700)
+    except FileExistsError:
+        return Path(tempfile.mkdtemp(prefix=f"{WORKSPACE_NAME}-", dir=base))
+    return fixed
 
 
 def endpoint(env: Mapping[str, str]) -> tuple[str, str]:

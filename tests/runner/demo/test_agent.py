@@ -18,11 +18,12 @@ JEEVES = (sys.executable, "-c", "from runner.cli import app; app()")
 DEMO_BOUND_S = 50
 
 
-def run_demo(cwd: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+def run_demo(cwd: Path, *flags: str, log_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
     env["COLUMNS"] = "140"
+    log_file = (log_dir or cwd) / "events.jsonl"
     return subprocess.run(
-        [*JEEVES, "run", "--provider", "demo", "--log-file", str(cwd / "events.jsonl"), *flags],
+        [*JEEVES, "run", "--provider", "demo", "--log-file", str(log_file), *flags],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -70,3 +71,29 @@ def test_a_failure_quoting_code_is_printed_verbatim_not_read_as_markup() -> None
     printed = console.export_text()
     assert f"demo FAILED: {lost}" in printed
     assert "demo: cannot create the demo workspace in /tmp/[x]" in printed
+
+
+def _totals(stdout: str) -> list[str]:
+    """The rows of the demo's totals table, as printed."""
+    return [line for line in stdout.split("Totals", 1)[1].splitlines() if line.startswith("│")]
+
+
+def test_two_demo_runs_print_the_same_figures(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+
+    runs = [run_demo(first), run_demo(second)]
+
+    for done in runs:
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert _totals(runs[0].stdout) == _totals(runs[1].stdout)
+    assert len(_totals(runs[0].stdout)) >= 5
+
+
+def test_the_demo_runs_from_a_working_directory_it_cannot_write_to(tmp_path: Path) -> None:
+    # /proc refuses new entries even to root, who ignores a directory's mode bits.
+    done = run_demo(Path("/proc"), log_dir=tmp_path)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "100% of the 20 lines the agent needed were sent" in done.stdout
