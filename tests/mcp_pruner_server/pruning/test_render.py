@@ -160,7 +160,7 @@ def test_a_one_line_gap_shorter_than_its_marker_in_real_tokens_stays_unpruned() 
     gap = "x = compute_the_value(alpha, beta, gamma)  # a plain line of code, one hundred characters long!!"
     lines = ["keep me", gap, "keep me too"]
     keep = [True, False, True]
-    fill_cheap_gaps(lines, keep, new_prune_id())
+    fill_cheap_gaps(lines, keep, new_prune_id(), PruneOptions())
     assert keep == [True, True, True]
 
 
@@ -171,5 +171,5 @@ def test_a_gap_longer_than_its_marker_is_still_pruned() -> None:
         "end",
     ]
     keep = [True, *[False] * 6, True]
-    fill_cheap_gaps(lines, keep, new_prune_id())
+    fill_cheap_gaps(lines, keep, new_prune_id(), PruneOptions())
     assert keep == [True, *[False] * 6, True]
