@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,9 +103,9 @@ def step_tokens(run: AgentRun) -> list[StepTokens]:
     return rows
 
 
-def report(run: AgentRun) -> str:
-    """The per-step table of one session, as plain text."""
-    rows = step_tokens(run)
+def report(run: AgentRun, rows: Sequence[StepTokens] | None = None) -> str:
+    """The per-step table of one session, as plain text (`rows`: its `step_tokens`, if measured)."""
+    rows = step_tokens(run) if rows is None else rows
     first = run.loop_requests[0] if run.loop_requests else {}
     definitions = run.dialect.tool_definition_tokens(first)
     guidance = count_tokens(guidance_text())
