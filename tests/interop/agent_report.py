@@ -6,8 +6,8 @@ the table.
 
 from __future__ import annotations
 
+import functools
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import anyio
 
-from mcp_pruner_server.pruning.model_view import MODEL_MARKER
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER, MODEL_NUMBERED
 from runner.bench.tokens import count_tokens, tokenizer
 from runner.demo import lines as ln
 from runner.demo.session import (
@@ -30,8 +30,6 @@ from runner.providers.guidance import guidance_text
 from tests.interop.agent_loop import AgentRun, run_agent
 from tests.interop.agent_script import SHELL_READ, Script, bash_command, plain
 from tools_exec.grep_rg import find_rg
-
-_NUMBERED = re.compile(r"^\d+ ")
 
 
 def builtin_read(project: Path, path: str, agent: str) -> str:
@@ -49,6 +47,7 @@ def builtin_grep(project: Path, pattern: str) -> str:
     return run.stdout
 
 
+@functools.cache  # the table and the needed-lines check ask for the same run: under load, once
 def builtin_bash(project: Path, cmd: str) -> str:
     """The command's stdout and stderr, as a shell tool returns them."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -141,7 +140,7 @@ def _guidance() -> str:
 def kept_chars(text: str) -> int:
     """Characters of the kept lines (numbered lines and markers) in a tool result."""
     return sum(
-        len(line) + 1 for line in text.split("\n") if _NUMBERED.match(line) or MODEL_MARKER.match(line)
+        len(line) + 1 for line in text.split("\n") if MODEL_NUMBERED.match(line) or MODEL_MARKER.match(line)
     )
 
 
