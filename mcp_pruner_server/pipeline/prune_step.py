@@ -8,8 +8,8 @@ capture itself). Each prunable text (bash: stdout and stderr) is pruned separate
 numbers, markers and the tool budget (`tool_budget_lines` / `tool_budget_tokens`), so its
 `prune_id` recovers it with `recover_text`. Any failure returns the texts the tool cut to
 `max_output_bytes` (head and tail, a marker between): fail-open. A pruned text is sent only
-when its model view (numbers, markers, the trailer naming its `prune_id`) costs clearly fewer
-tokens than the text the tool cut: never more than the raw output.
+when its model view as it would be sent (numbers, markers, the trailer naming its `prune_id`)
+costs clearly fewer tokens than the whole output: never more than the raw output.
 """
 
 from __future__ import annotations

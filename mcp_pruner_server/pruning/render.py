@@ -110,11 +110,12 @@ def _marker_cost(prune_id: str, n: int, options: PruneOptions) -> int:
     return -(-len(marker) // MARKER_CHARS_PER_TOKEN)
 
 
-def _kept_cost(lines: Sequence[str], start: int, end: int, options: PruneOptions) -> int:
+def _kept_cost(lines: Sequence[str], start: int, end: int, options: PruneOptions, bound: int) -> int:
     """The tokens lines `start`..`end - 1` would cost kept: their text, and in the model's view
-    their numbers (the canonical `N│ ` was never counted here: prune_text's results stay as they were)."""
+    their numbers (the canonical `N│ ` was never counted here: prune_text's results stay as they
+    were). Past `bound` the numbers are not counted: a long run is pruned anyway."""
     cost = (_joined_chars(lines, start, end) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
-    if options.model_view and options.annotate_lines:
+    if cost <= bound and options.model_view and options.annotate_lines:
         cost += sum(number_tokens(i + 1) for i in range(start, end) if lines[i].strip())
     return cost
 
@@ -123,7 +124,7 @@ def fill_cheap_gaps(lines: Sequence[str], keep: list[bool], prune_id: str, optio
     """Keep every pruned run that costs no more tokens than the marker that would replace it."""
     marker_cost = _marker_cost(prune_id, len(lines), options)
     for start, end in _runs(keep):
-        if _kept_cost(lines, start, end, options) <= marker_cost:
+        if _kept_cost(lines, start, end, options, marker_cost) <= marker_cost:
             keep[start:end] = [True] * (end - start)
 
 

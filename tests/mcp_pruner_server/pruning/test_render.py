@@ -173,3 +173,36 @@ def test_a_gap_longer_than_its_marker_is_still_pruned() -> None:
     keep = [True, *[False] * 6, True]
     fill_cheap_gaps(lines, keep, new_prune_id(), PruneOptions())
     assert keep == [True, *[False] * 6, True]
+
+
+def test_the_model_view_numbers_kept_lines_with_a_space_leaves_blank_ones_bare_and_marks_without_id() -> None:
+    lines = [
+        "def kept():",
+        "",
+        "    return 1",
+        *[f"pruned_line_number_{k} = compute_something({k})" for k in range(8)],
+    ]
+    text = "\n".join([*lines, "tail = 1", ""])
+    keep = [True, True, True, *[False] * 8, True, True]
+    options = PruneOptions(annotate_lines=True, include_markers=True, model_view=True)
+    result = build_result(text, keep, "prn_r", options, backend="heuristic", elapsed_ms=1.0)
+    assert result.pruned_text == "1 def kept():\n\n3     return 1\n[lines 4-11 pruned]\n12 tail = 1\n"
+    (block,) = result.annotations
+    assert (block.original_start_line, block.original_end_line, block.marker) == (
+        4,
+        11,
+        "[lines 4-11 pruned]",
+    )
+
+
+def test_in_the_model_view_a_short_run_whose_numbers_cost_more_than_its_marker_is_pruned() -> None:
+    # 12 one-character lines: 6 tokens of text at chars/4, but 12 more for their numbers,
+    # against 9 for `[lines 2-13 pruned]`; the canonical count (text only) keeps them.
+    lines = ["keep me", *"abcdefghijkl", "keep me too"]
+    keep = [True, *[False] * 12, True]
+    model = list(keep)
+    fill_cheap_gaps(lines, model, "prn_r", PruneOptions(annotate_lines=True, model_view=True))
+    canonical = list(keep)
+    fill_cheap_gaps(lines, canonical, "prn_r", PruneOptions(annotate_lines=True))
+    assert model == keep
+    assert canonical == [True] * 14
