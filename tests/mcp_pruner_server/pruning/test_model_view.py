@@ -6,10 +6,14 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from mcp_pruner_server.pipeline.prune_step import tool_output_options
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.model_view import MODEL_MARKER, MODEL_NUMBERED, view_tokens
-from mcp_pruner_server.pruning.types import PruneResult
+from mcp_pruner_server.pruning.render import build_result
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
 from runner.bench.tokens import count_tokens, tokenizer
 
 REPO = Path(__file__).resolve().parents[3]
@@ -72,3 +76,39 @@ def test_the_view_estimate_is_within_a_fifth_of_the_real_count() -> None:
     view = _pruned(model_view=True).pruned_text
 
     assert abs(view_tokens(view) - count_tokens(view)) <= 0.2 * count_tokens(view)
+
+
+_LINE = st.text(alphabet=st.sampled_from(list("ab 1[]⟦\t│-")), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(_LINE, min_size=1, max_size=40), data=st.data())
+def test_the_model_view_reads_back_unambiguously(lines: list[str], data: st.DataObject) -> None:
+    # whatever the lines hold (digits, brackets, a marker's look), each line of the view is one
+    # of: a kept line under its number, a blank kept line, a marker of exactly its block
+    keep = data.draw(st.lists(st.booleans(), min_size=len(lines), max_size=len(lines)))
+    text = "\n".join(lines)
+    options = PruneOptions(max_prune_ratio=1.0, annotate_lines=True, include_markers=True, model_view=True)
+    result = build_result(text, keep, "prn_x", options, backend="heuristic", elapsed_ms=0.0)
+
+    shown: dict[int, str] = {}
+    hidden: list[tuple[int, int]] = []
+    next_number = 1  # the number the next line of the view stands for
+    for line in result.pruned_text.split("\n"):
+        numbered, marker = MODEL_NUMBERED.match(line), MODEL_MARKER.match(line)
+        if numbered is not None:
+            next_number = int(numbered.group(1))
+            shown[next_number] = line[numbered.end() :]
+        elif marker is not None:
+            start, end = int(marker.group(1)), int(marker.group(2))
+            assert start == next_number
+            hidden.append((start, end))
+            next_number = end
+        else:
+            assert not line.strip(), line  # a blank kept line, unnumbered: the next number
+            shown[next_number] = line
+        next_number += 1
+    assert hidden == [(a.original_start_line, a.original_end_line) for a in result.annotations]
+    assert shown == {n: lines[n - 1] for n in shown}
+    covered = sorted([*shown, *(n for start, end in hidden for n in range(start, end + 1))])
+    assert covered == list(range(1, len(lines) + 1))
