@@ -22,8 +22,8 @@ from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.pruning.model_view import MODEL_MARKER, model_prefix
 from mcp_pruner_server.pruning.types import LINE_PREFIX_TEMPLATE
 
-# prune_text's canonical marker; its `(n)` is how many original lines it stands for.
-_MARKER = re.compile(r"^⟦PRUNÉ: prune_id=(\S+) lignes \d+-\d+ \((\d+)\) raison=[^⟧]*⟧$")
+# prune_text's canonical marker; like the model's, its groups are the first and last line it hides.
+_CANONICAL_MARKER = re.compile(r"^⟦PRUNÉ: prune_id=\S+ lignes (\d+)-(\d+) \(\d+\) raison=[^⟧]*⟧$")
 NO_OUTPUT = "(no output)"
 NO_MATCHES = "(no matches)"
 
@@ -36,23 +36,12 @@ def _mapping(value: object) -> Mapping[str, object]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _canonical_counts(text: str) -> tuple[int, int]:
-    """(lines pruned, lines shown) of a text with prune_text's canonical markers."""
+def _pruned_counts(text: str, marker: re.Pattern[str] = MODEL_MARKER) -> tuple[int, int]:
+    """(lines pruned, lines shown) of a pruned text: a tool output in the model's form, or
+    prune_text's with `_CANONICAL_MARKER`."""
     pruned = shown = 0
     for line in text.splitlines():
-        match = _MARKER.match(line)
-        if match is None:
-            shown += 1
-        else:
-            pruned += int(match.group(2))
-    return pruned, shown
-
-
-def _model_counts(text: str) -> tuple[int, int]:
-    """(lines pruned, lines shown) of a tool output in the model's form."""
-    pruned = shown = 0
-    for line in text.splitlines():
-        match = MODEL_MARKER.match(line)
+        match = marker.match(line)
         if match is None:
             shown += 1
         else:
@@ -80,7 +69,7 @@ def trailer(result: Mapping[str, object], texts: Mapping[str, str]) -> str | Non
         pruned = shown = 0
         marked: list[str] = []
         for name, text in texts.items():
-            text_pruned, text_shown = _model_counts(text)
+            text_pruned, text_shown = _pruned_counts(text)
             pruned, shown = pruned + text_pruned, shown + text_shown
             if text_pruned:
                 marked.append(name)
@@ -159,7 +148,7 @@ def _grep(result: Mapping[str, object]) -> str:
 
 def _prune_text(result: Mapping[str, object]) -> str:
     pruned_text = _text(result.get("pruned_text"))
-    pruned, shown = _canonical_counts(pruned_text)
+    pruned, shown = _pruned_counts(pruned_text, _CANONICAL_MARKER)
     line = f"[prune_id={_text(result.get('prune_id'))} · {pruned} of {pruned + shown} lines pruned]"
     return f"{pruned_text.rstrip(chr(10))}\n{line}" if pruned_text else line
 
