@@ -14,6 +14,10 @@ marker (22 of them the id). What `read`, `bash` and `grep` return instead (`Prun
   bits (an id is the only key to a stored text: a short one could be guessed by another client
   of the same server) and costs its 22 tokens once per result instead of once per marker.
 
+A text whose lines already carry their own numbers from 1 (`cat -n f`, `nl -ba f` through
+`bash`) gets none of ours: they would only repeat them (`102    102\t…`), and its markers'
+ranges are the numbers it shows.
+
 Neither form is ambiguous: every kept line but a blank one starts with digits and a space, so a
 line that does not (and is not blank) is ours.
 
@@ -25,7 +29,9 @@ token cl100k gives every 3 digits, each marker at its measured 2 characters a to
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from mcp_pruner_server.pruning.numbered import without_line_numbers
 from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN
 
 MODEL_MARKER_TEMPLATE = "[lines {start}-{end} pruned]"
@@ -35,6 +41,18 @@ MODEL_NUMBERED = re.compile(r"^(\d+) ")
 DIGITS_PER_TOKEN = 3
 # `[lines 1-816 pruned]`: 20 characters, 9 tokens; the brackets and digits are dense.
 MODEL_MARKER_CHARS_PER_TOKEN = 2
+
+
+# `cat -n` / `nl -ba`'s first line: the number 1 right-aligned, a tab.
+_FIRST_NUMBERED = re.compile(r" *1\t")
+
+
+def numbers_its_own_lines(lines: Sequence[str]) -> bool:
+    """Whether every line already starts with its own number, counted from 1 (checked on the
+    first line before the rest)."""
+    if not lines or _FIRST_NUMBERED.match(lines[0]) is None:
+        return False
+    return without_line_numbers(lines) is not None
 
 
 def model_prefix(line_no: int, line: str) -> str:

@@ -12,9 +12,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from mcp_pruner_server.pruning.errors import InvalidOptions
-from mcp_pruner_server.pruning.model_view import marker_tokens, model_marker, model_prefix, number_tokens
+from mcp_pruner_server.pruning.model_view import (
+    marker_tokens,
+    model_marker,
+    model_prefix,
+    number_tokens,
+    numbers_its_own_lines,
+)
 from mcp_pruner_server.pruning.structure.common import no_prune_lines
 from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN, estimate_tokens, split_lines
 from mcp_pruner_server.pruning.types import (
@@ -270,6 +277,8 @@ def build_result(
         # keeps the output newline-terminated, and no marker ever points past the last real line.
         mask[-1] = True
     add_back(mask, required_keep(n, options), priority)
+    if options.model_view and options.annotate_lines and numbers_its_own_lines(lines):
+        options = replace(options, annotate_lines=False)  # the lines show their numbers already
     if options.include_markers:  # without markers in the text, a pruned line always saves tokens
         fill_cheap_gaps(lines, mask, prune_id, options)
 

@@ -206,3 +206,28 @@ def test_in_the_model_view_a_short_run_whose_numbers_cost_more_than_its_marker_i
     fill_cheap_gaps(lines, canonical, "prn_r", PruneOptions(annotate_lines=True))
     assert model == keep
     assert canonical == [True] * 14
+
+
+_MODEL = PruneOptions(annotate_lines=True, include_markers=True, model_view=True)
+
+
+def test_in_the_model_view_lines_numbered_from_one_by_nl_get_no_second_number() -> None:
+    body = [f"value_{k} = compute_the_value_of(alpha, beta, gamma, {k})" for k in range(1, 13)]
+    text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(body, start=1)) + "\n"
+    keep = [True, True, *[False] * 8, True, True, True]
+    result = build_result(text, keep, "prn_r", _MODEL, backend="heuristic", elapsed_ms=1.0)
+    shown = result.pruned_text.split("\n")
+    assert shown[:3] == [f"     1\t{body[0]}", f"     2\t{body[1]}", "[lines 3-10 pruned]"]
+
+
+def test_in_the_model_view_lines_numbered_from_elsewhere_keep_our_numbers() -> None:
+    # `nl -ba f | sed -n '120,131p'`: the markers count the output's lines, so ours are shown too
+    body = [f"value_{k} = compute_the_value_of(alpha, beta, gamma, {k})" for k in range(12)]
+    text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(body, start=120))
+    keep = [True, True, *[False] * 8, True, True]
+    result = build_result(text, keep, "prn_r", _MODEL, backend="heuristic", elapsed_ms=1.0)
+    assert result.pruned_text.split("\n")[:3] == [
+        f"1    120\t{body[0]}",
+        f"2    121\t{body[1]}",
+        "[lines 3-10 pruned]",
+    ]
