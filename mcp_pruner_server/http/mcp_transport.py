@@ -59,8 +59,8 @@ SDK_READY_TIMEOUT_S = 20.0
 SERVER_INSTRUCTIONS = (
     "read/bash/grep accept context_focus_question: the output is then pruned line by line to "
     "what matters for that question (original line numbers kept, removed blocks marked "
-    "⟦PRUNÉ: prune_id=… lignes a-b …⟧). Use recover_text with that prune_id and range to see "
-    "any removed lines."
+    "[lines a-b pruned], the result's prune_id on its last line). Use recover_text with that "
+    "prune_id and range to see any removed lines."
 )
 TEXT_BLOCK_ENV = "JEEVES_MCP_PRUNER_TEXT_BLOCK"
 # Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code, Codex).

@@ -7,7 +7,9 @@ unavailable, nothing to prune, too large (over the raw cap, for a text the tool 
 capture itself). Each prunable text (bash: stdout and stderr) is pruned separately, with line
 numbers, markers and the tool budget (`tool_budget_lines` / `tool_budget_tokens`), so its
 `prune_id` recovers it with `recover_text`. Any failure returns the texts the tool cut to
-`max_output_bytes` (head and tail, a marker between): fail-open.
+`max_output_bytes` (head and tail, a marker between): fail-open. A pruned text is sent only
+when its model view as it would be sent (numbers, markers, the trailer naming its `prune_id`)
+costs clearly fewer tokens than the whole output: never more than the raw output.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from mcp_pruner_server.pipeline.outcome import PruningMetadata, RawOutput
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PruneOutcome, PrunerService
-from mcp_pruner_server.pruning.text import utf8_size
+from mcp_pruner_server.pruning.model_view import view_tokens
+from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN, estimate_tokens, utf8_size
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
 from tools_exec.capture import cut_text
 from tools_exec.limits import STDERR_RESERVE_SHARE
@@ -33,6 +36,12 @@ from tools_exec.text import split_output
 # needed ones (20 % saved); at 10 it saves 56 % with every needed line still sent.
 TOOL_OUTPUT_MAX_PRUNE_RATIO = 0.9
 TOOL_OUTPUT_MIN_KEEP_LINES = 10
+# A pruned view must save at least this share of the raw output's tokens: below it, the lines
+# it hides (and the recover_text call they may cost) are not worth the few tokens saved.
+MIN_SAVED_SHARE = 0.1
+# The trailer a pruned result adds (`tools/model_text.py`):
+# `[379 of 424 lines pruned · recover_text prune_id=prn_01M8GY3X9BFA68QXCNFF9SJK2P]`, 37 cl100k tokens.
+TRAILER_TOKENS = 37
 # A capture over the raw cap is its head (at least max_output_bytes, <= 10 MiB), a marker line
 # and its last MiB: at most this much over the cap.
 RAW_MARKER_SLACK_BYTES = 12 << 20
@@ -46,8 +55,8 @@ FAILURE_EVENTS = {
 
 
 def tool_output_options(timeout_ms: int, budget: tuple[int, int] | None = None) -> PruneOptions:
-    """Line numbers and markers on: the agent sees original numbering and what was cut.
-    `budget`: (lines, tokens) at most, whatever the output's length."""
+    """Line numbers and markers on, in the model's cheap form: the agent sees original numbering
+    and what was cut. `budget`: (lines, tokens) at most, whatever the output's length."""
     return PruneOptions(
         max_prune_ratio=TOOL_OUTPUT_MAX_PRUNE_RATIO,
         min_keep_lines=TOOL_OUTPUT_MIN_KEEP_LINES,
@@ -56,7 +65,21 @@ def tool_output_options(timeout_ms: int, budget: tuple[int, int] | None = None) 
         include_markers=True,
         max_kept_lines=budget[0] if budget else None,
         max_kept_tokens=budget[1] if budget else None,
+        model_view=True,
     )
+
+
+def worth_sending(pruned_view: str, raw_tokens: int) -> bool:
+    """Whether the pruned view as it would be sent, its trailer included, costs at least
+    `MIN_SAVED_SHARE` fewer tokens than the raw output (`raw_tokens`, estimated alike)."""
+    return view_tokens(pruned_view) + TRAILER_TOKENS <= (1 - MIN_SAVED_SHARE) * raw_tokens
+
+
+def _raw_tokens(raw: RawOutput[object], name: str) -> int:
+    """The estimated tokens of the whole output `name` (a capture: from its size)."""
+    if name in raw.full:
+        return -(-raw.full[name].total_bytes // CHARS_PER_TOKEN)
+    return estimate_tokens(raw.texts[name])
 
 
 @dataclass(frozen=True)
@@ -152,10 +175,6 @@ async def _decide_and_prune(
     trace.advance(Trigger.ELIGIBLE, raw_bytes=raw_bytes, source_type=raw.source_type)
     # the whole capture when the tool made one (a non-blank cut means a non-blank whole)
     prunable = [name for name, text in raw.texts.items() if text.strip()]
-    sizes = {
-        name: raw.full[name].total_bytes if name in raw.full else utf8_size(raw.texts[name])
-        for name in prunable
-    }
     # the file's path names the language whose parser finds the code's units
     config = service.config
     budget = (config.tool_budget_lines, config.tool_budget_tokens)
@@ -201,11 +220,12 @@ async def _decide_and_prune(
         return PruneStep(dict(raw.texts), {}, meta, "raw")
 
     texts = dict(raw.texts)
-    # A text the engine left whole, or whose pruned form (line prefixes, markers) is no smaller,
-    # is returned as the tool cut it: sending it would only cost tokens. Its prune_id recovers it.
-    shorter = {
-        name: a for name, a in attempts.items() if a.applied and utf8_size(a.result.pruned_text) < sizes[name]
-    }
+    # A text the engine left whole, or whose pruned view as it would be sent (numbers,
+    # markers, trailer; cut to max_output_bytes) does not clearly cost fewer tokens than the
+    # whole output, is returned as the tool cut it. Its prune_id recovers it.
+    pruned = [name for name, a in attempts.items() if a.applied]
+    views = _cap_returned(raw, {**texts, **{name: attempts[name].result.pruned_text for name in pruned}})
+    shorter = {name: attempts[name] for name in pruned if worth_sending(views[name], _raw_tokens(raw, name))}
     texts.update({name: a.result.pruned_text for name, a in shorter.items()})
     texts = _cap_returned(raw, texts)
     pruned_bytes = sum(utf8_size(t) for t in texts.values())
@@ -215,7 +235,8 @@ async def _decide_and_prune(
     meta = PruningMetadata(
         attempted=True,
         applied=bool(shorter),
-        reason=None if shorter else "kept_whole",  # never silent: say why nothing changed
+        # never silent: say why nothing changed (the engine kept all, or its view did not pay)
+        reason=None if shorter else ("not_smaller" if pruned else "kept_whole"),
         raw_bytes=raw_bytes,
         pruned_bytes=pruned_bytes,
         pruner_duration_ms=duration_ms,

@@ -3,15 +3,25 @@
 Every backend ends here, so the contract (docs/tools.md#prune_text) is enforced in one place:
 protected regions kept, `max_prune_ratio` / `min_keep_lines` met (lines added back),
 no marker that costs more than what it hides, canonical markers identical to the
-annotations, original 1-based numbering.
+annotations, original 1-based numbering. With `model_view` the numbers and markers take the
+model's cheap form (`pruning/model_view.py`), and whether the result is worth sending at all
+is the pipeline's call: it alone knows what the tool would send instead.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from mcp_pruner_server.pruning.errors import InvalidOptions
+from mcp_pruner_server.pruning.model_view import (
+    marker_tokens,
+    model_marker,
+    model_prefix,
+    number_tokens,
+    numbers_its_own_lines,
+)
 from mcp_pruner_server.pruning.structure.common import no_prune_lines
 from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN, estimate_tokens, split_lines
 from mcp_pruner_server.pruning.types import (
@@ -91,18 +101,37 @@ def _joined_chars(lines: Sequence[str], start: int, end: int) -> int:
     return sum(map(len, lines[start:end])) + max(0, end - start - 1)
 
 
-def _marker(prune_id: str, start: int, end: int, reason: str) -> str:
+def _marker(prune_id: str, start: int, end: int, reason: str, options: PruneOptions) -> str:
+    if options.model_view:
+        return model_marker(start + 1, end)
     return MARKER_TEMPLATE.format(
         prune_id=prune_id, start=start + 1, end=end, count=end - start, reason=reason
     )
 
 
-def fill_cheap_gaps(lines: Sequence[str], keep: list[bool], prune_id: str) -> None:
+def _marker_cost(prune_id: str, n: int, options: PruneOptions) -> int:
+    """The tokens of the widest marker of an `n`-line text."""
+    marker = _marker(prune_id, 0, n, DEFAULT_REASON, options)
+    if options.model_view:
+        return marker_tokens(marker)
+    return -(-len(marker) // MARKER_CHARS_PER_TOKEN)
+
+
+def _kept_cost(lines: Sequence[str], start: int, end: int, options: PruneOptions, bound: int) -> int:
+    """The tokens lines `start`..`end - 1` would cost kept: their text, and in the model's view
+    their numbers (the canonical `N│ ` was never counted here: prune_text's results stay as they
+    were). Past `bound` the numbers are not counted: a long run is pruned anyway."""
+    cost = (_joined_chars(lines, start, end) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+    if cost <= bound and options.model_view and options.annotate_lines:
+        cost += sum(number_tokens(i + 1) for i in range(start, end) if lines[i].strip())
+    return cost
+
+
+def fill_cheap_gaps(lines: Sequence[str], keep: list[bool], prune_id: str, options: PruneOptions) -> None:
     """Keep every pruned run that costs no more tokens than the marker that would replace it."""
-    marker = _marker(prune_id, 0, len(lines), DEFAULT_REASON)
-    marker_cost = -(-len(marker) // MARKER_CHARS_PER_TOKEN)
+    marker_cost = _marker_cost(prune_id, len(lines), options)
     for start, end in _runs(keep):
-        if (_joined_chars(lines, start, end) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN <= marker_cost:
+        if _kept_cost(lines, start, end, options, marker_cost) <= marker_cost:
             keep[start:end] = [True] * (end - start)
 
 
@@ -161,7 +190,7 @@ def _render(
         if start == end:
             break
         reason = _reason_of(lines, start, end, reasons)
-        marker = _marker(prune_id, start, end, reason)
+        marker = _marker(prune_id, start, end, reason, options)
         annotations.append(Annotation(start + 1, end, end - start, reason, marker))
         if options.include_markers:
             out.append(marker)
@@ -170,7 +199,8 @@ def _render(
 
 
 def _shown(lines: Sequence[str], start: int, end: int, options: PruneOptions) -> list[str]:
-    """Kept lines `start`..`end - 1` as shown, `N│ ` before each when `annotate_lines`."""
+    """Kept lines `start`..`end - 1` as shown, `N│ ` (or the model's `N `) before each when
+    `annotate_lines`."""
     if not options.annotate_lines:
         return list(lines[start:end])
     n = len(lines)
@@ -178,7 +208,12 @@ def _shown(lines: Sequence[str], start: int, end: int, options: PruneOptions) ->
     for i in range(start, end):
         # The empty "line" after a final newline gets no number: it is the newline itself.
         trailing_newline = i == n - 1 and n > 1 and lines[i] == ""
-        out.append(lines[i] if trailing_newline else LINE_PREFIX_TEMPLATE.format(line_no=i + 1) + lines[i])
+        if trailing_newline:
+            out.append(lines[i])
+        elif options.model_view:
+            out.append(model_prefix(i + 1, lines[i]))
+        else:
+            out.append(LINE_PREFIX_TEMPLATE.format(line_no=i + 1) + lines[i])
     return out
 
 
@@ -242,11 +277,13 @@ def build_result(
         # keeps the output newline-terminated, and no marker ever points past the last real line.
         mask[-1] = True
     add_back(mask, required_keep(n, options), priority)
+    if options.model_view and options.annotate_lines and numbers_its_own_lines(lines):
+        options = replace(options, annotate_lines=False)  # the lines show their numbers already
     if options.include_markers:  # without markers in the text, a pruned line always saves tokens
-        fill_cheap_gaps(lines, mask, prune_id)
+        fill_cheap_gaps(lines, mask, prune_id, options)
 
     pruned_text, annotations, runs = _render(lines, mask, prune_id, options, reasons)
-    if runs and options.include_markers:
+    if runs and options.include_markers and not options.model_view:
         whole_tokens = (_whole_chars(text, lines, options) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
         if estimate_tokens(pruned_text) >= whole_tokens:
             # Markers cost more than everything they hide (a short text): pruning does not pay.

@@ -30,6 +30,10 @@ class PruneOptions:
 
     (+) `path`: the file the text was read from, when known (`read`): its extension (or the
     text's shebang) names the language whose parser finds the code's units.
+
+    (+) `model_view`: numbers and markers in the form a model reads cheaply (`N text`,
+    `[lines a-b pruned]`; `pruning/model_view.py`) instead of the canonical `N│ ` and
+    `⟦PRUNÉ: …⟧`: what `read`, `bash` and `grep` return. Never set by `prune_text`.
     """
 
     max_prune_ratio: float = 0.8
@@ -40,6 +44,7 @@ class PruneOptions:
     max_kept_lines: int | None = None
     max_kept_tokens: int | None = None
     path: str | None = None
+    model_view: bool = False
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ many lines, not too long ones) is there nothing to fit: the caller cuts as befor
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from mcp_pruner_server.pruning.model_view import MODEL_NUMBERED
 from mcp_pruner_server.pruning.text import utf8_size
 from tools_exec.capture import TRUNCATION_BYTES_MARKER
 from tools_exec.grep import GrepMatch
@@ -23,9 +23,6 @@ from tools_exec.text import cut_utf8, decode_lossy
 
 # The least of a cut line a reader is shown: enough for the start of a statement or a key.
 MIN_HEAD_BYTES = 64
-
-# A kept listing line as the engine numbers it: `N│ path:line:text`.
-_NUMBERED = re.compile(r"^(\d+)│ ")
 
 
 def _marker_bytes(size: int) -> int:
@@ -74,13 +71,13 @@ def fit_matches(matches: Sequence[GrepMatch], cap: int) -> list[GrepMatch] | Non
 
 
 def fit_listing(listing: str, matches: Sequence[GrepMatch], cap: int) -> str | None:
-    """The pruned `listing` (`N│ ` before the Nth of `matches`, markers between) with its longest
+    """The pruned `listing` (`N ` before the Nth of `matches`, markers between) with its longest
     match texts cut so that it fits `cap` bytes; None when it cannot. A line's number and path
     are never cut: only the match's text, at the line's end."""
     lines = listing.split("\n")
     pieces: list[tuple[int, str]] = []
     for line in lines:
-        numbered = _NUMBERED.match(line)
+        numbered = MODEL_NUMBERED.match(line)
         index = int(numbered.group(1)) - 1 if numbered else -1
         text = matches[index].text if 0 <= index < len(matches) else ""
         if not text or not line.endswith(text):

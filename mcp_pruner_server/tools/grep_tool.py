@@ -21,6 +21,7 @@ from mcp_pruner_server.pipeline.outcome import (
     ToolContext,
     ToolFailure,
 )
+from mcp_pruner_server.pruning.model_view import MODEL_NUMBERED
 from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools import limits as L
@@ -128,8 +129,8 @@ def kept_matches(matches: Sequence[GrepMatch], result: PruneResult | None) -> li
     return [m for i, m in enumerate(matches, start=1) if i not in dropped]
 
 
-# A kept listing line as the engine numbers it: `N│ path:line:text`.
-_NUMBERED = re.compile(r"^(\d+)│ ", re.MULTILINE)
+# A kept listing line as the engine numbers it for the model: `N path:line:text`.
+_NUMBERED = re.compile(MODEL_NUMBERED.pattern, re.MULTILINE)
 
 
 def _within(matches: Sequence[GrepMatch], cap: int) -> list[GrepMatch]:

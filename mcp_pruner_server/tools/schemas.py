@@ -23,6 +23,7 @@ PRUNING_REASONS = (
     "output_empty",
     "pruner_error",
     "kept_whole",  # (+) pruned, but nothing came out smaller: the output is returned as it was
+    "not_smaller",  # (+) pruned, but the model view would not cost clearly fewer tokens: the raw output
 )
 PRUNE_OPTION_FIELDS = ("max_prune_ratio", "min_keep_lines", "timeout_ms", "annotate_lines", "include_markers")
 
@@ -310,7 +311,7 @@ class ToolSpec:
 
 
 _RECOVER_DESCRIPTION = (
-    "Get back lines a pruning marker ⟦PRUNÉ: prune_id=… lignes a-b …⟧ removed: its prune_id and "
+    "Get back lines a pruning marker [lines a-b pruned] removed: the result's prune_id and "
     "ranges in the original numbering."
 )
 

@@ -23,7 +23,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import cast
 
+from mcp_pruner_server.pipeline.prune_step import worth_sending
 from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.text import estimate_tokens
 from mcp_pruner_server.pruning.types import PruneOptions, SourceType
 from mcp_pruner_server.tools.model_text import model_text
 from runner.bench.errors import HarnessNotFound, TaskFileInvalid
@@ -160,7 +162,8 @@ def model_view_tokens(text: str, goal: str, source_type: SourceType, ratio: floa
     """Tokens of the `read` result a model receives for `text` at `ratio` (the /mcp text block).
 
     That is the kept lines numbered as in the file, one marker per removed block and the
-    trailer line: the harness's options (no numbers, no markers) would undercount it.
+    trailer line, in the model's form: the harness's options (no numbers, no markers) would
+    undercount it. A pruned view not worth sending is the file itself, as the server sends it.
     """
     options = PruneOptions(
         max_prune_ratio=ratio,
@@ -168,9 +171,12 @@ def model_view_tokens(text: str, goal: str, source_type: SourceType, ratio: floa
         timeout_ms=ENGINE_TIMEOUT_MS,
         annotate_lines=True,
         include_markers=True,
+        model_view=True,
     )
     result = prune(text, goal, source_type, options, prune_id)
-    pruning = {"applied": result.stats.pruned_lines > 0}
+    if not (result.stats.pruned_lines and worth_sending(result.pruned_text, estimate_tokens(text))):
+        return count_tokens(model_text("read", {"tool": "read", "content": text, "pruning": {}}) or "")
+    pruning = {"applied": True, "prune_id": prune_id}
     rendered = model_text("read", {"tool": "read", "content": result.pruned_text, "pruning": pruning})
     return count_tokens(rendered or "")
 

@@ -1,8 +1,9 @@
 """Pure helpers: which lines a tool result shows, where its markers are, which needed lines it lost.
 
-Pruned outputs number every kept line `N│ text` (original numbering) and replace each removed
-block with one marker `⟦PRUNÉ: prune_id=… lignes a-b (n) raison=…⟧`; outputs that were not
-pruned are the raw text, numbered from 1 here.
+Pruned outputs number every kept line `N text` (original numbering; a blank line is left
+bare), replace each removed block with one marker `[lines a-b pruned]` and name their
+`prune_id` once, in the trailer line; `recover_text` numbers its lines `N│ text`. Outputs that
+were not pruned are the raw text, numbered from 1 here.
 """
 
 from __future__ import annotations
@@ -12,17 +13,18 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-_NUMBERED = re.compile(r"^(\d+)│ ?(.*)$")
-_MARKER = re.compile(r"^⟦PRUNÉ: prune_id=(\S+) lignes (\d+)-(\d+) \(\d+\) raison=.*⟧$")
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
+
+_NUMBERED = re.compile(r"^(\d+)(?:│ ?| )(.*)$")
+_TRAILER_ID = re.compile(r"prune_id=(\w+)")
 
 NumberedLines = Mapping[int, str]
 
 
 @dataclass(frozen=True)
 class PrunedRange:
-    """One marker: the prune it belongs to and the original lines it hides (inclusive)."""
+    """One marker: the original lines it hides (inclusive)."""
 
-    prune_id: str
     start_line: int
     end_line: int
 
@@ -47,14 +49,26 @@ def shown_lines(text: str, pruned: bool) -> dict[int, str]:
     return shown
 
 
+def served_lines(text: str, ranges: Sequence[Mapping[str, int]]) -> dict[int, str]:
+    """The lines `recover_text` served without numbers, numbered by the `ranges` asked for."""
+    numbers = [n for r in ranges for n in range(r["start_line"], r["end_line"] + 1)]
+    return dict(zip(numbers, text.split("\n"), strict=False))
+
+
 def markers(text: str) -> list[PrunedRange]:
     """Every pruned range a marker in `text` announces, in order."""
     found = []
     for line in text.split("\n"):
-        match = _MARKER.match(line)
+        match = MODEL_MARKER.match(line)
         if match:
-            found.append(PrunedRange(match.group(1), int(match.group(2)), int(match.group(3))))
+            found.append(PrunedRange(int(match.group(1)), int(match.group(2))))
     return found
+
+
+def trailer_prune_ids(text: str) -> list[str]:
+    """The `prune_id`s the trailer (a pruned output's last line) names, in order."""
+    last = text.rstrip("\n").rsplit("\n", 1)[-1]
+    return _TRAILER_ID.findall(last) if last.startswith("[") else []
 
 
 def missing(needed: NumberedLines, shown: NumberedLines) -> dict[int, str]:

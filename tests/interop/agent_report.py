@@ -6,16 +6,18 @@ the table.
 
 from __future__ import annotations
 
+import functools
 import os
-import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER, MODEL_NUMBERED
 from runner.bench.tokens import count_tokens, tokenizer
 from runner.demo import lines as ln
 from runner.demo.session import (
@@ -28,9 +30,6 @@ from runner.providers.guidance import guidance_text
 from tests.interop.agent_loop import AgentRun, run_agent
 from tests.interop.agent_script import SHELL_READ, Script, bash_command, plain
 from tools_exec.grep_rg import find_rg
-
-_NUMBERED = re.compile(r"^\d+│ ")
-_MARKER_LINE = re.compile(r"^⟦PRUNÉ: prune_id=\S+ lignes \d+-\d+ \(\d+\) raison=.*⟧$")
 
 
 def builtin_read(project: Path, path: str, agent: str) -> str:
@@ -48,6 +47,7 @@ def builtin_grep(project: Path, pattern: str) -> str:
     return run.stdout
 
 
+@functools.cache  # the table and the needed-lines check ask for the same run: under load, once
 def builtin_bash(project: Path, cmd: str) -> str:
     """The command's stdout and stderr, as a shell tool returns them."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -59,14 +59,22 @@ def builtin_bash(project: Path, cmd: str) -> str:
 
 @dataclass(frozen=True)
 class StepTokens:
+    """One step's tokens: the built-in tool's output, the tool result as the model received it
+    (with the agent's own wrapper, Codex's `Wall time: … Output:`), and our text block alone.
+    The built-in's output is measured without the wrapper the agent puts around it too (Codex's
+    own shell results carry a longer one: `Chunk ID`, `Wall time`, `Original token count`), so
+    `ours` is the figure to compare with `raw_tokens`."""
+
     label: str
     tool: str
     raw_tokens: int
     received_tokens: int
+    ours_tokens: int
 
     @property
     def saved_pct(self) -> float:
-        return 100.0 * (self.raw_tokens - self.received_tokens) / self.raw_tokens if self.raw_tokens else 0.0
+        """Share of the built-in's tokens our text block does not cost, in percent."""
+        return 100.0 * (self.raw_tokens - self.ours_tokens) / self.raw_tokens if self.raw_tokens else 0.0
 
 
 def step_tokens(run: AgentRun) -> list[StepTokens]:
@@ -89,28 +97,34 @@ def step_tokens(run: AgentRun) -> list[StepTokens]:
             assert isinstance(ranges, list)
             numbered = builtin_read(run.project, SOURCE_FILE, run.agent).split("\n")
             raw = "\n".join("\n".join(numbered[r["start_line"] - 1 : r["end_line"]]) for r in ranges)
-        rows.append(StepTokens(step.label, step.tool, count_tokens(raw), count_tokens(received)))
+        ours = count_tokens(plain(received))
+        rows.append(StepTokens(step.label, step.tool, count_tokens(raw), count_tokens(received), ours))
     return rows
 
 
-def report(run: AgentRun) -> str:
-    """The per-step table of one session, as plain text."""
-    rows = step_tokens(run)
+def report(run: AgentRun, rows: Sequence[StepTokens] | None = None) -> str:
+    """The per-step table of one session, as plain text (`rows`: its `step_tokens`, if measured)."""
+    rows = step_tokens(run) if rows is None else rows
     first = run.loop_requests[0] if run.loop_requests else {}
     definitions = run.dialect.tool_definition_tokens(first)
     guidance = count_tokens(guidance_text())
     out = [
         f"{run.agent} (tools_mode={run.tools_mode}), {len(run.loop_requests)} model requests; "
         f"tokens: {tokenizer().name}",
-        f"{'step':<30} {'tool':<13} {'raw (built-in)':>15} {'received':>9} {'saved':>7}",
+        f"{'step':<30} {'tool':<13} {'raw (built-in)':>15} {'received':>9} {'ours':>6} {'saved':>7}",
     ]
     for row in rows:
-        numbers = f"{row.raw_tokens:>15,} {row.received_tokens:>9,} {row.saved_pct:>6.1f}%"
+        numbers = f"{row.raw_tokens:>15,} {row.received_tokens:>9,} {row.ours_tokens:>6,}"
+        numbers += f" {row.saved_pct:>6.1f}%"
         out.append(f"{row.label:<30} {row.tool:<13} {numbers}")
     raw_total = sum(r.raw_tokens for r in rows)
     received_total = sum(r.received_tokens for r in rows)
-    saved = 100.0 * (raw_total - received_total) / raw_total if raw_total else 0.0
-    out.append(f"{'TOTAL':<30} {'':<13} {raw_total:>15,} {received_total:>9,} {saved:>6.1f}%")
+    ours_total = sum(r.ours_tokens for r in rows)
+    saved = 100.0 * (raw_total - ours_total) / raw_total if raw_total else 0.0
+    out.append(
+        f"{'TOTAL':<30} {'':<13} {raw_total:>15,} {received_total:>9,} {ours_total:>6,} {saved:>6.1f}%"
+    )
+    out.append("received: with the agent's own wrapper; ours: our text block (the built-in is measured bare)")
     out.append(
         f"per request: our tool definitions {definitions:,} tokens "
         f"({', '.join(sorted(run.dialect.our_tools(first)))}), the guidance {guidance:,} tokens"
@@ -126,7 +140,7 @@ def _guidance() -> str:
 def kept_chars(text: str) -> int:
     """Characters of the kept lines (numbered lines and markers) in a tool result."""
     return sum(
-        len(line) + 1 for line in text.split("\n") if _NUMBERED.match(line) or _MARKER_LINE.match(line)
+        len(line) + 1 for line in text.split("\n") if MODEL_NUMBERED.match(line) or MODEL_MARKER.match(line)
     )
 
 
@@ -163,7 +177,9 @@ def needed_lines_missing(run: AgentRun) -> list[str]:
         problems.append(f"{SHELL_READ}: other lines than the read of {SOURCE_FILE}")
     _, helper = script.helper_needed(read)
     lost = ln.missing(helper, shown)
-    for n, text in ln.missing(lost, ln.shown_lines(recovered, pruned=True)).items():
+    ranges = script.recover_step(read).arguments["ranges"]
+    assert isinstance(ranges, list)
+    for n, text in ln.missing(lost, ln.served_lines(recovered, ranges)).items():
         problems.append(f"recover_text: line {n} {text!r}")
     return problems
 

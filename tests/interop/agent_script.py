@@ -3,7 +3,9 @@
 The session: a focused `read` of `shop/pricing.py`, a `grep` for the symbol, `bash` running
 the failing tests, the same file printed through `bash` (`sed -n`, as Codex reads files) with the
 read's question, then `recover_text` of the pruned range holding the helper `bulk_discount`
-calls — the range it reads off the marker in the `read` result it received, as a model would.
+calls — the range it reads off the marker in the `read` result it received and the `prune_id`
+off that result's trailer, as a model would. It asks for the lines without numbers: it knows
+their range, and numbers would make them cost more than the built-in read of the same lines.
 """
 
 from __future__ import annotations
@@ -94,11 +96,12 @@ class Script:
         name, needed = self.helper_needed(read_text)
         lost = ln.missing(needed, ln.shown_lines(read_text, pruned=True))
         hiding = ln.ranges_covering(lost, ln.markers(read_text))
-        if not hiding:
-            raise AssertionError(f"no marker in the read result hides {name}:\n{read_text}")
+        prune_ids = ln.trailer_prune_ids(read_text)
+        if not hiding or not prune_ids:
+            raise AssertionError(f"no marker or no prune_id in the read result for {name}:\n{read_text}")
         first, last = min(lost), max(lost)
         ranges = [{"start_line": max(r.start_line, first), "end_line": min(r.end_line, last)} for r in hiding]
-        arguments = {"prune_id": hiding[0].prune_id, "ranges": ranges, "include_line_numbers": True}
+        arguments = {"prune_id": prune_ids[0], "ranges": ranges, "include_line_numbers": False}
         return Step(f"{name} (lines {first}-{last})", "recover_text", arguments)
 
     def next_turn(self, results: Sequence[str]) -> Turn:

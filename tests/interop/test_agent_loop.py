@@ -3,7 +3,8 @@
 Each test plays the scripted debugging session of `agent_script.py` through the real agent and
 asserts on the requests the scripted model recorded: our schemas in the first request, the
 guidance in the system/developer prompt, every tool result plain numbered text close to the
-size of its kept lines, every needed line delivered (a file printed through `bash` shows the
+size of its kept lines and never more tokens than the built-in tool's output, every needed line
+delivered (a file printed through `bash` shows the
 lines its `read` shows), and in `replace` mode no built-in
 read/search/shell tool. The per-step token table is printed (`pytest -s` shows it).
 """
@@ -16,7 +17,7 @@ import pytest
 
 from runner.providers.guidance import guidance_text
 from tests.interop.agent_loop import CLAUDE_BUILTINS, CODEX_SHELL_TOOLS, AgentRun, run_agent
-from tests.interop.agent_report import kept_chars, needed_lines_missing, report
+from tests.interop.agent_report import kept_chars, needed_lines_missing, report, step_tokens
 from tests.interop.agent_script import ANSWER, plain
 from tests.interop.interop_support import MODEL_TOOLS
 
@@ -32,7 +33,8 @@ MAX_TOOL_DEFINITION_TOKENS = 1_000
 
 
 def check_session(run: AgentRun) -> None:
-    print(report(run))  # the per-step table, shown by `pytest -s`
+    rows = step_tokens(run)  # runs the built-in commands once: the session's bound is tight
+    print(report(run, rows))  # the per-step table, shown by `pytest -s`
     assert run.returncode == 0, run.describe()
     assert run.model_errors == (), run.describe()
     assert ANSWER in run.stdout, run.describe()
@@ -51,13 +53,18 @@ def check_session(run: AgentRun) -> None:
 
     results = run.results
     assert len(results) == 5, run.describe()
-    for received in results:
-        text = plain(received)
+    *outputs, recovered = (plain(received) for received in results)
+    for received, text in zip(results, outputs, strict=False):
         assert not text.lstrip().startswith("{"), text[:300]
         assert not any(key in text for key in JSON_ENVELOPE_KEYS), text[:300]
         kept = kept_chars(text)
         assert kept > 0, text[:300]
         assert len(received) <= ENVELOPE_RATIO * kept + ENVELOPE_CHARS, (len(received), kept, received[:300])
+    # the recovered lines come back as they are (the script asks them without numbers)
+    assert len(results[-1]) <= ENVELOPE_RATIO * len(recovered) + ENVELOPE_CHARS, results[-1]
+    # our text block against the built-in's output, both without the agent's wrapper
+    for row in rows:
+        assert row.ours_tokens <= row.raw_tokens, row
     assert needed_lines_missing(run) == []
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 import pytest
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from tests.interop.interop_codex import CodexAppServer, open_codex_app_server
 from tests.interop.interop_support import (
     CLIENT_TIMEOUT_S,
@@ -91,7 +92,7 @@ async def test_codex_app_server_reads_with_a_focus_question_and_recovers_what_wa
 
     assert read["pruning"]["applied"] is True, read["pruning"]
     assert f"def {TARGET_FUNCTION}(lines, tax_rate):" in read["content"]
-    assert "⟦PRUNÉ: prune_id=" in read["content"]
+    assert any(MODEL_MARKER.match(line) for line in read["content"].split("\n"))
     assert len(read["content"]) < len(sample_code()) / 2, "a one-function question should drop most of it"
     # Ranges past the end are clamped, so this is the whole original, byte for byte.
     assert recovered["raw_text"] == sample_code()

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from tests.interop.interop_support import (
     EXPECTED_TOOLS,
     FOCUS_QUESTION,
@@ -108,7 +109,7 @@ def test_inspector_read_with_a_focus_question_comes_back_pruned(
     assert structured["pruning"]["applied"] is True, structured["pruning"]
     assert structured["pruning"]["prune_id"], structured["pruning"]
     assert f"def {TARGET_FUNCTION}" in structured["content"]
-    assert "⟦PRUNÉ: prune_id=" in structured["content"]
+    assert any(MODEL_MARKER.match(line) for line in structured["content"].split("\n"))
 
 
 def test_inspector_without_the_token_is_refused(pruner_server: RunningServer, client_home: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from runner.providers import McpEndpoint
 from runner.providers.base import SERVER_KEY, TOKEN_ENV
 from runner.providers.claude import ClaudeProvider, mcp_config_json
@@ -124,7 +125,7 @@ async def test_codex_app_server_with_the_runners_overrides_lists_our_tools_and_c
     assert read.get("structuredContent") is None, read
     text = read["content"][0]["text"]
     assert f"def {TARGET_FUNCTION}" in text
-    assert "⟦PRUNÉ: prune_id=" in text
+    assert any(MODEL_MARKER.match(line) for line in text.split("\n"))
     assert not text.startswith("{")
 
 

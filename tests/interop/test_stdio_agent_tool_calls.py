@@ -10,6 +10,7 @@ model receives must be our pruned read, as plain text (`--result-view text`).
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from runner.install import server_argv
 from tests.interop.agent_dialects import claude_results, codex_results
 from tests.interop.agent_loop import codex_home
@@ -74,8 +76,8 @@ def jeeves_install(agent: str, env: dict[str, str], cwd: Path, *flags: str) -> N
 
 def assert_pruned_read(text: str) -> None:
     # Our plain text block, verbatim: the kept lines under their numbers, and markers.
-    assert f"│ def {TARGET_FUNCTION}(lines, tax_rate):" in text, text
-    assert "⟦PRUNÉ: prune_id=" in text
+    assert re.search(rf"^\d+ def {TARGET_FUNCTION}\(lines, tax_rate\):$", text, re.MULTILINE), text
+    assert any(MODEL_MARKER.match(line) for line in text.split("\n"))
     assert not text.lstrip().startswith("{"), "the model must not get the result's JSON"
     assert len(text) < len(sample_code()) / 2
 

@@ -8,6 +8,7 @@ claude` with a temporary HOME), `codex app-server` (a stdio `mcp_servers` entry,
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import anyio
 import pytest
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from runner.providers.codex import TOOLS_NOT_FOR_MODELS
 from tests.interop.interop_claude import (
     CLAUDE_ENV,
@@ -135,8 +137,8 @@ async def test_after_jeeves_install_codex_the_app_server_spawns_it_and_reads_pru
     # Registered with `--result-view text`: the model's plain text, no structuredContent to prefer.
     assert not result.get("structuredContent"), result
     text = "".join(block["text"] for block in result["content"])
-    assert f"│ def {TARGET_FUNCTION}(lines, tax_rate):" in text, text
-    assert "⟦PRUNÉ: prune_id=" in text
+    assert re.search(rf"^\d+ def {TARGET_FUNCTION}\(lines, tax_rate\):$", text, re.MULTILINE), text
+    assert any(MODEL_MARKER.match(line) for line in text.split("\n"))
 
 
 def test_the_inspector_cli_calls_read_over_stdio(project: Path, client_home: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from tests.rpc_examples import initialize
 
 pytestmark = pytest.mark.anyio
@@ -157,5 +159,5 @@ async def test_result_view_text_answers_with_the_models_plain_text_only(root: Pa
     (content,) = read.content
     assert isinstance(content, TextContent)
     text = content.text
-    assert "│ def compute_tax(amount):" in text
-    assert "⟦PRUNÉ: prune_id=" in text
+    assert re.search(r"^\d+ def compute_tax\(amount\):$", text, re.MULTILINE)
+    assert any(MODEL_MARKER.match(line) for line in text.split("\n"))

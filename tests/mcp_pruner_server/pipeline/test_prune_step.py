@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
+from mcp_pruner_server.pipeline.prune_step import worth_sending
 from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
+from mcp_pruner_server.pruning.text import estimate_tokens
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
@@ -163,7 +166,8 @@ async def test_grep_with_a_question_prunes_every_match_and_returns_within_max_ou
     assert asked.structured["match_count"] == 3001  # every match was found and pruned
     matches = asked.structured["matches"]
     assert isinstance(matches, list)
-    assert len(matches) == listing.count("│ mod.py:")  # the structured matches are the listing's
+    # the structured matches are the listing's
+    assert len(matches) == len(re.findall(r"^\d+ mod\.py:", listing, re.MULTILINE))
     assert plain.structured["truncated"] is True
     assert (
         at(plain.structured, "match_count", kind=int) < 3001
@@ -247,3 +251,30 @@ async def test_grep_pruned_over_max_output_bytes_cuts_a_long_kept_line_and_keeps
     assert len(numbered) > 2
     assert "41" in numbered
     assert numbered.index("41") < len(numbered) - 1  # a kept match after the long line
+
+
+def _view(kept: range) -> str:
+    """A model view keeping lines `kept` of `RAW_LINES`, one marker for the rest."""
+    shown = [f"{i + 1} {RAW_LINES[i]}" for i in kept]
+    return "\n".join([*shown, f"[lines {kept.stop + 1}-{len(RAW_LINES)} pruned]"])
+
+
+RAW_LINES = [f"step {i}: an ordinary log line of moderate length" for i in range(100)]
+RAW_TOKENS = estimate_tokens("\n".join(RAW_LINES))
+
+
+def test_a_view_that_saves_half_of_the_raw_output_is_worth_sending() -> None:
+    assert worth_sending(_view(range(50)), RAW_TOKENS)
+
+
+def test_a_lightly_pruned_view_whose_numbers_eat_the_saving_is_not_sent() -> None:
+    view = _view(range(90))
+    assert len(view) < len("\n".join(RAW_LINES))  # smaller in bytes, yet not by the margin in tokens
+    assert not worth_sending(view, RAW_TOKENS)
+
+
+def test_the_trailer_counts_against_a_small_output() -> None:
+    # 40 % of a 6-line output kept: the trailer naming the prune_id costs more than the cut saves
+    small = RAW_LINES[:6]
+    view = "\n".join([*(f"{i + 1} {line}" for i, line in enumerate(small[:2])), "[lines 3-6 pruned]"])
+    assert not worth_sending(view, estimate_tokens("\n".join(small)))

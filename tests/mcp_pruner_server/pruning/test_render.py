@@ -160,7 +160,7 @@ def test_a_one_line_gap_shorter_than_its_marker_in_real_tokens_stays_unpruned() 
     gap = "x = compute_the_value(alpha, beta, gamma)  # a plain line of code, one hundred characters long!!"
     lines = ["keep me", gap, "keep me too"]
     keep = [True, False, True]
-    fill_cheap_gaps(lines, keep, new_prune_id())
+    fill_cheap_gaps(lines, keep, new_prune_id(), PruneOptions())
     assert keep == [True, True, True]
 
 
@@ -171,5 +171,63 @@ def test_a_gap_longer_than_its_marker_is_still_pruned() -> None:
         "end",
     ]
     keep = [True, *[False] * 6, True]
-    fill_cheap_gaps(lines, keep, new_prune_id())
+    fill_cheap_gaps(lines, keep, new_prune_id(), PruneOptions())
     assert keep == [True, *[False] * 6, True]
+
+
+def test_the_model_view_numbers_kept_lines_with_a_space_leaves_blank_ones_bare_and_marks_without_id() -> None:
+    lines = [
+        "def kept():",
+        "",
+        "    return 1",
+        *[f"pruned_line_number_{k} = compute_something({k})" for k in range(8)],
+    ]
+    text = "\n".join([*lines, "tail = 1", ""])
+    keep = [True, True, True, *[False] * 8, True, True]
+    options = PruneOptions(annotate_lines=True, include_markers=True, model_view=True)
+    result = build_result(text, keep, "prn_r", options, backend="heuristic", elapsed_ms=1.0)
+    assert result.pruned_text == "1 def kept():\n\n3     return 1\n[lines 4-11 pruned]\n12 tail = 1\n"
+    (block,) = result.annotations
+    assert (block.original_start_line, block.original_end_line, block.marker) == (
+        4,
+        11,
+        "[lines 4-11 pruned]",
+    )
+
+
+def test_in_the_model_view_a_short_run_whose_numbers_cost_more_than_its_marker_is_pruned() -> None:
+    # 12 one-character lines: 6 tokens of text at chars/4, but 12 more for their numbers,
+    # against 9 for `[lines 2-13 pruned]`; the canonical count (text only) keeps them.
+    lines = ["keep me", *"abcdefghijkl", "keep me too"]
+    keep = [True, *[False] * 12, True]
+    model = list(keep)
+    fill_cheap_gaps(lines, model, "prn_r", PruneOptions(annotate_lines=True, model_view=True))
+    canonical = list(keep)
+    fill_cheap_gaps(lines, canonical, "prn_r", PruneOptions(annotate_lines=True))
+    assert model == keep
+    assert canonical == [True] * 14
+
+
+_MODEL = PruneOptions(annotate_lines=True, include_markers=True, model_view=True)
+
+
+def test_in_the_model_view_lines_numbered_from_one_by_nl_get_no_second_number() -> None:
+    body = [f"value_{k} = compute_the_value_of(alpha, beta, gamma, {k})" for k in range(1, 13)]
+    text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(body, start=1)) + "\n"
+    keep = [True, True, *[False] * 8, True, True, True]
+    result = build_result(text, keep, "prn_r", _MODEL, backend="heuristic", elapsed_ms=1.0)
+    shown = result.pruned_text.split("\n")
+    assert shown[:3] == [f"     1\t{body[0]}", f"     2\t{body[1]}", "[lines 3-10 pruned]"]
+
+
+def test_in_the_model_view_lines_numbered_from_elsewhere_keep_our_numbers() -> None:
+    # `nl -ba f | sed -n '120,131p'`: the markers count the output's lines, so ours are shown too
+    body = [f"value_{k} = compute_the_value_of(alpha, beta, gamma, {k})" for k in range(12)]
+    text = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(body, start=120))
+    keep = [True, True, *[False] * 8, True, True]
+    result = build_result(text, keep, "prn_r", _MODEL, backend="heuristic", elapsed_ms=1.0)
+    assert result.pruned_text.split("\n")[:3] == [
+        f"1    120\t{body[0]}",
+        f"2    121\t{body[1]}",
+        "[lines 3-10 pruned]",
+    ]

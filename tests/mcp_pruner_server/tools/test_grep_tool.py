@@ -22,7 +22,7 @@ def test_the_listing_is_rg_style_with_dashes_around_context_lines() -> None:
 
 
 def test_kept_matches_drop_exactly_the_lines_of_pruned_blocks() -> None:
-    marker = "⟦PRUNÉ: prune_id=prn_x lignes 2-2 (1) raison=r⟧"
+    marker = "[lines 2-2 pruned]"
     stats = PruneStats(3, 2, 1, 0.33, 10, 7, 1.0, False)
     result = PruneResult("prn_x", "", (Annotation(2, 2, 1, "r", marker),), stats)
     assert kept_matches(MATCHES, result) == [MATCHES[0], MATCHES[2]]

@@ -10,8 +10,8 @@ SOURCE = (
     "import os\n\n\ndef helper():\n    return 1\n\n\n@decorated\ndef target(x):\n\n    return x + helper()\n"
 )
 PRUNED = (
-    "⟦PRUNÉ: prune_id=prn_1 lignes 1-7 (7) raison=hors focus⟧\n"
-    "8│ @decorated\n9│ def target(x):\n10│ \n11│     return x + helper()\n12│ "
+    "[lines 1-7 pruned]\n8 @decorated\n9 def target(x):\n\n11     return x + helper()\n\n"
+    "[7 of 12 lines pruned · recover_text prune_id=prn_1]"
 )
 LOG = """\
 tests/test_a.py::test_ok PASSED
@@ -33,7 +33,29 @@ FAILED tests/test_a.py::test_bad - assert 1 == 2
 def test_shown_lines_of_a_pruned_output_keep_the_original_numbers_and_skip_markers() -> None:
     shown = ln.shown_lines(PRUNED, pruned=True)
 
-    assert shown == {8: "@decorated", 9: "def target(x):", 10: "", 11: "    return x + helper()", 12: ""}
+    assert shown == {8: "@decorated", 9: "def target(x):", 11: "    return x + helper()"}
+
+
+def test_shown_lines_of_recovered_lines_read_their_canonical_numbers() -> None:
+    assert ln.shown_lines("4│ def helper():\n5│     return 1", pruned=True) == {
+        4: "def helper():",
+        5: "    return 1",
+    }
+
+
+def test_lines_served_without_numbers_are_numbered_by_the_ranges_asked() -> None:
+    ranges = [{"start_line": 4, "end_line": 5}, {"start_line": 9, "end_line": 9}]
+
+    assert ln.served_lines("def helper():\n    return 1\ndef target(x):", ranges) == {
+        4: "def helper():",
+        5: "    return 1",
+        9: "def target(x):",
+    }
+
+
+def test_the_trailer_names_the_prune_id_the_markers_leave_out() -> None:
+    assert ln.trailer_prune_ids(PRUNED) == ["prn_1"]
+    assert ln.trailer_prune_ids("8 @decorated") == []
 
 
 def test_shown_lines_of_a_raw_output_are_numbered_from_one() -> None:
@@ -41,7 +63,7 @@ def test_shown_lines_of_a_raw_output_are_numbered_from_one() -> None:
 
 
 def test_markers_give_the_hidden_ranges() -> None:
-    assert ln.markers(PRUNED) == [ln.PrunedRange("prn_1", 1, 7)]
+    assert ln.markers(PRUNED) == [ln.PrunedRange(1, 7)]
 
 
 def test_function_lines_include_the_decorator_and_skip_blank_lines() -> None:
@@ -64,7 +86,7 @@ def test_missing_reports_a_needed_line_hidden_by_a_marker() -> None:
     lost = ln.missing(needed, shown)
 
     assert lost == {4: "def helper():", 5: "    return 1"}
-    assert ln.ranges_covering(lost, ln.markers(PRUNED)) == [ln.PrunedRange("prn_1", 1, 7)]
+    assert ln.ranges_covering(lost, ln.markers(PRUNED)) == [ln.PrunedRange(1, 7)]
 
 
 def test_missing_is_empty_when_every_needed_line_is_shown() -> None:
