@@ -18,8 +18,10 @@ from mcp_pruner_server.pruning.blobs import blob_lines, without_blobs
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.errors import PruningError
 from mcp_pruner_server.pruning.lineindex import EMPTY_LINE_MARK, LineIndex
+from mcp_pruner_server.pruning.pointers import first_line_number, numbered_lines, quoted_lines
 from mcp_pruner_server.pruning.reading import lines_to_read
 from mcp_pruner_server.pruning.render import build_result, check_options, noop_result, required_keep
+from mcp_pruner_server.pruning.rules import on
 from mcp_pruner_server.pruning.scoring import (
     line_hits,
     line_terms,
@@ -176,6 +178,7 @@ def _prune(
     else:
         units, must = docs_plan(lines, lh, query, deadline=deadline)
     deadline.check()
+    must = [*must, *_pointed(goal_hint, lines, given_lines)]
     # read by no question, unless it names the rest of the blob's line
     blobs = frozenset(i for i in found_blobs if not lh.hits[i])
     if blobs:
@@ -209,6 +212,16 @@ def _prune(
     deadline.check()
     # the elapsed time is only known once the result is rendered
     return replace(result, stats=replace(result.stats, elapsed_ms=round(elapsed_ms(), 3)))
+
+
+def _pointed(question: str, lines: Sequence[str], given: Sequence[str]) -> list[int]:
+    """The lines `question` points at by number or by quoting their code (`pointers.py`)."""
+    pointed: set[int] = set()
+    if on("line_numbers"):
+        pointed |= numbered_lines(question, len(lines), first_line_number(given))
+    if on("quoted_code"):
+        pointed |= quoted_lines(question, lines)
+    return sorted(pointed)
 
 
 def _blank_lines(lines: Sequence[str], index: LineIndex) -> list[bool]:
