@@ -55,6 +55,10 @@ _TABLE = (
     Rule("class_fields", "a method comes with the fields of its class it reads"),
     Rule("imports_used", "the best units bring the imports their bodies use"),
     Rule("quoted_code", "code quoted in the question (`p.new in sentinels`) keeps the lines holding it"),
+    Rule(
+        "windows_in_large_units",
+        "a unit too large for the lines still missing keeps its first line and best window",
+    ),
     Rule("line_numbers", "a line number in the question ('line 198', 'L40-60') keeps its neighbourhood"),
     # language rules (`language_hooks.HOOKS`)
     Rule("fortran.kinds", "Fortran: a specific's kind/rank suffix (`_dp`, `_2d`) says the question's words"),
