@@ -31,6 +31,7 @@ from mcp_pruner_server.pruning.scoring import (
 )
 from mcp_pruner_server.pruning.select import choose, trim_to_budget
 from mcp_pruner_server.pruning.sparse import sparse_line_hits
+from mcp_pruner_server.pruning.specificity import question_budget
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.common import looks_like_diff
 from mcp_pruner_server.pruning.structure.diffs import diff_plan
@@ -163,6 +164,7 @@ def _prune(
     line_scores = window_scores(query, lh, deadline=deadline)
     deadline.check()
     must: list[int] = []
+    budget_reason: str | None = None  # why more lines are kept than the options ask for
     if looks_like_diff(lines, index):  # whatever the source type: `git diff` through `bash`, a `.patch`
         units, must = diff_plan(lines, lh, query, goal_hint, deadline=deadline)
     elif source_type == "code":
@@ -173,6 +175,12 @@ def _prune(
         units = code_units(
             lines, lh, query, line_scores, blocks=blocks, lang=lang, question=goal_hint, deadline=deadline
         )
+        if on("vague_keeps_more"):
+            budget = question_budget(units, 1.0 - options.max_prune_ratio)
+            if budget.reason is not None:
+                budget_reason = budget.reason
+                wider = replace(options, max_prune_ratio=1.0 - budget.keep_fraction)
+                floor = max(floor, required_keep(n, wider))
     elif source_type == "logs":
         units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:
@@ -208,6 +216,7 @@ def _prune(
         elapsed_ms=0.0,
         priority=line_scores,
         lines=given_lines,
+        extra_stats={"budget_reason": budget_reason} if budget_reason is not None else None,
     )
     deadline.check()
     # the elapsed time is only known once the result is rendered

@@ -59,6 +59,7 @@ _TABLE = (
         "windows_in_large_units",
         "a unit too large for the lines still missing keeps its first line and best window",
     ),
+    Rule("vague_keeps_more", "a question whose words fit many units alike keeps more lines (all: none fit)"),
     Rule("line_numbers", "a line number in the question ('line 198', 'L40-60') keeps its neighbourhood"),
     # language rules (`language_hooks.HOOKS`)
     Rule("fortran.kinds", "Fortran: a specific's kind/rank suffix (`_dp`, `_2d`) says the question's words"),
