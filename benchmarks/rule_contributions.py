@@ -3,6 +3,7 @@ on, then with each rule off alone.
 
     python benchmarks/rule_contributions.py ../shared/eval/dev_code.jsonl /work/sets/real/dev/*.jsonl
     python benchmarks/rule_contributions.py --rules twins_together,fortran.numbers SETS...
+    python benchmarks/rule_contributions.py --rules best_lines --without vague_keeps_more SETS...
 
 The engine runs in process with the harness's options (ratio `--ratio`, `min_keep_lines=0`); a
 task's `path`, when it has one, is passed as `read` passes it. A row is one rule; a cell is the
@@ -89,11 +90,19 @@ def main() -> int:
     ap.add_argument("tasks", nargs="+")
     ap.add_argument("--ratio", type=float, default=0.8)
     ap.add_argument("--rules", help="comma-separated rule names (default: every rule)")
+    ap.add_argument(
+        "--without", default="", help="comma-separated rules off in every run (isolates the others)"
+    )
     args = ap.parse_args()
+    without = [name for name in args.without.split(",") if name]
+    with rules_off(*without):
+        return _run(args.tasks, args.ratio, args.rules.split(",") if args.rules else list(RULES))
+
+
+def _run(paths: list[str], ratio: float, names: list[str]) -> int:
     harness = _harness()
-    names = args.rules.split(",") if args.rules else list(RULES)
     sets: dict[str, list[dict[str, Any]]] = {}
-    for path in args.tasks:
+    for path in paths:
         with open(path, encoding="utf-8") as f:
             sets[Path(path).stem] = [json.loads(line) for line in f if line.strip()]
     nonblank: dict[str, set[int]] = {}
@@ -106,8 +115,8 @@ def main() -> int:
             langs[t["id"]] = (
                 language_of(t.get("path"), split_lines(t["text"])) if t["source_type"] == "code" else None
             )
-            base[set_name].append(_task_scores(t, args.ratio, nonblank[t["id"]]))
-    print(f"ratio {args.ratio}; all rules on:")
+            base[set_name].append(_task_scores(t, ratio, nonblank[t["id"]]))
+    print(f"ratio {ratio}; all rules on:")
     for set_name, rows in base.items():
         print(
             f"  {set_name} ({len(rows)} tasks): "
@@ -127,7 +136,7 @@ def main() -> int:
                 if t["source_type"] != "code" or (lang is not None and langs[t["id"]] != lang):
                     continue
                 with rules_off(name):
-                    off_row = _task_scores(t, args.ratio, nonblank[t["id"]])
+                    off_row = _task_scores(t, ratio, nonblank[t["id"]])
                 on_rows.append(on_row)
                 off_rows.append(off_row)
                 up += on_row[0] > off_row[0] + 1e-9
