@@ -104,7 +104,9 @@ def _run(paths: list[str], ratio: float, names: list[str]) -> int:
     sets: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
         with open(path, encoding="utf-8") as f:
-            sets[Path(path).stem] = [json.loads(line) for line in f if line.strip()]
+            tasks = [json.loads(line) for line in f if line.strip()]
+        if tasks:  # a split may be empty (a small project's)
+            sets[Path(path).stem] = tasks
     nonblank: dict[str, set[int]] = {}
     langs: dict[str, str | None] = {}
     base: dict[str, list[tuple[float, float, float | None, float]]] = {}

@@ -65,9 +65,6 @@ _TABLE = (
     Rule("fortran.kinds", "Fortran: a specific's kind/rank suffix (`_dp`, `_2d`) says the question's words"),
     Rule("fortran.abbreviations", "Fortran: a name's shortened words (`vect`, `wts`) say the question's"),
     Rule("fortran.generic", "Fortran: a specific is also named by its generic interface"),
-    Rule(
-        "fortran.numbers", "Fortran: a numbered family member (`gf_unpack6`) is 'Section 6' (GRIB's naming)"
-    ),
     Rule("matlab.operator_words", "MATLAB: an operator overload's name (`plus`, `mtimes`) says its words"),
     Rule("matlab.usage_named", "MATLAB: the function a help's usage line names ranks first"),
     Rule("powershell.dsc_contract", "PowerShell: DSC's Get/Set/Test-TargetResource say their contract words"),
@@ -77,7 +74,6 @@ _TABLE = (
     Rule("r.opening_name", "R: the function named at the question's opening ranks first"),
     Rule("r.roxygen_pages", "R: the function a roxygen page is named for ranks first"),
     Rule("vbnet.constructor_doc_hits", "VB.NET: `Sub New` is what 'Initializes a new instance' documents"),
-    Rule("vbnet.vb_workers", "VB.NET: a worker (`FindInternal`) scores with its documented public twin"),
 )
 RULES: dict[str, Rule] = {rule.name: rule for rule in _TABLE}
 
