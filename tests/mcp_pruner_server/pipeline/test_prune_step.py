@@ -247,3 +247,18 @@ async def test_grep_pruned_over_max_output_bytes_cuts_a_long_kept_line_and_keeps
     assert len(numbered) > 2
     assert "41" in numbered
     assert numbered.index("41") < len(numbered) - 1  # a kept match after the long line
+
+
+async def test_a_read_whose_question_fits_many_functions_alike_says_it_kept_more(tmp_path: Path) -> None:
+    source = "".join(
+        f"def handler_{k}(request):\n    value = request.get('field_{k}')\n    return value * {k}\n\n"
+        for k in range(200)
+    )
+    (tmp_path / "handlers.py").write_text(source)
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
+    args = {"path": "handlers.py", "context_focus_question": "which handler gets the request field"}
+    reply = await dispatcher.call("read", args)
+    await service.aclose()
+    assert at(reply.structured, "pruning", "applied") is True
+    assert at(reply.structured, "pruning", "reason") == "vague_question"
