@@ -59,6 +59,9 @@ _TABLE = (
         "windows_in_large_units",
         "a unit too large for the lines still missing keeps its first line and best window",
     ),
+    Rule(
+        "best_lines_fill", "the fill ranks a unit by its best lines' scores too, not only its fields' match"
+    ),
     Rule("vague_keeps_more", "a question whose words fit many units alike keeps more lines (all: none fit)"),
     Rule("line_numbers", "a line number in the question ('line 198', 'L40-60') keeps its neighbourhood"),
     # language rules (`language_hooks.HOOKS`)

@@ -251,6 +251,8 @@ def code_units(
         # its header alone, one short line named like its members, outscored them (Rust dev)
         scores = [0.0 if k in first_child and blocks[k].container else s for k, s in enumerate(scores)]
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
+    if line_scores is not None:
+        units = [replace(u, peak=_best_lines(u.lines, line_scores)) for u in units]
     if parsed and on("class_fields"):
         deadline.check()
         with_fields(lines, blocks, sig_end, units)
@@ -264,6 +266,14 @@ def code_units(
         uses = [i for bound, rng in import_names if bound & used for i in rng]
         units[k] = replace(unit, uses=tuple(uses))
     return units
+
+
+# A unit's peak is the sum of its this many best line scores.
+BEST_LINES = 3
+
+
+def _best_lines(body: Sequence[int], line_scores: Sequence[float]) -> float:
+    return sum(sorted((line_scores[i] for i in body), reverse=True)[:BEST_LINES])
 
 
 def _name_scores(

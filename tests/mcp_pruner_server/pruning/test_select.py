@@ -112,3 +112,18 @@ def test_a_unit_too_large_for_the_budget_keeps_its_first_line_and_its_best_scori
     with rules_off("windows_in_large_units"):
         keep = choose(n, units, [], 20, scores, [False] * n)
     assert not any(keep[10:70])
+
+
+def test_the_fill_takes_first_the_unit_whose_best_lines_score_highest_among_equals() -> None:
+    n = 100
+    units = [
+        Unit(tuple(range(0, 5)), 10.0),
+        Unit(tuple(range(20, 30)), 2.0, peak=1.0),
+        Unit(tuple(range(40, 50)), 2.0, peak=9.0),  # a few lines doing what the question says
+    ]
+    keep = choose(n, units, [], 15, [0.0] * n, [False] * n)
+    assert all(keep[40:50])
+    assert not any(keep[20:30])
+    with rules_off("best_lines_fill"):
+        keep = choose(n, units, [], 15, [0.0] * n, [False] * n)
+    assert all(keep[20:30])
