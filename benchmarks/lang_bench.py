@@ -28,6 +28,7 @@ from mcp_pruner_server.pruning.types import PruneOptions
 
 HARNESS = Path("/work/shared/eval/prune_eval.py")
 RATIO = 0.8
+_ratio = RATIO  # `--ratio` sets it for the run
 # Generous: quality runs compare outputs, never timeouts (the machine is shared).
 TIMEOUT_MS = 600_000
 BASELINES = ("bm25block", "keyword", "headtail", "uniform")
@@ -52,7 +53,9 @@ def _load(path: str) -> list[dict[str, Any]]:
 
 
 def _options(task: dict[str, Any], with_path: bool) -> PruneOptions:
-    opts = PruneOptions(max_prune_ratio=RATIO, min_keep_lines=0, timeout_ms=TIMEOUT_MS, include_markers=False)
+    opts = PruneOptions(
+        max_prune_ratio=_ratio, min_keep_lines=0, timeout_ms=TIMEOUT_MS, include_markers=False
+    )
     if with_path and "path" in task and hasattr(opts, "path"):
         from dataclasses import replace
 
@@ -140,8 +143,11 @@ def main() -> int:
     ap.add_argument("tasks", nargs="+")
     ap.add_argument("--with-path", action="store_true", help="tell the engine each task's path")
     ap.add_argument("--latency", action="store_true")
+    ap.add_argument("--ratio", type=float, default=RATIO, help="max_prune_ratio (default: the harness's)")
     ap.add_argument("--group", help="also a row per value of this task field (e.g. tool)")
     args = ap.parse_args()
+    global _ratio
+    _ratio = args.ratio
     if args.latency:
         latency(args.tasks, args.with_path)
     else:

@@ -232,11 +232,16 @@ async def _decide_and_prune(
     ids = {name: a.result.prune_id for name, a in attempts.items()}
     first = next(iter(attempts.values()))
     soft_error = next(((a.error_code, a.error_message) for a in attempts.values() if a.error_code), None)
+    # the engine kept more than the options asked for (a vague question): say so
+    kept_more = next(
+        (str(r) for a in shorter.values() if (r := a.result.stats.extra.get("budget_reason"))), None
+    )
     meta = PruningMetadata(
         attempted=True,
         applied=bool(shorter),
-        # never silent: say why nothing changed (the engine kept all, or its view did not pay)
-        reason=None if shorter else ("not_smaller" if pruned else "kept_whole"),
+        # never silent: say why nothing changed (the engine kept all, or its view did not pay), or
+        # why more was kept than the ratio asks (a vague question)
+        reason=kept_more if shorter else ("not_smaller" if pruned else "kept_whole"),
         raw_bytes=raw_bytes,
         pruned_bytes=pruned_bytes,
         pruner_duration_ms=duration_ms,

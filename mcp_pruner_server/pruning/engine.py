@@ -18,8 +18,10 @@ from mcp_pruner_server.pruning.blobs import blob_lines, without_blobs
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.errors import PruningError
 from mcp_pruner_server.pruning.lineindex import EMPTY_LINE_MARK, LineIndex
+from mcp_pruner_server.pruning.pointers import first_line_number, numbered_lines, quoted_lines
 from mcp_pruner_server.pruning.reading import lines_to_read
 from mcp_pruner_server.pruning.render import build_result, check_options, noop_result, required_keep
+from mcp_pruner_server.pruning.rules import on
 from mcp_pruner_server.pruning.scoring import (
     line_hits,
     line_terms,
@@ -29,6 +31,7 @@ from mcp_pruner_server.pruning.scoring import (
 )
 from mcp_pruner_server.pruning.select import choose, trim_to_budget
 from mcp_pruner_server.pruning.sparse import sparse_line_hits
+from mcp_pruner_server.pruning.specificity import question_budget
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.common import looks_like_diff
 from mcp_pruner_server.pruning.structure.diffs import diff_plan
@@ -161,6 +164,7 @@ def _prune(
     line_scores = window_scores(query, lh, deadline=deadline)
     deadline.check()
     must: list[int] = []
+    budget_reason: str | None = None  # why more lines are kept than the options ask for
     if looks_like_diff(lines, index):  # whatever the source type: `git diff` through `bash`, a `.patch`
         units, must = diff_plan(lines, lh, query, goal_hint, deadline=deadline)
     elif source_type == "code":
@@ -171,11 +175,18 @@ def _prune(
         units = code_units(
             lines, lh, query, line_scores, blocks=blocks, lang=lang, question=goal_hint, deadline=deadline
         )
+        if on("vague_keeps_more"):
+            budget = question_budget(units, 1.0 - options.max_prune_ratio)
+            if budget.reason is not None:
+                budget_reason = budget.reason
+                wider = replace(options, max_prune_ratio=1.0 - budget.keep_fraction)
+                floor = max(floor, required_keep(n, wider))
     elif source_type == "logs":
         units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:
         units, must = docs_plan(lines, lh, query, deadline=deadline)
     deadline.check()
+    must = [*must, *_pointed(goal_hint, lines, given_lines)]
     # read by no question, unless it names the rest of the blob's line
     blobs = frozenset(i for i in found_blobs if not lh.hits[i])
     if blobs:
@@ -205,10 +216,21 @@ def _prune(
         elapsed_ms=0.0,
         priority=line_scores,
         lines=given_lines,
+        extra_stats={"budget_reason": budget_reason} if budget_reason is not None else None,
     )
     deadline.check()
     # the elapsed time is only known once the result is rendered
     return replace(result, stats=replace(result.stats, elapsed_ms=round(elapsed_ms(), 3)))
+
+
+def _pointed(question: str, lines: Sequence[str], given: Sequence[str]) -> list[int]:
+    """The lines `question` points at by number or by quoting their code (`pointers.py`)."""
+    pointed: set[int] = set()
+    if on("line_numbers"):
+        pointed |= numbered_lines(question, len(lines), first_line_number(given))
+    if on("quoted_code"):
+        pointed |= quoted_lines(question, lines)
+    return sorted(pointed)
 
 
 def _blank_lines(lines: Sequence[str], index: LineIndex) -> list[bool]:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.rules import hook_on, on
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, bm25_sparse, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
 from mcp_pruner_server.pruning.structure.calls import called_credit, unit_names
@@ -142,7 +143,12 @@ def code_units(
     sig_end = [signature_end(lines, b) for b in deadline.paced(blocks)]
     bag_of = hooks.doc_bags(lines, lh, blocks) if parsed and hooks.doc_bags is not None else None
     # the language's name hits, with those made for this prune alone
-    all_name_hits = (*hooks.name_hits, *(hooks.prepare(lines, query) if hooks.prepare is not None else ()))
+    all_name_hits = [
+        hit
+        for hit in (*hooks.name_hits, *(hooks.prepare(lines, query) if hooks.prepare is not None else ()))
+        if hook_on(lang, hit)
+    ]
+    constructors, acronyms_on = on("constructor_named"), on("acronyms_named")
     for k, b in deadline.paced(enumerate(blocks)):
         if parsed:
             # a parser's container is its signature alone (fields and comments become chunks):
@@ -171,12 +177,12 @@ def code_units(
             bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         name_field = lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner])
-        if created := constructor_hits(b.name if parsed else None, query):
+        if constructors and (created := constructor_hits(b.name if parsed else None, query)):
             name_field = Doc({**name_field.hits, **created}, name_field.length)
         for name_hits in all_name_hits:  # the field's own hits win
             if implied := name_hits(b, lines, query):
                 name_field = Doc({**implied, **name_field.hits}, name_field.length)
-        if initials := acronyms_named(b.name if parsed else None, acronyms):
+        if acronyms_on and (initials := acronyms_named(b.name if parsed else None, acronyms)):
             name_field = Doc({**name_field.hits, **initials}, name_field.length)
         names.append(name_field)
     # documentation outside definitions counts as a doc comment does (`LEAD_WEIGHT` a line)
@@ -190,12 +196,15 @@ def code_units(
         names.append(Doc({}, 0))
         measured.append(chunk[0] not in doc_rows)
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
-    if parsed:  # overloads' docs are alike: their parameters and code say which one is meant
+    # overloads' docs are alike: their parameters and code say which one is meant
+    if parsed and on("overloads_by_code"):
         ends = [body[-1] + 1 for body, _ in spans]
         rescore = functools.partial(bm25, query, b=UNIT_B, deadline=deadline)
         body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore, deadline)
     name_query = {**acronyms, **query}
-    if coded := named_by_code_words(question, [b.name for b in blocks] if parsed else []):
+    coded = named_by_code_words(question, [b.name for b in blocks] if parsed else [])
+    coded = coded if on("code_words_named") else {}
+    if coded:
         # the stop word is a term of the name fields alone (no line's terms hold it)
         name_query = {**name_query, **dict.fromkeys(coded.values(), 1.0)}
         for k, word in coded.items():
@@ -206,36 +215,48 @@ def code_units(
         defined = [b.name for b in blocks] + [None] * (len(bodies) - len(blocks))
     else:  # one unit at a time: on 100k lines of chunks this is ~0.1 s
         defined = [name for body in deadline.paced(bodies) for name in unit_names(lines, (body,))]
-    said = names_said([d if s else None for s, d in zip(name_scores, defined, strict=True)], query)
-    name_scores = [s * f for s, f in zip(name_scores, said, strict=True)]
-    name_scores = callers_named(question, defined, name_scores)
+    if on("unsaid_name_lowered"):
+        said = names_said([d if s else None for s, d in zip(name_scores, defined, strict=True)], query)
+        name_scores = [s * f for s, f in zip(name_scores, said, strict=True)]
+    if on("callers_named"):
+        name_scores = callers_named(question, defined, name_scores)
     scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
-    if line_scores is not None:
+    if line_scores is not None and on("called_credit"):
         credit = called_credit(lines, bodies, line_scores, names=defined, lang=lang, deadline=deadline)
         scores = [score + CALLED_WEIGHT * c for score, c in zip(scores, credit, strict=True)]
     # Each pass below is one loop over the units, which nothing inside looks at the clock for:
     # a look between two of them keeps a deadline passing there from waiting for all the rest.
     deadline.check()
-    scores = predicates_first(question, defined, scores, signatures)
-    scores = subject_first(question, defined, scores)
+    if on("predicates_first"):
+        scores = predicates_first(question, defined, scores, signatures)
+    if on("subject_first"):
+        scores = subject_first(question, defined, scores)
     ranked = Ranked(question, defined, signatures, lines, bodies)
     for reorder in hooks.reorders:
         deadline.check()
-        scores = reorder(ranked, scores)
-    scores = namesakes_together(defined, scores, deadline=deadline)
-    scores = twins_together(defined, scores, deadline=deadline)
-    scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags], deadline=deadline)
+        if hook_on(lang, reorder):
+            scores = reorder(ranked, scores)
+    if on("namesakes_together"):
+        scores = namesakes_together(defined, scores, deadline=deadline)
+    if on("twins_together"):
+        scores = twins_together(defined, scores, deadline=deadline)
+    if on("named_twins_first"):
+        scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags], deadline=deadline)
     deadline.check()
-    scores = stubs_below_implementation(lines, bodies, defined, scores)
+    if on("stubs_below_implementation"):
+        scores = stubs_below_implementation(lines, bodies, defined, scores)
     deadline.check()
-    if parsed:  # a container with members (`impl X {`) is their context, never a unit of its own:
+    # a container with members (`impl X {`) is their context, never a unit of its own:
+    if parsed and on("containers_as_context"):
         # its header alone, one short line named like its members, outscored them (Rust dev)
         scores = [0.0 if k in first_child and blocks[k].container else s for k, s in enumerate(scores)]
     units = [Unit(body, score, around) for (body, around), score in zip(spans, scores, strict=True)]
-    if parsed:
+    if line_scores is not None:
+        units = [replace(u, peak=_best_lines(u.lines, line_scores)) for u in units]
+    if parsed and on("class_fields"):
         deadline.check()
         with_fields(lines, blocks, sig_end, units)
-    if not imports:
+    if not imports or not on("imports_used"):
         return units
     # only the units that can make the focus pay for finding the imports they use
     import_names = [(_bound_names(lines, s, e), range(s, e)) for s, e in imports]
@@ -245,6 +266,14 @@ def code_units(
         uses = [i for bound, rng in import_names if bound & used for i in rng]
         units[k] = replace(unit, uses=tuple(uses))
     return units
+
+
+# A unit's peak is the sum of its this many best line scores.
+BEST_LINES = 3
+
+
+def _best_lines(body: Sequence[int], line_scores: Sequence[float]) -> float:
+    return sum(sorted((line_scores[i] for i in body), reverse=True)[:BEST_LINES])
 
 
 def _name_scores(

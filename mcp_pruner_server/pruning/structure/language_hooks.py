@@ -25,7 +25,6 @@ from mcp_pruner_server.pruning.scoring import Doc, LineHits
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.fortran_generics import generic_hits, generics_of
 from mcp_pruner_server.pruning.structure.fortran_names import abbreviated_hits, kind_hits, question_words
-from mcp_pruner_server.pruning.structure.fortran_numbers import numbered_hits, numbered_phrases
 from mcp_pruner_server.pruning.structure.matlab_blocks import name_word_hits, usage_named_first
 from mcp_pruner_server.pruning.structure.matlab_docs import matlab_doc_bags
 from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, dsc_contract_hits
@@ -33,7 +32,7 @@ from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blo
 from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
 from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
 from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
-from mcp_pruner_server.pruning.structure.vbnet_units import constructor_doc_hits, workers_with_their_twins
+from mcp_pruner_server.pruning.structure.vbnet_units import constructor_doc_hits
 
 
 class BlockFinder(Protocol):
@@ -109,7 +108,6 @@ def _operator_words(block: Block, lines: Sequence[str], query: Mapping[str, floa
 def _fortran_name_hits(lines: Sequence[str], query: Mapping[str, float]) -> tuple[NameHits, ...]:
     words = question_words(query)  # read once: a file has hundreds of procedures
     generics = generics_of(lines)
-    numbered = numbered_phrases(query)
 
     def kinds(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
         return kind_hits(block.name, words)
@@ -120,10 +118,7 @@ def _fortran_name_hits(lines: Sequence[str], query: Mapping[str, float]) -> tupl
     def generic(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
         return generic_hits(block.name, generics, query)
 
-    def numbers(block: Block, lines: Sequence[str], query: Mapping[str, float]) -> dict[str, int]:
-        return numbered_hits(block.name, numbered)
-
-    return kinds, abbreviations, generic, numbers
+    return kinds, abbreviations, generic
 
 
 def _approved_verb(ranked: Ranked, scores: Sequence[float]) -> list[float]:
@@ -142,16 +137,12 @@ def _usage_named(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return usage_named_first(ranked.question, ranked.names, scores)
 
 
-def _vb_workers(ranked: Ranked, scores: Sequence[float]) -> list[float]:
-    return workers_with_their_twins(ranked.names, scores)
-
-
 HOOKS: dict[str, LanguageHooks] = {
     # Fortran's long derived types and modules of declarations only: hundreds of components as
     # one unit filled the budget when they won (`syntax_fsharp_fortran.LONG_TYPE_LINES`).
     # A specific's name says its kind and rank (`_dp`, `_2d`: "double precision", "2D"), cuts its
-    # words short (`vect`, `wts`, `getelm`), numbers its family (`gf_unpack6`: "Section 6") and is
-    # also its generic's (`interface stop_type`: `fortran_*.py`).
+    # words short (`vect`, `wts`, `getelm`) and is also its generic's (`interface stop_type`:
+    # `fortran_*.py`).
     "fortran": LanguageHooks(chunk_long_containers=True, prepare=_fortran_name_hits),
     # MATLAB's help follows the signature, and a class's help lists its methods (`matlab_docs.py`).
     "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,), doc_bags=matlab_doc_bags),
@@ -166,8 +157,7 @@ HOOKS: dict[str, LanguageHooks] = {
     # R: the function a roxygen page is named for after the title's words (`r_roxygen.py`).
     "r": LanguageHooks(reorders=(_opening_name, _roxygen_pages)),
     # Visual Basic: `Sub New` is what "Initializes a new instance …" documents (`vbnet_units.py`).
-    # The worker (`FindInternal`, `ParseCore`) with its documented public twin.
-    "vbnet": LanguageHooks(name_hits=(constructor_doc_hits,), reorders=(_vb_workers,)),
+    "vbnet": LanguageHooks(name_hits=(constructor_doc_hits,)),
 }
 
 

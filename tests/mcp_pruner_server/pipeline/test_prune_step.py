@@ -278,3 +278,18 @@ def test_the_trailer_counts_against_a_small_output() -> None:
     small = RAW_LINES[:6]
     view = "\n".join([*(f"{i + 1} {line}" for i, line in enumerate(small[:2])), "[lines 3-6 pruned]"])
     assert not worth_sending(view, estimate_tokens("\n".join(small)))
+
+
+async def test_a_read_whose_question_fits_many_functions_alike_says_it_kept_more(tmp_path: Path) -> None:
+    source = "".join(
+        f"def handler_{k}(request):\n    value = request.get('field_{k}')\n    return value * {k}\n\n"
+        for k in range(200)
+    )
+    (tmp_path / "handlers.py").write_text(source)
+    service = _service()
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
+    args = {"path": "handlers.py", "context_focus_question": "which handler gets the request field"}
+    reply = await dispatcher.call("read", args)
+    await service.aclose()
+    assert at(reply.structured, "pruning", "applied") is True
+    assert at(reply.structured, "pruning", "reason") == "vague_question"

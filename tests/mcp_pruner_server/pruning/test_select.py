@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.rules import rules_off
 from mcp_pruner_server.pruning.select import Unit, choose
 
 
@@ -93,3 +94,36 @@ def test_a_runner_up_the_huge_best_unit_left_out_of_the_focus_still_gets_the_sla
     huge, runner_up = Unit(tuple(range(120)), 10.0), Unit(tuple(range(150, 154)), 8.0)
     keep = choose(200, [huge, runner_up], [], 40, [0.0] * 200, [False] * 200)
     assert all(keep[i] for i in range(150, 154))
+
+
+def test_a_unit_too_large_for_the_budget_keeps_its_first_line_and_its_best_scoring_window() -> None:
+    n = 100
+    scores = [0.0] * n
+    scores[40:44] = [5.0, 6.0, 6.0, 5.0]  # the lines the question is about, inside a 60-line unit
+    units = [
+        Unit(tuple(range(0, 5)), 10.0),
+        Unit(tuple(range(10, 70)), 9.0),  # close to the best, too large for any budget here
+        *(Unit(tuple(range(start, start + 5)), 1.0) for start in (75, 82, 89)),
+    ]
+    keep = choose(n, units, [], 20, scores, [False] * n)
+    assert keep[10]
+    assert all(keep[40:44])
+    assert not keep[20]
+    with rules_off("windows_in_large_units"):
+        keep = choose(n, units, [], 20, scores, [False] * n)
+    assert not any(keep[10:70])
+
+
+def test_the_fill_takes_first_the_unit_whose_best_lines_score_highest_among_equals() -> None:
+    n = 100
+    units = [
+        Unit(tuple(range(0, 5)), 10.0),
+        Unit(tuple(range(20, 30)), 2.0, peak=1.0),
+        Unit(tuple(range(40, 50)), 2.0, peak=9.0),  # a few lines doing what the question says
+    ]
+    keep = choose(n, units, [], 15, [0.0] * n, [False] * n)
+    assert all(keep[40:50])
+    assert not any(keep[20:30])
+    with rules_off("best_lines_fill"):
+        keep = choose(n, units, [], 15, [0.0] * n, [False] * n)
+    assert all(keep[20:30])

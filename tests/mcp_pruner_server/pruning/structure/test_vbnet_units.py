@@ -9,7 +9,6 @@ from mcp_pruner_server.pruning.select import Unit
 from mcp_pruner_server.pruning.structure.calls import called_credit
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.vbnet_blocks import vbnet_blocks
-from mcp_pruner_server.pruning.structure.vbnet_units import WORKER_SHARE, workers_with_their_twins
 
 
 def _units(lines: Sequence[str], question: str) -> list[Unit]:
@@ -133,70 +132,6 @@ def test_attributes_on_the_heads_line_or_several_on_the_lines_above_belong_to_th
 
 
 # A public method documented, the worker doing its job named after it and not documented.
-WORKER = """\
-Public Class Dijkstra
-    ''' <summary>
-    ''' Calculates the minimum possible distance from the root node to all other nodes.
-    ''' </summary>
-    Public Function DistanceFinder(start As Integer) As Node()
-        Return DistanceFinderInternal(start, Nothing)
-    End Function
-
-    ''' <summary>
-    ''' Resets the distance of every node to the root.
-    ''' </summary>
-    Public Sub Reset()
-        For Each node In nodes
-            node.Distance = Double.MaxValue
-        Next
-    End Sub
-
-    Private Function DistanceFinderInternal(startIndex As Integer, endIndex As Integer?) As Node()
-        Dim queue As New PriorityQueue(Of Node)
-        queue.Enqueue(nodes(startIndex))
-        While queue.Count > 0
-            Dim current = queue.Dequeue()
-            For Each edge In current.Edges
-                Relax(current, edge)
-            Next
-        End While
-        Return nodes
-    End Function
-
-    Public ReadOnly Property Score As Double
-        Get
-            Return nodes.Sum(Function(n) n.Distance)
-        End Get
-    End Property
-End Class
-""".splitlines()
-
-
-def _score_of(lines: Sequence[str], units: Sequence[Unit], head: str) -> float:
-    return next(u.score for u in units if any(lines[i].strip().startswith(head) for i in u.lines))
-
-
-def test_the_worker_named_after_a_documented_method_scores_close_to_it() -> None:
-    units = _units(WORKER, "Calculates the minimum possible distance from root node to all other nodes.")
-    public = _score_of(WORKER, units, "Public Function DistanceFinder(")
-    worker = _score_of(WORKER, units, "Private Function DistanceFinderInternal(")
-    reset = _score_of(WORKER, units, "Public Sub Reset(")
-    assert worker >= 0.85 * public > reset
-
-
-def test_a_name_merely_ending_in_a_workers_suffix_is_no_worker() -> None:
-    assert workers_with_their_twins(
-        ["S", "Score", "Find", "FindCore", "solve_internal", "Solve"], [9, 1, 8, 1, 1, 4]
-    ) == [
-        9,
-        1,
-        8,
-        8 * WORKER_SHARE,
-        4 * WORKER_SHARE,
-        4,
-    ]
-
-
 STREAM = """\
 Public Class EnergyStream
     Private _eflow As Double?
