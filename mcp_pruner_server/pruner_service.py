@@ -37,12 +37,12 @@ from typing import Literal
 import anyio
 import anyio.to_thread
 import httpx
-import structlog
 
 from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend
 from mcp_pruner_server.backends.base import CaptureReader
 from mcp_pruner_server.errors import BackendError
+from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
@@ -60,8 +60,13 @@ READ_BACK_SLOTS = 2
 # Remote pruners are few; a handful of pooled keep-alive connections serves 20 concurrent prunes.
 MAX_CONNECTIONS = 20
 MAX_KEEPALIVE_CONNECTIONS = 10
-
-log = structlog.get_logger(__name__)
+# `warm()`'s made-up read: enough code for the engine's whole path (parse, score, select, render).
+WARM_UP_PATH = "warm_up.py"
+WARM_UP_QUESTION = "Where is the total computed?"
+WARM_UP_TEXT = (
+    "\n".join(f"def step_{n}(value):\n    return value + {n}\n" for n in range(20))
+    + "\ndef total(values):\n    return sum(values)\n"
+)
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,7 @@ class PrunerService:
                 text, goal_hint, source_type, options, prune_id, started, max_input_bytes
             )
         except Exception as exc:  # the fail-open boundary: a bug costs pruning, never the output
-            log.exception("pruner.internal_error", prune_id=prune_id)
+            log_exception("pruner.internal_error", prune_id=prune_id)
             result = noop_result(
                 text,
                 prune_id,
@@ -205,7 +210,7 @@ class PrunerService:
         try:
             result = await backend.prune_captured(source, goal_hint, source_type, options, prune_id)
         except Exception as exc:  # the fail-open boundary, as in `prune`
-            log.exception("pruner.internal_error", prune_id=prune_id)
+            log_exception("pruner.internal_error", prune_id=prune_id)
             result = noop_result("", prune_id, ["internal_error"], backend=self._backend.name, elapsed_ms=0.0)
             return PruneOutcome(
                 result, self._backend.name, True, "internal_error", f"{type(exc).__name__}: {exc}"
@@ -251,6 +256,21 @@ class PrunerService:
             },
         }
 
+    async def warm(self) -> float | None:
+        """Run the local engine once on a small made-up text, so the first tool call does not
+        pay for its worker's start and imports; returns how long that took in ms (None for a
+        remote backend, which is not called). Nothing is stored; a failure is only logged.
+        """
+        if self._backend.name != HeuristicBackend.name:
+            return None
+        started = time.perf_counter()
+        options = PruneOptions(path=WARM_UP_PATH)
+        try:
+            await self._backend.prune(WARM_UP_TEXT, WARM_UP_QUESTION, "code", options, "prn_warm_up")
+        except Exception:  # the first real call then pays, and logs, whatever this was
+            log_exception("pruner.warm_up_failed")
+        return round((time.perf_counter() - started) * 1000, 1)
+
     async def aclose(self) -> None:
         """Close the pooled HTTP client if this service created it."""
         if self._owns_client:
@@ -280,8 +300,9 @@ class PrunerService:
         try:
             result = await self._backend.prune(text, goal_hint, source_type, options, prune_id)
         except BackendError as exc:
-            log.warning(
+            log_event(
                 "pruner.backend_fallback",
+                level="warning",
                 prune_id=prune_id,
                 backend=self._backend.name,
                 error_code=exc.error_code,

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import Response
 
-from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.errors import (
     DomainRpcError,
     InvalidParamsError,
@@ -40,13 +39,8 @@ from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, new_request_id
 from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
+from mcp_pruner_server.protocol import answer_text_size, initialize_result
 
-# The newest MCP revision this plain endpoint speaks; a client asking for an older known one
-# gets its own back (the result shapes used here are the same in all of them).
-LATEST_PROTOCOL_VERSION = "2025-11-25"
-KNOWN_PROTOCOL_VERSIONS = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"})
-# The runner and other consumers check this to know which result shapes to expect.
-JEEVES_SCHEMA_VERSION = 1
 # A batch is a convenience, not a way to run a thousand tool calls in one request.
 MAX_BATCH_LENGTH = 100
 
@@ -59,30 +53,8 @@ class RpcAnswer:
     body: bytes | None
 
 
-def initialize_result(params: Mapping[str, object]) -> JsonObject:
-    requested = params.get("protocolVersion")
-    version = requested if isinstance(requested, str) and requested in KNOWN_PROTOCOL_VERSIONS else None
-    return {
-        "protocolVersion": version or LATEST_PROTOCOL_VERSION,
-        "capabilities": {"tools": {"listChanged": False}, "resources": {}, "prompts": {}},
-        "serverInfo": {"name": SERVER_NAME, "version": __version__},
-        "jeeves": {"schemaVersion": JEEVES_SCHEMA_VERSION},
-    }
-
-
 def _encode(status: int, payload: object) -> RpcAnswer:
     return RpcAnswer(status, rpc_dumps_bytes(payload))
-
-
-def _text_size(answer: JsonObject) -> int:
-    """Roughly how big an answer's JSON is: a tool result's text content dominates it, and
-    `structuredContent` holds the same data again."""
-    result = answer.get("result")
-    if isinstance(result, dict):
-        content = result.get("content")
-        if isinstance(content, list) and content and isinstance(content[0], dict):
-            return 2 * len(str(content[0].get("text", "")))
-    return 0
 
 
 def _parse_failed(exc: Exception) -> RpcAnswer:
@@ -142,7 +114,7 @@ class RpcEndpoint:
 
     async def _encode(self, payload: JsonObject | list[JsonObject]) -> RpcAnswer:
         items = payload if isinstance(payload, list) else [payload]
-        size = sum(_text_size(item) for item in items)
+        size = sum(answer_text_size(item) for item in items)
         return await run_off_loop_if_large(functools.partial(_encode, 200, payload), size)
 
     async def _one(self, message: object) -> JsonObject | None:
