@@ -55,6 +55,9 @@ if TYPE_CHECKING:
 # A tool call that arrives while the server is still loading waits this long for it; loading
 # takes ~1 s on a busy laptop, so this means it is broken, not slow.
 LOAD_TIMEOUT_S: Final = 20.0
+# Logged when the tools start loading: everything imported before it served the handshake.
+LOADING_EVENT: Final = "mcp_pruner.tools_loading"
+WARM_EVENT: Final = "mcp_pruner.warm"
 JsonObject = dict[str, object]
 Handler = Callable[[Mapping[str, object]], Awaitable[JsonObject]]
 
@@ -99,6 +102,7 @@ class Backstage:
             await self._parts.service.aclose()
 
     async def _load(self, reason: str) -> None:
+        log_event(LOADING_EVENT, reason=reason)
         started = time.perf_counter()
         try:
             self._parts = await anyio.to_thread.run_sync(_build_parts, self._settings, abandon_on_cancel=True)
@@ -111,7 +115,7 @@ class Backstage:
         loaded = time.perf_counter()
         warm_ms = await self._parts.service.warm()
         log_event(
-            "mcp_pruner.warm",
+            WARM_EVENT,
             reason=reason,
             load_ms=round((loaded - started) * 1000, 1),
             engine_ms=warm_ms,

@@ -62,10 +62,10 @@ class StdioServer:
 
 
 @contextlib.contextmanager
-def stdio_server(root: Path, *extra: str) -> Iterator[StdioServer]:
+def stdio_server(root: Path, *extra: str, python_flags: tuple[str, ...] = ()) -> Iterator[StdioServer]:
     """`python -m mcp_pruner_server --stdio` in `root`, its own process group; killed at the end."""
     stderr_path = root / "stderr.log"
-    argv = [sys.executable, "-m", "mcp_pruner_server", "--stdio", *extra]
+    argv = [sys.executable, *python_flags, "-m", "mcp_pruner_server", "--stdio", *extra]
     with stderr_path.open("wb") as stderr:
         process = subprocess.Popen(
             argv,

@@ -18,6 +18,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
+from mcp_pruner_server.stdio_session import LOADING_EVENT
 from tests.mcp_pruner_server.stdio_process import StdioServer, stdio_server, wait_for_file
 from tests.rpc_examples import initialize
 
@@ -263,3 +264,40 @@ def test_an_oversized_line_is_refused_unread_and_pings_are_answered_after_it(roo
     assert "at most 16777216 bytes" in refusal["error"]["message"]
     assert pong == {"jsonrpc": "2.0", "id": 6, "result": {}}
     assert grown < OVERSIZED_LINE_MIB * (1 << 20) // 2, grown  # never held, let alone parsed
+
+
+# What only a tool call needs, or HTTP: none of it may be imported to answer the handshake.
+NOT_FOR_THE_HANDSHAKE = (
+    "mcp",
+    "mcp_types",
+    "pydantic",
+    "starlette",
+    "uvicorn",
+    "httpx",
+    "click",
+    "typer",
+    "rich",
+    "structlog",
+    "tree_sitter",
+    "mcp_pruner_server.pruning.engine",
+    "mcp_pruner_server.pipeline.dispatcher",
+    "mcp_pruner_server.pruner_service",
+)
+
+
+def test_the_handshake_is_answered_before_the_sdk_http_or_the_engine_is_imported(root: Path) -> None:
+    with stdio_server(root, python_flags=("-X", "importtime")) as server:
+        server.handshake()
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        names = [tool["name"] for tool in server.answer_to(2)["result"]["tools"]]
+        server.send(_sleeper_call(3, "echo loaded"))  # answered once the tools have loaded
+        loaded = server.answer_to(3)
+        stderr = server.stderr()
+
+    before_loading = stderr[: stderr.index(LOADING_EVENT)]
+    imported = {line.split("|")[-1].strip() for line in before_loading.splitlines() if "import time:" in line}
+    assert names[:3] == ["read", "bash", "grep"]
+    assert "loaded" in loaded["result"]["content"][0]["text"]
+    assert "mcp_pruner_server.stdio_session" in imported  # the import lines are there
+    assert sorted(imported.intersection(NOT_FOR_THE_HANDSHAKE)) == []
+    assert "mcp_pruner_server.pruning.engine" in stderr  # loaded after the handshake
