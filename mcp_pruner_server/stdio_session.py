@@ -20,20 +20,18 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 import anyio
 import anyio.abc
 import anyio.to_thread
 
-from mcp_pruner_server.errors import DomainRpcError, InvalidParamsError, MethodNotFoundError
+from mcp_pruner_server.errors import InvalidParamsError
 from mcp_pruner_server.http.jsonrpc import (
-    INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
     PAYLOAD_TOO_LARGE,
-    domain_rpc_error,
     rpc_error,
 )
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, strict_loads
@@ -46,6 +44,8 @@ from mcp_pruner_server.protocol import (
     listed_tools,
     tool_result_text,
 )
+from mcp_pruner_server.rpc_methods import Handler, empty_listing, unknown_name
+from mcp_pruner_server.rpc_methods import answer as rpc_answer
 from mcp_pruner_server.settings import ServerSettings
 from mcp_pruner_server.stdio_wire import Oversized, StdioWire
 
@@ -59,7 +59,7 @@ LOAD_TIMEOUT_S: Final = 20.0
 LOADING_EVENT: Final = "mcp_pruner.tools_loading"
 WARM_EVENT: Final = "mcp_pruner.warm"
 JsonObject = dict[str, object]
-Handler = Callable[[Mapping[str, object]], Awaitable[JsonObject]]
+INTERNAL_EVENT: Final = "stdio.internal_error"
 
 
 class Backstage:
@@ -154,12 +154,11 @@ class StdioSession:
             "ping": self._empty,
             "tools/list": self._tools_list,
             "tools/call": self._tools_call,
-            "resources/list": _listing("resources"),
-            "resources/templates/list": _listing("resourceTemplates"),
-            "prompts/list": _listing("prompts"),
-            # Declared capabilities with nothing in them: an unknown name is -32602, as on /mcp.
-            "resources/read": _unknown("uri", "Resource not found"),
-            "prompts/get": _unknown("name", "Unknown prompt"),
+            "resources/list": empty_listing("resources"),
+            "resources/templates/list": empty_listing("resourceTemplates"),
+            "prompts/list": empty_listing("prompts"),
+            "resources/read": unknown_name("uri", "no resource has this URI"),
+            "prompts/get": unknown_name("name", "no prompt has this name"),
         }
 
     async def serve(self) -> None:
@@ -230,28 +229,14 @@ class StdioSession:
     ) -> None:
         answer: JsonObject | None = None
         with scope:
-            answer = await self._result(request_id, method, {} if params is None else params)
+            params = {} if params is None else params
+            answer = await rpc_answer(self._methods, request_id, method, params, event=INTERNAL_EVENT)
         self._running.pop(request_id, None)
         self._tool_calls.pop(request_id, None)
         if answer is not None:  # None: cancelled by the client, who expects no answer
             await self._send(answer)
             if method == "tools/list":
                 self._backstage.start("tools_listed")  # the handshake is over: load the rest
-
-    async def _result(self, request_id: str | int, method: str, params: object) -> JsonObject:
-        try:
-            if not isinstance(params, dict):
-                raise _invalid_params("params", "must be an object")
-            handler = self._methods.get(method)
-            if handler is None:
-                raise MethodNotFoundError(method)
-            result = await handler(params)
-        except DomainRpcError as exc:
-            return domain_rpc_error(request_id, exc)
-        except Exception:  # the top-level boundary: a bug becomes -32603, the server keeps serving
-            log_exception("stdio.internal_error", method=method)
-            return rpc_error(request_id, INTERNAL_ERROR, "Internal error")
-        return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
     async def _refuse(self, request_id: object, code: int, message: str, reason: str) -> None:
         log_event("mcp_pruner.stdio_refused", level="warning", reason=reason, code=code, message=message)
@@ -274,7 +259,7 @@ class StdioSession:
     async def _tools_call(self, params: Mapping[str, object]) -> JsonObject:
         name = params.get("name")
         if not isinstance(name, str) or not name:
-            raise _invalid_params("name", "is required (the tool to call)")
+            raise InvalidParamsError([("name", "is required (the tool to call)")])
         parts = await self._backstage.parts()
         reply = await parts.dispatcher.call(name, params.get("arguments"))
         result: JsonObject = {
@@ -284,21 +269,3 @@ class StdioSession:
         if not self._text_view:
             result["structuredContent"] = reply.structured
         return result
-
-
-def _invalid_params(field: str, message: str) -> InvalidParamsError:
-    return InvalidParamsError([(field, message)])
-
-
-def _listing(key: str) -> Handler:
-    async def empty_list(_params: Mapping[str, object]) -> JsonObject:
-        return {key: []}
-
-    return empty_list
-
-
-def _unknown(field: str, message: str) -> Handler:
-    async def refuse(params: Mapping[str, object]) -> JsonObject:
-        raise _invalid_params(field, f"{message}: {params.get(field)}")
-
-    return refuse

@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from mcp_pruner_server.errors import (
-    DomainRpcError,
     InvalidParamsError,
     InvalidRequestError,
-    MethodNotFoundError,
 )
 from mcp_pruner_server.http.jsonrpc import (
     INTERNAL_ERROR,
@@ -34,12 +32,13 @@ from mcp_pruner_server.http.jsonrpc import (
     rpc_error,
 )
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, strict_loads
-from mcp_pruner_server.logs import log_event, log_exception
+from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, new_request_id
 from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.protocol import answer_text_size, initialize_result
+from mcp_pruner_server.rpc_methods import Handler, answer, empty_listing, unknown_name
 
 # A batch is a convenience, not a way to run a thousand tool calls in one request.
 MAX_BATCH_LENGTH = 100
@@ -81,17 +80,17 @@ class RpcEndpoint:
 
     def __init__(self, dispatcher: ToolDispatcher) -> None:
         self._dispatcher = dispatcher
-        self._methods: dict[str, Callable[[Mapping[str, object]], Awaitable[JsonObject]]] = {
+        self._methods: dict[str, Handler] = {
             "initialize": self._initialize,
             "ping": self._empty,
             "tools/list": self._tools_list,
             "tools/call": self._tools_call,
-            "resources/list": self._listing("resources"),
-            "resources/templates/list": self._listing("resourceTemplates"),
-            "prompts/list": self._listing("prompts"),
+            "resources/list": empty_listing("resources"),
+            "resources/templates/list": empty_listing("resourceTemplates"),
+            "prompts/list": empty_listing("prompts"),
             # Declared capabilities with nothing in them: an unknown name is -32602, as on /mcp.
-            "resources/read": self._unknown("uri", "no resource has this URI"),
-            "prompts/get": self._unknown("name", "no prompt has this name"),
+            "resources/read": unknown_name("uri", "no resource has this URI"),
+            "prompts/get": unknown_name("name", "no prompt has this name"),
             "health": self._health,
         }
 
@@ -135,21 +134,8 @@ class RpcEndpoint:
                 log_event("rpc.notification", method=method)
             return None  # a notification is never answered, even when unknown
         params = message.get("params", {})
-        if params is None:
-            params = {}
-        try:
-            if not isinstance(params, Mapping):
-                raise InvalidParamsError([("params", "must be an object")])
-            handler = self._methods.get(method)
-            if handler is None:
-                raise MethodNotFoundError(method)
-            result = await handler(params)
-        except DomainRpcError as exc:
-            return domain_rpc_error(request_id, exc)
-        except Exception:  # the top-level boundary: a bug becomes -32603, the server keeps serving
-            log_exception("rpc.internal_error", method=method)
-            return rpc_error(request_id, INTERNAL_ERROR, "Internal error")
-        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+        params = {} if params is None else params
+        return await answer(self._methods, request_id, method, params, event="rpc.internal_error")
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:
         return initialize_result(params)
@@ -169,20 +155,6 @@ class RpcEndpoint:
 
     async def _health(self, _params: Mapping[str, object]) -> JsonObject:
         return self._dispatcher.service.health()
-
-    @staticmethod
-    def _unknown(field: str, message: str) -> Callable[[Mapping[str, object]], Awaitable[JsonObject]]:
-        async def refuse(_params: Mapping[str, object]) -> JsonObject:
-            raise InvalidParamsError([(field, message)])
-
-        return refuse
-
-    @staticmethod
-    def _listing(key: str) -> Callable[[Mapping[str, object]], Awaitable[JsonObject]]:
-        async def empty_list(_params: Mapping[str, object]) -> JsonObject:
-            return {key: []}
-
-        return empty_list
 
 
 # -- the route ------------------------------------------------------------------------------
