@@ -22,6 +22,7 @@ from typing import Final
 
 import anyio
 
+from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.settings import MAX_REQUEST_BODY_BYTES
 
 # One message: the same bound as an HTTP body (a `prune_text` of a 4 MiB text still fits
@@ -58,6 +59,7 @@ class StdioWire:
             if polls:
                 os.set_blocking(fd, False)
         self._write_lock = anyio.Lock()
+        self.stdout_closed = False  # answers are then dropped
 
     async def lines(self) -> AsyncIterator[bytes | Oversized]:
         """Each complete line (its newline removed, blank lines skipped), or `Oversized`, to EOF."""
@@ -90,12 +92,17 @@ class StdioWire:
         """Write one message and its newline, whole (messages never interleave)."""
         data = memoryview(message + b"\n")
         async with self._write_lock:
-            while data:
+            while data and not self.stdout_closed:
                 try:
                     written = os.write(self._write_fd, data)
                 except BlockingIOError:
                     await anyio.wait_writable(self._write_fd)
                     continue
+                except (BrokenPipeError, ConnectionResetError):
+                    # The client stopped reading; it still ends us by closing stdin or a signal.
+                    self.stdout_closed = True
+                    log_event("mcp_pruner.stdio_stdout_closed", level="warning")
+                    return
                 data = data[written:]
 
     async def _read(self) -> bytes:
