@@ -238,8 +238,12 @@ def main() -> None:
     if args.codex_runs:
         runs = args.codex_runs
         print(f"codex exec one-shot, optional stdio server (`jeeves install codex`), {runs} in a row:")
+        load = os.getloadavg()[0]
         tools, pruned, failures = codex_runs(runs)
-        print(f"  at rest: our tools in the first request {tools}/{runs}, pruned read back {pruned}/{runs}")
+        print(
+            f"  no CPU hog (load {load:.1f}): our tools in the first request {tools}/{runs}, "
+            f"pruned read back {pruned}/{runs}"
+        )
         for failure in failures:
             print(f"    {failure}")
         with every_core_busy() as hogs:

@@ -32,14 +32,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 import anyio.to_thread
-import httpx
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend
+from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend, is_remote
 from mcp_pruner_server.backends.base import CaptureReader
 from mcp_pruner_server.errors import BackendError
 from mcp_pruner_server.logs import log_event, log_exception
@@ -48,6 +47,9 @@ from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceTyp
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveredText, RecoveryStore, new_prune_id
 from tools_exec.capture import CapturedSource
+
+if TYPE_CHECKING:
+    import httpx
 
 PrunerErrorCode = Literal["timeout", "http_error", "invalid_response", "internal_error"]
 
@@ -67,6 +69,18 @@ WARM_UP_TEXT = (
     "\n".join(f"def step_{n}(value):\n    return value + {n}\n" for n in range(20))
     + "\ndef total(values):\n    return sum(values)\n"
 )
+
+
+def _pooled_client(config: PruningConfig) -> httpx.AsyncClient:
+    import httpx
+
+    return httpx.AsyncClient(
+        limits=httpx.Limits(
+            max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_KEEPALIVE_CONNECTIONS
+        ),
+        # The backends bound every call with anyio.fail_after; these are only a floor.
+        timeout=httpx.Timeout(max(config.timeout_ms, config.deepinfra_timeout_ms) / 1000.0),
+    )
 
 
 @dataclass(frozen=True)
@@ -102,20 +116,15 @@ class PrunerService:
         """`backend` overrides the one `config.backend` names (tests, embedding);
         `engine_processes` runs the heuristic engine in worker processes (`create_backend`).
 
-        The pooled `httpx.AsyncClient` is created here unless given; `aclose()` closes the
-        one created here.
+        The pooled `httpx.AsyncClient` of a remote backend is created here unless given;
+        `aclose()` closes the one created here.
         """
         self._config = config
         self._store = store
         self._clock = clock
-        self._owns_client = client is None
-        self._client = client or httpx.AsyncClient(
-            limits=httpx.Limits(
-                max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_KEEPALIVE_CONNECTIONS
-            ),
-            # The backends bound every call with anyio.fail_after; these are only a floor.
-            timeout=httpx.Timeout(max(config.timeout_ms, config.deepinfra_timeout_ms) / 1000.0),
-        )
+        # Only a remote backend needs the pooled client: httpx is not even imported otherwise.
+        self._owns_client = client is None and backend is None and is_remote(config)
+        self._client = _pooled_client(config) if self._owns_client else client
         self._heuristic = HeuristicBackend()
         self._read_back = anyio.CapacityLimiter(READ_BACK_SLOTS)
         self._backend = backend or create_backend(config, self._client, engine_processes=engine_processes)
@@ -273,7 +282,7 @@ class PrunerService:
 
     async def aclose(self) -> None:
         """Close the pooled HTTP client if this service created it."""
-        if self._owns_client:
+        if self._owns_client and self._client is not None:
             await self._client.aclose()
 
     # -- internals ---------------------------------------------------------------------
