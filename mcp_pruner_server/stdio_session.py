@@ -65,10 +65,10 @@ INTERNAL_EVENT: Final = "stdio.internal_error"
 class Backstage:
     """What a tool call needs, loaded once, off the event loop, after the handshake.
 
-    `start()` begins loading (idempotent); `parts()` waits for it (bounded). Once the parts
-    are built, the engine warms up in its worker (`PrunerService.warm`) and the commands'
-    process groups get their watchdog (`tools_exec.group_watchdog`); `mcp_pruner.warm` logs
-    how long each step took.
+    `start()` begins loading (idempotent); `parts()` waits for it (bounded). The commands'
+    watchdog (`tools_exec.group_watchdog`) starts first, so no command runs without it; once
+    the parts are built, the engine warms up in its worker (`PrunerService.warm`), and
+    `mcp_pruner.warm` logs how long loading and warming took.
     """
 
     def __init__(self, settings: ServerSettings, task_group: anyio.abc.TaskGroup) -> None:
