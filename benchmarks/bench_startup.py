@@ -198,6 +198,13 @@ def codex_runs(runs: int) -> tuple[int, int, list[str]]:
     return with_tools, pruned, failures
 
 
+def report_codex(label: str, runs: int) -> None:
+    tools, pruned, failures = codex_runs(runs)
+    print(f"  {label}: our tools in the first request {tools}/{runs}, pruned read back {pruned}/{runs}")
+    for failure in failures:
+        print(f"    {failure}")
+
+
 def row(name: str, samples: list[float], base_ms: float, target_ms: float | None = None) -> None:
     ms = median_ms(samples)
     target = f"   target ≤ {target_ms:.0f} ms: {'met' if ms <= target_ms else 'MISSED'}" if target_ms else ""
@@ -238,22 +245,9 @@ def main() -> None:
     if args.codex_runs:
         runs = args.codex_runs
         print(f"codex exec one-shot, optional stdio server (`jeeves install codex`), {runs} in a row:")
-        load = os.getloadavg()[0]
-        tools, pruned, failures = codex_runs(runs)
-        print(
-            f"  no CPU hog (load {load:.1f}): our tools in the first request {tools}/{runs}, "
-            f"pruned read back {pruned}/{runs}"
-        )
-        for failure in failures:
-            print(f"    {failure}")
+        report_codex(f"no CPU hog (load {os.getloadavg()[0]:.1f})", runs)
         with every_core_busy() as hogs:
-            tools, pruned, failures = codex_runs(runs)
-        print(
-            f"  {hogs} CPU hogs: our tools in the first request {tools}/{runs}, "
-            f"pruned read back {pruned}/{runs}"
-        )
-        for failure in failures:
-            print(f"    {failure}")
+            report_codex(f"{hogs} CPU hogs", runs)
 
 
 if __name__ == "__main__":

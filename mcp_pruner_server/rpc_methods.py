@@ -40,6 +40,26 @@ async def answer(
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
+async def _empty(_params: Mapping[str, object]) -> JsonObject:
+    return {}
+
+
+def mcp_methods(*, initialize: Handler, tools_list: Handler, tools_call: Handler) -> dict[str, Handler]:
+    """The MCP methods this server answers, on every transport: the three given, `ping`, and
+    the empty resource and prompt listings (their capabilities are declared, nothing is in them)."""
+    return {
+        "initialize": initialize,
+        "ping": _empty,
+        "tools/list": tools_list,
+        "tools/call": tools_call,
+        "resources/list": empty_listing("resources"),
+        "resources/templates/list": empty_listing("resourceTemplates"),
+        "prompts/list": empty_listing("prompts"),
+        "resources/read": unknown_name("uri", "no resource has this URI"),
+        "prompts/get": unknown_name("name", "no prompt has this name"),
+    }
+
+
 def empty_listing(key: str) -> Handler:
     """A listing method with nothing in it (`resources/list` → `{"resources": []}`)."""
 

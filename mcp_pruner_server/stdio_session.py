@@ -44,8 +44,8 @@ from mcp_pruner_server.protocol import (
     listed_tools,
     tool_result_text,
 )
-from mcp_pruner_server.rpc_methods import Handler, empty_listing, unknown_name
 from mcp_pruner_server.rpc_methods import answer as rpc_answer
+from mcp_pruner_server.rpc_methods import mcp_methods
 from mcp_pruner_server.settings import ServerSettings
 from mcp_pruner_server.stdio_wire import Oversized, StdioWire
 
@@ -149,17 +149,9 @@ class StdioSession:
         self._text_view = text_view
         self._running: dict[str | int, anyio.CancelScope] = {}
         self._tool_calls: dict[str | int, anyio.CancelScope] = {}
-        self._methods: dict[str, Handler] = {
-            "initialize": self._initialize,
-            "ping": self._empty,
-            "tools/list": self._tools_list,
-            "tools/call": self._tools_call,
-            "resources/list": empty_listing("resources"),
-            "resources/templates/list": empty_listing("resourceTemplates"),
-            "prompts/list": empty_listing("prompts"),
-            "resources/read": unknown_name("uri", "no resource has this URI"),
-            "prompts/get": unknown_name("name", "no prompt has this name"),
-        }
+        self._methods = mcp_methods(
+            initialize=self._initialize, tools_list=self._tools_list, tools_call=self._tools_call
+        )
 
     async def serve(self) -> None:
         """Answer every message until stdin reaches EOF; the running calls are then cancelled."""
@@ -249,9 +241,6 @@ class StdioSession:
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:
         return initialize_result(params, instructions=True)
-
-    async def _empty(self, _params: Mapping[str, object]) -> JsonObject:
-        return {}
 
     async def _tools_list(self, _params: Mapping[str, object]) -> JsonObject:
         return {"tools": listed_tools(text_view=self._text_view)}

@@ -38,7 +38,7 @@ from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, new_request_id
 from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.protocol import answer_text_size, initialize_result
-from mcp_pruner_server.rpc_methods import Handler, answer, empty_listing, unknown_name
+from mcp_pruner_server.rpc_methods import Handler, answer, mcp_methods
 
 # A batch is a convenience, not a way to run a thousand tool calls in one request.
 MAX_BATCH_LENGTH = 100
@@ -80,19 +80,10 @@ class RpcEndpoint:
 
     def __init__(self, dispatcher: ToolDispatcher) -> None:
         self._dispatcher = dispatcher
-        self._methods: dict[str, Handler] = {
-            "initialize": self._initialize,
-            "ping": self._empty,
-            "tools/list": self._tools_list,
-            "tools/call": self._tools_call,
-            "resources/list": empty_listing("resources"),
-            "resources/templates/list": empty_listing("resourceTemplates"),
-            "prompts/list": empty_listing("prompts"),
-            # Declared capabilities with nothing in them: an unknown name is -32602, as on /mcp.
-            "resources/read": unknown_name("uri", "no resource has this URI"),
-            "prompts/get": unknown_name("name", "no prompt has this name"),
-            "health": self._health,
-        }
+        self._methods: dict[str, Handler] = mcp_methods(
+            initialize=self._initialize, tools_list=self._tools_list, tools_call=self._tools_call
+        )
+        self._methods["health"] = self._health
 
     async def handle(self, body: bytes) -> RpcAnswer:
         """Answer one HTTP body (a request, a notification or a batch); never raises."""
@@ -139,9 +130,6 @@ class RpcEndpoint:
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:
         return initialize_result(params)
-
-    async def _empty(self, _params: Mapping[str, object]) -> JsonObject:
-        return {}
 
     async def _tools_list(self, _params: Mapping[str, object]) -> JsonObject:
         return {"tools": self._dispatcher.list_tools()}
