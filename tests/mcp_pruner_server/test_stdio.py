@@ -300,4 +300,4 @@ def test_the_handshake_is_answered_before_the_sdk_http_or_the_engine_is_imported
     assert "loaded" in loaded["result"]["content"][0]["text"]
     assert "mcp_pruner_server.stdio_session" in imported  # the import lines are there
     assert sorted(imported.intersection(NOT_FOR_THE_HANDSHAKE)) == []
-    assert "mcp_pruner_server.pruning.engine" in stderr  # loaded after the handshake
+    assert "mcp_pruner_server.pipeline.dispatcher" in stderr  # loaded after the handshake
