@@ -168,6 +168,10 @@ def in_worker(call: Callable[..., T], *args: object) -> T:
     global _prepared  # one per worker process
     if not _prepared:
         _prepared = True
+        # The engine's modules (imported where it runs: `heuristic.prune_locally`) go into the
+        # heap frozen below.
+        import mcp_pruner_server.pruning.engine  # noqa: F401
+
         with contextlib.suppress(OSError):
             os.nice(WORKER_NICENESS)
         gc.collect()
