@@ -66,14 +66,9 @@ RESULT_VIEW_HEADER = "X-Jeeves-Result-View"
 RESULT_VIEW_TEXT = "text"
 
 
-def build_sdk_server(
-    dispatcher: ToolDispatcher, text_block: TextBlock = "plain", *, text_view: bool = False
-) -> Server[Any]:
-    """Import the SDK and wire its low-level server to the dispatcher (HTTP and stdio share it).
-
-    `text_view`: every answer as the `X-Jeeves-Result-View: text` header asks for one (stdio has
-    no headers: the flag `--result-view text` says it for the whole process).
-    """
+def build_sdk_server(dispatcher: ToolDispatcher, text_block: TextBlock = "plain") -> Server[Any]:
+    """Import the SDK and wire its low-level server to the dispatcher (stdio has its own core:
+    `stdio_session.py`)."""
     import mcp_types as types
     from mcp.server.context import ServerRequestContext
     from mcp.server.lowlevel.server import Server
@@ -89,7 +84,7 @@ def build_sdk_server(
     ]
 
     async def list_tools(ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=text_only_tools if text_view or _wants_text_only(ctx) else tools)
+        return types.ListToolsResult(tools=text_only_tools if _wants_text_only(ctx) else tools)
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -101,7 +96,7 @@ def build_sdk_server(
         text = await tool_result_text(params.name, reply, text_block)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
-            structured_content=None if text_view or _wants_text_only(ctx) else reply.structured,
+            structured_content=None if _wants_text_only(ctx) else reply.structured,
             is_error=reply.is_error,
         )
 
