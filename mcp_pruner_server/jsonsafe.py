@@ -31,8 +31,6 @@ import math
 import re
 from collections.abc import Mapping
 
-from starlette.responses import JSONResponse
-
 # Number.MAX_SAFE_INTEGER: the largest integer every JSON client (IEEE-754 doubles) keeps exact.
 MAX_SAFE_INTEGER = 2**53 - 1
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -164,10 +162,3 @@ def _key(key: object) -> str:
     if key is None or isinstance(key, bool):
         return json.dumps(key)  # "null", "true", "false", as `json.dumps` writes such keys
     return safe_text(str(sanitize(key)))
-
-
-class SafeJSONResponse(JSONResponse):
-    """Starlette's `JSONResponse`, rendered through `sanitize()`."""
-
-    def render(self, content: object) -> bytes:
-        return dumps_bytes(content)

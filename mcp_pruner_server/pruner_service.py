@@ -32,22 +32,24 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import anyio
 import anyio.to_thread
-import httpx
-import structlog
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend
+from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend, is_remote
 from mcp_pruner_server.backends.base import CaptureReader
 from mcp_pruner_server.errors import BackendError
+from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveredText, RecoveryStore, new_prune_id
 from tools_exec.capture import CapturedSource
+
+if TYPE_CHECKING:
+    import httpx
 
 PrunerErrorCode = Literal["timeout", "http_error", "invalid_response", "internal_error"]
 
@@ -60,8 +62,25 @@ READ_BACK_SLOTS = 2
 # Remote pruners are few; a handful of pooled keep-alive connections serves 20 concurrent prunes.
 MAX_CONNECTIONS = 20
 MAX_KEEPALIVE_CONNECTIONS = 10
+# `warm()`'s made-up read: enough code for the engine's whole path (parse, score, select, render).
+WARM_UP_PATH = "warm_up.py"
+WARM_UP_QUESTION = "Where is the total computed?"
+WARM_UP_TEXT = (
+    "\n".join(f"def step_{n}(value):\n    return value + {n}\n" for n in range(20))
+    + "\ndef total(values):\n    return sum(values)\n"
+)
 
-log = structlog.get_logger(__name__)
+
+def _pooled_client(config: PruningConfig) -> httpx.AsyncClient:
+    import httpx
+
+    return httpx.AsyncClient(
+        limits=httpx.Limits(
+            max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_KEEPALIVE_CONNECTIONS
+        ),
+        # The backends bound every call with anyio.fail_after; these are only a floor.
+        timeout=httpx.Timeout(max(config.timeout_ms, config.deepinfra_timeout_ms) / 1000.0),
+    )
 
 
 @dataclass(frozen=True)
@@ -97,20 +116,15 @@ class PrunerService:
         """`backend` overrides the one `config.backend` names (tests, embedding);
         `engine_processes` runs the heuristic engine in worker processes (`create_backend`).
 
-        The pooled `httpx.AsyncClient` is created here unless given; `aclose()` closes the
-        one created here.
+        The pooled `httpx.AsyncClient` of a remote backend is created here unless given;
+        `aclose()` closes the one created here.
         """
         self._config = config
         self._store = store
         self._clock = clock
-        self._owns_client = client is None
-        self._client = client or httpx.AsyncClient(
-            limits=httpx.Limits(
-                max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_KEEPALIVE_CONNECTIONS
-            ),
-            # The backends bound every call with anyio.fail_after; these are only a floor.
-            timeout=httpx.Timeout(max(config.timeout_ms, config.deepinfra_timeout_ms) / 1000.0),
-        )
+        # Only a remote backend needs the pooled client: httpx is not even imported otherwise.
+        self._owns_client = client is None and backend is None and is_remote(config)
+        self._client = _pooled_client(config) if self._owns_client else client
         self._heuristic = HeuristicBackend()
         self._read_back = anyio.CapacityLimiter(READ_BACK_SLOTS)
         self._backend = backend or create_backend(config, self._client, engine_processes=engine_processes)
@@ -154,7 +168,7 @@ class PrunerService:
                 text, goal_hint, source_type, options, prune_id, started, max_input_bytes
             )
         except Exception as exc:  # the fail-open boundary: a bug costs pruning, never the output
-            log.exception("pruner.internal_error", prune_id=prune_id)
+            log_exception("pruner.internal_error", prune_id=prune_id)
             result = noop_result(
                 text,
                 prune_id,
@@ -205,7 +219,7 @@ class PrunerService:
         try:
             result = await backend.prune_captured(source, goal_hint, source_type, options, prune_id)
         except Exception as exc:  # the fail-open boundary, as in `prune`
-            log.exception("pruner.internal_error", prune_id=prune_id)
+            log_exception("pruner.internal_error", prune_id=prune_id)
             result = noop_result("", prune_id, ["internal_error"], backend=self._backend.name, elapsed_ms=0.0)
             return PruneOutcome(
                 result, self._backend.name, True, "internal_error", f"{type(exc).__name__}: {exc}"
@@ -251,9 +265,24 @@ class PrunerService:
             },
         }
 
+    async def warm(self) -> float | None:
+        """Run the local engine once on a small made-up text, so the first tool call does not
+        pay for its worker's start and imports; returns how long that took in ms (None for a
+        remote backend, which is not called). Nothing is stored; a failure is only logged.
+        """
+        if self._backend.name != HeuristicBackend.name:
+            return None
+        started = time.perf_counter()
+        options = PruneOptions(path=WARM_UP_PATH)
+        try:
+            await self._backend.prune(WARM_UP_TEXT, WARM_UP_QUESTION, "code", options, "prn_warm_up")
+        except Exception:  # the first real call then pays, and logs, whatever this was
+            log_exception("pruner.warm_up_failed")
+        return round((time.perf_counter() - started) * 1000, 1)
+
     async def aclose(self) -> None:
         """Close the pooled HTTP client if this service created it."""
-        if self._owns_client:
+        if self._owns_client and self._client is not None:
             await self._client.aclose()
 
     # -- internals ---------------------------------------------------------------------
@@ -280,8 +309,9 @@ class PrunerService:
         try:
             result = await self._backend.prune(text, goal_hint, source_type, options, prune_id)
         except BackendError as exc:
-            log.warning(
+            log_event(
                 "pruner.backend_fallback",
+                level="warning",
                 prune_id=prune_id,
                 backend=self._backend.name,
                 error_code=exc.error_code,

@@ -27,6 +27,7 @@ import anyio
 import anyio.to_thread
 import psutil
 
+from tools_exec import group_watchdog
 from tools_exec.child import Child, pump, spawn
 from tools_exec.errors import SpawnError
 from tools_exec.limits import (
@@ -82,6 +83,7 @@ async def supervise(
     except OSError as exc:
         raise SpawnError(f"cannot start {argv[0]}: {exc.strerror or exc}") from exc
     pgid = child.pid  # a new session: the child leads its own process group
+    group_watchdog.group_started(pgid)  # killed by the watchdog if this server dies first
     stop_requested = anyio.Event()
     exited = timed_out = False
     escaped: list[psutil.Process] = []
@@ -115,6 +117,7 @@ async def supervise(
                 with anyio.move_on_after(REAP_TIMEOUT_S):
                     await child.wait()
             child.close()
+            group_watchdog.group_ended(pgid)
     return Outcome(
         returncode=None if not exited or child.returncode is None else shell_exit_code(child.returncode),
         timed_out=timed_out,

@@ -32,9 +32,9 @@ import anyio.to_process
 import anyio.to_thread
 from anyio import BrokenWorkerProcess
 
-from mcp_pruner_server.backends.heuristic import HeuristicBackend
+from mcp_pruner_server.backends.heuristic import HeuristicBackend, prune_locally
 from mcp_pruner_server.logs import log_event
-from mcp_pruner_server.pruning.engine import noop_result, prune_or_raise
+from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from tools_exec.capture import CapturedSource
 
@@ -76,7 +76,7 @@ class ProcessHeuristicBackend:
     ) -> PruneResult:
         """Prune in a worker process; the thread backend while processes are cooling down."""
         if self.uses_processes:
-            result = await self._in_worker(prune_or_raise, text, goal_hint, source_type, options, prune_id)
+            result = await self._in_worker(prune_locally, text, goal_hint, source_type, options, prune_id)
             if result is not None:
                 return result
         return await self._threads.prune(text, goal_hint, source_type, options, prune_id)
@@ -134,7 +134,7 @@ def prune_source(
         text = source.read().text
     except OSError:
         return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
-    result = prune_or_raise(text, goal_hint, source_type, options, prune_id)
+    result = prune_locally(text, goal_hint, source_type, options, prune_id)
     if not result.stats.pruned_lines:
         # nothing pruned: the caller returns what the tool cut, never this text; sending the whole
         # capture back would cost the server the very copy (and pickle) reading it here avoids
@@ -168,6 +168,10 @@ def in_worker(call: Callable[..., T], *args: object) -> T:
     global _prepared  # one per worker process
     if not _prepared:
         _prepared = True
+        # The engine's modules (imported where it runs: `heuristic.prune_locally`) go into the
+        # heap frozen below.
+        import mcp_pruner_server.pruning.engine  # noqa: F401
+
         with contextlib.suppress(OSError):
             os.nice(WORKER_NICENESS)
         gc.collect()

@@ -6,7 +6,7 @@
 | `routes.py` | the route handlers, reading what they serve from `request.app.state` |
 | `jsonrpc.py` | the JSON-RPC error codes, `rpc_error`, `rest_error`, the refusal for a route |
 | `request_guard.py` | Host/Origin, bearer token, content type and body size, before any route |
-| `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one |
+| `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one; `SafeJSONResponse` |
 | `rpc.py` | `POST /rpc`: plain JSON-RPC 2.0 |
 | `mcp_transport.py` | `POST /mcp`: MCP Streamable HTTP through the SDK (stdio shares its server) |
 | `mcp_guard.py` | the id checks in front of the SDK on `/mcp` |

@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Send
 
-from mcp_pruner_server.jsonsafe import rpc_dumps_bytes
+from mcp_pruner_server.jsonsafe import dumps_bytes, rpc_dumps_bytes
+
+
+class SafeJSONResponse(JSONResponse):
+    """Starlette's `JSONResponse`, rendered through `jsonsafe.sanitize()`."""
+
+    def render(self, content: object) -> bytes:
+        return dumps_bytes(content)
 
 
 async def send_json_body(

@@ -27,8 +27,7 @@ import asyncio
 import functools
 import json
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
@@ -44,11 +43,17 @@ from mcp_pruner_server.http.jsonrpc import (
     PARSE_ERROR,
     rpc_error,
 )
-from mcp_pruner_server.http.rpc import JEEVES_SCHEMA_VERSION, rpc_request_id
+from mcp_pruner_server.http.rpc import rpc_request_id
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, sanitize_object, strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
-from mcp_pruner_server.tools.model_text import model_text
+from mcp_pruner_server.protocol import (
+    JEEVES_SCHEMA_VERSION,
+    SERVER_INSTRUCTIONS,
+    TextBlock,
+    text_block_setting,
+    tool_result_text,
+)
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel.server import Server
@@ -56,45 +61,14 @@ if TYPE_CHECKING:
 
 # Loading the SDK takes < 1 s on a busy laptop; 20 s means it is broken, not slow.
 SDK_READY_TIMEOUT_S = 20.0
-SERVER_INSTRUCTIONS = (
-    "read/bash/grep accept context_focus_question: the output is then pruned line by line to "
-    "what matters for that question (original line numbers kept, removed blocks marked "
-    "[lines a-b pruned], the result's prune_id on its last line). Use recover_text with that "
-    "prune_id and range to see any removed lines."
-)
-TEXT_BLOCK_ENV = "JEEVES_MCP_PRUNER_TEXT_BLOCK"
 # Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code, Codex).
 RESULT_VIEW_HEADER = "X-Jeeves-Result-View"
 RESULT_VIEW_TEXT = "text"
-TextBlock = Literal["plain", "json"]
-TEXT_BLOCKS: tuple[TextBlock, ...] = ("plain", "json")
 
 
-def text_block_setting(env: Mapping[str, str]) -> TextBlock:
-    """`plain` (default) or `json` from the environment; any other value is logged and ignored."""
-    raw = env.get(TEXT_BLOCK_ENV, "").strip().lower()
-    for choice in TEXT_BLOCKS:
-        if raw == choice:
-            return choice
-    if raw:
-        from mcp_pruner_server.logs import log_event
-
-        log_event(
-            "mcp_pruner.config_invalid",
-            level="warning",
-            field_errors=[{"field": TEXT_BLOCK_ENV, "message": f"expected one of {', '.join(TEXT_BLOCKS)}"}],
-        )
-    return "plain"
-
-
-def build_sdk_server(
-    dispatcher: ToolDispatcher, text_block: TextBlock = "plain", *, text_view: bool = False
-) -> Server[Any]:
-    """Import the SDK and wire its low-level server to the dispatcher (HTTP and stdio share it).
-
-    `text_view`: every answer as the `X-Jeeves-Result-View: text` header asks for one (stdio has
-    no headers: the flag `--result-view text` says it for the whole process).
-    """
+def build_sdk_server(dispatcher: ToolDispatcher, text_block: TextBlock = "plain") -> Server[Any]:
+    """Import the SDK and wire its low-level server to the dispatcher (stdio has its own core:
+    `stdio_session.py`)."""
     import mcp_types as types
     from mcp.server.context import ServerRequestContext
     from mcp.server.lowlevel.server import Server
@@ -110,7 +84,7 @@ def build_sdk_server(
     ]
 
     async def list_tools(ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=text_only_tools if text_view or _wants_text_only(ctx) else tools)
+        return types.ListToolsResult(tools=text_only_tools if _wants_text_only(ctx) else tools)
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -119,14 +93,10 @@ def build_sdk_server(
             reply = await dispatcher.call(params.name, params.arguments)
         except DomainRpcError as exc:
             raise MCPError(exc.rpc_code, exc.message, sanitize_object(exc.data)) from exc
-        text = reply.text
-        if text_block == "plain":
-            render = functools.partial(model_text, params.name, reply.structured)
-            rendered: str | None = await run_off_loop_if_large(render, len(reply.text))
-            text = reply.text if rendered is None else rendered
+        text = await tool_result_text(params.name, reply, text_block)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
-            structured_content=None if text_view or _wants_text_only(ctx) else reply.structured,
+            structured_content=None if _wants_text_only(ctx) else reply.structured,
             is_error=reply.is_error,
         )
 

@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from starlette.requests import Request
 from starlette.responses import Response
 
-from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.errors import (
-    DomainRpcError,
     InvalidParamsError,
     InvalidRequestError,
-    MethodNotFoundError,
 )
 from mcp_pruner_server.http.jsonrpc import (
     INTERNAL_ERROR,
@@ -35,18 +32,14 @@ from mcp_pruner_server.http.jsonrpc import (
     rpc_error,
 )
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, strict_loads
-from mcp_pruner_server.logs import log_event, log_exception
+from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, new_request_id
 from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
+from mcp_pruner_server.protocol import answer_text_size, initialize_result
+from mcp_pruner_server.rpc_methods import Handler, answer, mcp_methods
 
-# The newest MCP revision this plain endpoint speaks; a client asking for an older known one
-# gets its own back (the result shapes used here are the same in all of them).
-LATEST_PROTOCOL_VERSION = "2025-11-25"
-KNOWN_PROTOCOL_VERSIONS = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"})
-# The runner and other consumers check this to know which result shapes to expect.
-JEEVES_SCHEMA_VERSION = 1
 # A batch is a convenience, not a way to run a thousand tool calls in one request.
 MAX_BATCH_LENGTH = 100
 
@@ -59,30 +52,8 @@ class RpcAnswer:
     body: bytes | None
 
 
-def initialize_result(params: Mapping[str, object]) -> JsonObject:
-    requested = params.get("protocolVersion")
-    version = requested if isinstance(requested, str) and requested in KNOWN_PROTOCOL_VERSIONS else None
-    return {
-        "protocolVersion": version or LATEST_PROTOCOL_VERSION,
-        "capabilities": {"tools": {"listChanged": False}, "resources": {}, "prompts": {}},
-        "serverInfo": {"name": SERVER_NAME, "version": __version__},
-        "jeeves": {"schemaVersion": JEEVES_SCHEMA_VERSION},
-    }
-
-
 def _encode(status: int, payload: object) -> RpcAnswer:
     return RpcAnswer(status, rpc_dumps_bytes(payload))
-
-
-def _text_size(answer: JsonObject) -> int:
-    """Roughly how big an answer's JSON is: a tool result's text content dominates it, and
-    `structuredContent` holds the same data again."""
-    result = answer.get("result")
-    if isinstance(result, dict):
-        content = result.get("content")
-        if isinstance(content, list) and content and isinstance(content[0], dict):
-            return 2 * len(str(content[0].get("text", "")))
-    return 0
 
 
 def _parse_failed(exc: Exception) -> RpcAnswer:
@@ -109,19 +80,10 @@ class RpcEndpoint:
 
     def __init__(self, dispatcher: ToolDispatcher) -> None:
         self._dispatcher = dispatcher
-        self._methods: dict[str, Callable[[Mapping[str, object]], Awaitable[JsonObject]]] = {
-            "initialize": self._initialize,
-            "ping": self._empty,
-            "tools/list": self._tools_list,
-            "tools/call": self._tools_call,
-            "resources/list": self._listing("resources"),
-            "resources/templates/list": self._listing("resourceTemplates"),
-            "prompts/list": self._listing("prompts"),
-            # Declared capabilities with nothing in them: an unknown name is -32602, as on /mcp.
-            "resources/read": self._unknown("uri", "no resource has this URI"),
-            "prompts/get": self._unknown("name", "no prompt has this name"),
-            "health": self._health,
-        }
+        self._methods: dict[str, Handler] = mcp_methods(
+            initialize=self._initialize, tools_list=self._tools_list, tools_call=self._tools_call
+        )
+        self._methods["health"] = self._health
 
     async def handle(self, body: bytes) -> RpcAnswer:
         """Answer one HTTP body (a request, a notification or a batch); never raises."""
@@ -142,7 +104,7 @@ class RpcEndpoint:
 
     async def _encode(self, payload: JsonObject | list[JsonObject]) -> RpcAnswer:
         items = payload if isinstance(payload, list) else [payload]
-        size = sum(_text_size(item) for item in items)
+        size = sum(answer_text_size(item) for item in items)
         return await run_off_loop_if_large(functools.partial(_encode, 200, payload), size)
 
     async def _one(self, message: object) -> JsonObject | None:
@@ -163,27 +125,11 @@ class RpcEndpoint:
                 log_event("rpc.notification", method=method)
             return None  # a notification is never answered, even when unknown
         params = message.get("params", {})
-        if params is None:
-            params = {}
-        try:
-            if not isinstance(params, Mapping):
-                raise InvalidParamsError([("params", "must be an object")])
-            handler = self._methods.get(method)
-            if handler is None:
-                raise MethodNotFoundError(method)
-            result = await handler(params)
-        except DomainRpcError as exc:
-            return domain_rpc_error(request_id, exc)
-        except Exception:  # the top-level boundary: a bug becomes -32603, the server keeps serving
-            log_exception("rpc.internal_error", method=method)
-            return rpc_error(request_id, INTERNAL_ERROR, "Internal error")
-        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+        params = {} if params is None else params
+        return await answer(self._methods, request_id, method, params, event="rpc.internal_error")
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:
         return initialize_result(params)
-
-    async def _empty(self, _params: Mapping[str, object]) -> JsonObject:
-        return {}
 
     async def _tools_list(self, _params: Mapping[str, object]) -> JsonObject:
         return {"tools": self._dispatcher.list_tools()}
@@ -197,20 +143,6 @@ class RpcEndpoint:
 
     async def _health(self, _params: Mapping[str, object]) -> JsonObject:
         return self._dispatcher.service.health()
-
-    @staticmethod
-    def _unknown(field: str, message: str) -> Callable[[Mapping[str, object]], Awaitable[JsonObject]]:
-        async def refuse(_params: Mapping[str, object]) -> JsonObject:
-            raise InvalidParamsError([(field, message)])
-
-        return refuse
-
-    @staticmethod
-    def _listing(key: str) -> Callable[[Mapping[str, object]], Awaitable[JsonObject]]:
-        async def empty_list(_params: Mapping[str, object]) -> JsonObject:
-            return {key: []}
-
-        return empty_list
 
 
 # -- the route ------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,16 +21,15 @@ from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from runner.install import server_argv
 from tests.interop.agent_dialects import claude_results, codex_results
 from tests.interop.agent_loop import codex_home
+from tests.interop.codex_one_shot import codex_exec_one_shot, jeeves_install
 from tests.interop.fake_models import FakeModel, FinalText, JsonDict, ToolCall, Turn, serving
 from tests.interop.interop_claude import CLAUDE_ENV, claude_executable
 from tests.interop.interop_support import (
-    CLIENT_TIMEOUT_S,
     FOCUS_QUESTION,
     SAMPLE_FILE,
     SERVER_NAME_IN_CLIENTS,
     TARGET_FUNCTION,
     client_env,
-    jeeves_executable,
     node_client,
     run_client,
     sample_code,
@@ -60,18 +58,6 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     write_sample_tree(root)
     return root
-
-
-def jeeves_install(agent: str, env: dict[str, str], cwd: Path, *flags: str) -> None:
-    done = subprocess.run(
-        [str(jeeves_executable()), "install", agent, *flags],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=CLIENT_TIMEOUT_S,
-    )
-    assert done.returncode == 0, done.stderr
 
 
 def assert_pruned_read(text: str) -> None:
@@ -111,11 +97,24 @@ def test_claude_p_calls_the_stdio_servers_read_and_its_model_gets_the_pruned_tex
     assert_pruned_read(results[0])
 
 
+def test_codex_exec_has_the_optional_stdio_servers_tools_in_its_first_request_and_gets_a_pruned_read(
+    tmp_path: Path,
+) -> None:
+    # No `--required`: Codex builds a one-shot's only turn about a second after it starts, with
+    # whatever optional servers have listed their tools by then (issue 28).
+    shot = codex_exec_one_shot(tmp_path)
+
+    assert shot.run.returncode == 0, shot.run.describe()
+    assert not shot.model_errors, shot.model_errors
+    assert shot.tools_in_first_request, shot.run.describe()
+    assert shot.results, shot.run.describe()
+    assert_pruned_read(shot.results[0])
+
+
 def test_codex_exec_calls_the_stdio_servers_read_after_jeeves_install_codex_required(
     project: Path, client_home: Path
 ) -> None:
-    # `--required`: a `codex exec` one-shot builds its only turn ~1 s after start, before our
-    # server (~1 s of imports) has listed its tools; required servers are waited for.
+    # `--required`: Codex waits for the server before its first turn (and stops without it).
     model = FakeModel("responses", _brain(codex_results), SERVER_NAME_IN_CLIENTS)
     with serving(model) as url:
         home = codex_home(client_home, url)  # the scripted model provider only

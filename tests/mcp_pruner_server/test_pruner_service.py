@@ -184,9 +184,14 @@ async def test_aclose_closes_only_a_client_the_service_created() -> None:
         service = PrunerService(PruningConfig(), make_store(), client=client)
         await service.aclose()
         assert not client.is_closed
-    owned = PrunerService(PruningConfig(), make_store())
+    owned = PrunerService(PruningConfig(backend="deepinfra"), make_store())
     await owned.aclose()
+    assert owned._client is not None
     assert owned._client.is_closed
+
+
+def test_a_local_backend_gets_no_http_client() -> None:
+    assert PrunerService(PruningConfig(), make_store())._client is None
 
 
 def test_marker_pattern_used_here_matches_the_canonical_template() -> None:

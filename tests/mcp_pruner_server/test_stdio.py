@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -19,6 +20,8 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
 from mcp_pruner_server.pruning.model_view import MODEL_MARKER
+from mcp_pruner_server.stdio_session import LOADING_EVENT
+from tests.mcp_pruner_server.stdio_process import StdioServer, stdio_server, wait_for_file
 from tests.rpc_examples import initialize
 
 pytestmark = pytest.mark.anyio
@@ -28,6 +31,7 @@ EXIT_TIMEOUT_S = 10.0  # stdin EOF to process exit (the engine workers are not e
 POLL_S = 0.05  # how often the test looks for the file the bash call writes
 INVALID_PARAMS = -32602
 QUESTION = "Where is the tax computed?"
+OVERSIZED_LINE_MIB = 48  # three times the bound: a server holding it would grow by that much
 # One function the question is about among many that it is not.
 CODE = "\n".join(
     [f"def helper_{n}(x):\n    return x + {n}\n" for n in range(40)]
@@ -161,3 +165,141 @@ async def test_result_view_text_answers_with_the_models_plain_text_only(root: Pa
     text = content.text
     assert re.search(r"^\d+ def compute_tax\(amount\):$", text, re.MULTILINE)
     assert any(MODEL_MARKER.match(line) for line in text.split("\n"))
+
+
+def _sleeper_call(request_id: int, cmd: str) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "bash", "arguments": {"cmd": cmd, "timeout_ms": 120_000}},
+    }
+
+
+# The shell writes its own pid and its two children's once they run, then waits for them.
+FAMILY = "sleep 120 & echo $! >> kids; sleep 120 & echo $! >> kids; echo $$ > shell.pid; wait"
+
+
+def _family(root: Path, server: StdioServer) -> list[psutil.Process]:
+    shell = int(wait_for_file(root / "shell.pid", CLIENT_TIMEOUT_S, server))
+    kids = [int(pid) for pid in (root / "kids").read_text().split()]
+    return [psutil.Process(pid) for pid in [shell, *kids]]
+
+
+def _all_gone(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """The processes still alive after `EXIT_TIMEOUT_S` (zombies count as gone)."""
+    _, alive = psutil.wait_procs(processes, timeout=EXIT_TIMEOUT_S)
+    return [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_ends_the_server_and_its_command_while_stdin_stays_open(
+    root: Path, signum: signal.Signals
+) -> None:
+    with stdio_server(root) as server:
+        server.handshake()
+        server.send(_sleeper_call(2, FAMILY))
+        family = _family(root, server)
+
+        server.process.send_signal(signum)  # stdin stays open: the client did not go away
+        code = server.process.wait(timeout=EXIT_TIMEOUT_S)
+
+        assert code == 0, server.stderr()[-2000:]
+        assert not _all_gone(family)
+        reasons = [e["data"]["reason"] for e in server.events() if e["event"] == "mcp_pruner.exiting"]
+        assert reasons[:1] == [signum.name.lower()]
+
+
+def test_a_sigkilled_server_leaves_no_process_of_its_running_bash_call(root: Path) -> None:
+    with stdio_server(root) as server:
+        server.handshake()
+        server.send(_sleeper_call(2, FAMILY))
+        family = _family(root, server)
+
+        server.process.kill()  # SIGKILL: the server cleans up nothing itself
+        server.process.wait(timeout=EXIT_TIMEOUT_S)
+
+        assert not _all_gone(family)
+
+
+def test_bad_frames_are_answered_and_logged_and_the_server_keeps_serving(root: Path) -> None:
+    frames = [
+        b"{not json\n",
+        b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]\n',  # a batch
+        b'{"jsonrpc": "2.0", "id": true, "method": "ping"}\n',
+        b'{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}\n',
+        b'{"jsonrpc": "2.0", "id": NaN, "method": "ping"}\n',
+        b'"just a string"\n',
+    ]
+    with stdio_server(root) as server:
+        server.handshake()
+        for frame in frames:
+            server.send(frame)
+        server.send({"jsonrpc": "2.0", "id": "after", "method": "ping"})
+        answers = []
+        while (answer := server.answer())["id"] != "after":
+            answers.append(answer)
+        refused = [e for e in server.events() if e["event"] == "mcp_pruner.stdio_refused"]
+
+    assert [a["error"]["code"] for a in answers] == [-32700, -32600, -32600, -32600, -32700, -32600]
+    assert all(a["id"] is None for a in answers)
+    assert answer["result"] == {}
+    assert len(refused) == len(frames)
+
+
+def test_an_oversized_line_is_refused_unread_and_pings_are_answered_after_it(root: Path) -> None:
+    chunk = b"x" * (1 << 20)
+    with stdio_server(root) as server:
+        server.handshake()
+        rss_before = psutil.Process(server.process.pid).memory_info().rss
+        server.send(b'{"jsonrpc": "2.0", "id": 5, "method": "ping", "pad": "')
+        for _ in range(OVERSIZED_LINE_MIB):
+            server.send(chunk)
+        server.send(b'"}\n')
+        refusal = server.answer()
+        server.send({"jsonrpc": "2.0", "id": 6, "method": "ping"})
+        pong = server.answer()
+        grown = psutil.Process(server.process.pid).memory_info().rss - rss_before
+
+    assert refusal["id"] is None
+    assert refusal["error"]["code"] == -32003
+    assert "at most 16777216 bytes" in refusal["error"]["message"]
+    assert pong == {"jsonrpc": "2.0", "id": 6, "result": {}}
+    assert grown < OVERSIZED_LINE_MIB * (1 << 20) // 2, grown  # never held, let alone parsed
+
+
+# What only a tool call needs, or HTTP: none of it may be imported to answer the handshake.
+NOT_FOR_THE_HANDSHAKE = (
+    "mcp",
+    "mcp_types",
+    "pydantic",
+    "starlette",
+    "uvicorn",
+    "httpx",
+    "click",
+    "typer",
+    "rich",
+    "structlog",
+    "tree_sitter",
+    "mcp_pruner_server.pruning.engine",
+    "mcp_pruner_server.pipeline.dispatcher",
+    "mcp_pruner_server.pruner_service",
+)
+
+
+def test_the_handshake_is_answered_before_the_sdk_http_or_the_engine_is_imported(root: Path) -> None:
+    with stdio_server(root, python_flags=("-X", "importtime")) as server:
+        server.handshake()
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        names = [tool["name"] for tool in server.answer_to(2)["result"]["tools"]]
+        server.send(_sleeper_call(3, "echo loaded"))  # answered once the tools have loaded
+        loaded = server.answer_to(3)
+        stderr = server.stderr()
+
+    before_loading = stderr[: stderr.index(LOADING_EVENT)]
+    imported = {line.split("|")[-1].strip() for line in before_loading.splitlines() if "import time:" in line}
+    assert names[:3] == ["read", "bash", "grep"]
+    assert "loaded" in loaded["result"]["content"][0]["text"]
+    assert "mcp_pruner_server.stdio_session" in imported  # the import lines are there
+    assert sorted(imported.intersection(NOT_FOR_THE_HANDSHAKE)) == []
+    assert "mcp_pruner_server.pipeline.dispatcher" in stderr  # loaded after the handshake

@@ -11,7 +11,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from mcp_pruner_server.http.mcp_transport import text_block_setting
+from mcp_pruner_server.protocol import text_block_setting
 from tests.mcp_pruner_server.server_fixtures import READY_TIMEOUT_S, child_server
 
 pytestmark = pytest.mark.anyio
