@@ -40,7 +40,7 @@ import httpx
 import structlog
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend
+from mcp_pruner_server.backends import Backend, HeuristicBackend, ProcessHeuristicBackend, create_backend
 from mcp_pruner_server.backends.base import CaptureReader
 from mcp_pruner_server.errors import BackendError
 from mcp_pruner_server.pruning.render import noop_result
@@ -252,9 +252,11 @@ class PrunerService:
         }
 
     async def aclose(self) -> None:
-        """Close the pooled HTTP client if this service created it."""
+        """Close the pooled HTTP client if this service created it, and the engine's workers."""
         if self._owns_client:
             await self._client.aclose()
+        if isinstance(self._backend, ProcessHeuristicBackend):
+            await self._backend.aclose()
 
     # -- internals ---------------------------------------------------------------------
 

@@ -1,11 +1,12 @@
-"""The environment `bash` children get: the server's, minus secrets, after the login profile.
+"""The environment `bash` children get: the server's, minus secrets, with what the login profile adds.
 
 `bash -lc` sources /etc/profile and ~/.profile on every call, which costs tens of milliseconds on
 a typical developer machine (pyenv, nvm, cargo init). `login_environment` runs the profile once per
 distinct server environment, captures the environment it produces, and `run_bash` then starts a
-plain `bash -c` under it: the same PATH and exports as a login shell, at the cost of a `bash -c`.
-Overrides passed with the call are applied after the profile, so they win (under `bash -lc` a
-profile resetting PATH would silently undo them).
+plain `bash -c` under the server's environment plus what the profile added (`under_profile`): the
+caller's `PATH` first, as the agent's own shell has it, then the profile's other entries, at the
+cost of a `bash -c`. Overrides passed with the call are applied last, so they win (under `bash -lc`
+a profile resetting PATH would silently undo them).
 
 The capture is bounded by the caller's budget (`run_bash` gives it at most half its timeout): a
 slow profile never makes a call outlive its `timeout_ms`. Without a snapshot (profile too slow for
@@ -117,8 +118,11 @@ def sanitized_env(base: Mapping[str, str], policy: EnvPolicy | None = None) -> d
     return {key: value for key, value in base.items() if not is_secret(key, value, policy)}
 
 
-def secret_unset_prelude(overrides: Mapping[str, str], policy: EnvPolicy | None = None) -> str:
-    """Bash that drops secret variables a login profile exported, then re-applies `overrides`.
+def secret_unset_prelude(
+    overrides: Mapping[str, str], policy: EnvPolicy | None = None, caller_path: str | None = None
+) -> str:
+    """Bash that drops secret variables a login profile exported, puts `caller_path` back in front
+    of the profile's `PATH`, then re-applies `overrides`.
 
     For `bash -lc` the profile runs inside the child, after we sanitized its environment; this
     prefix (joined to the command with `;`, no newline, so line numbers in errors do not move)
@@ -140,6 +144,8 @@ def secret_unset_prelude(overrides: Mapping[str, str], policy: EnvPolicy | None 
         ' && ! [[ $__jeeves_n =~ $__jeeves_allow ]]; }; then unset "$__jeeves_v"; fi; done',
         "unset __jeeves_v __jeeves_n __jeeves_re __jeeves_url __jeeves_allow __jeeves_deny",
     ]
+    if caller_path is not None:  # the caller's entries first, as in cached mode (`under_profile`)
+        parts.append(f"export PATH={shlex.quote(caller_path)}${{PATH:+:$PATH}}")
     parts += [f"export {key}={shlex.quote(value)}" for key, value in overrides.items()]
     return "; ".join(parts) + "; "
 
@@ -204,6 +210,22 @@ async def login_environment(
         lock.release()
         if not lock.statistics().tasks_waiting and _locks.get(key) is lock:
             del _locks[key]
+
+
+def under_profile(caller: Mapping[str, str], profile: Mapping[str, str]) -> dict[str, str]:
+    """The caller's environment with what the login profile adds: its new variables, and its `PATH`
+    entries the caller's `PATH` lacks, after the caller's.
+
+    The caller's values win: a profile that resets `PATH` (Debian's /etc/profile does, as root
+    for every user) silently dropped an activated venv, nvm, pyenv shims, a project's
+    `node_modules/.bin`, which the agent's own shell sees (`python: command not found`).
+    """
+    merged = {**profile, **caller}
+    if "PATH" in caller and "PATH" in profile:
+        mine = caller["PATH"].split(os.pathsep)
+        extra = [entry for entry in profile["PATH"].split(os.pathsep) if entry and entry not in mine]
+        merged["PATH"] = os.pathsep.join([*mine, *extra])
+    return merged
 
 
 def clear_login_environment_cache() -> None:
