@@ -34,24 +34,33 @@ from tools_exec.text import CappedBuffer, OutputBudget
 ENV_KEY_PATTERN = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 
 # Names dropped from the server environment before any child sees it. Matched on the upper-cased
-# name, so `github_token` goes too: `*_API_KEY`/`*_APIKEY` (ANTHROPIC_, OPENAI_, DEEPINFRA_), any
-# `*_KEY` (AWS_SECRET_ACCESS_KEY, *_PRIVATE_KEY), `*_TOKEN` (GITHUB_TOKEN, JEEVES_MCP_PRUNER_TOKEN,
-# AWS_SESSION_TOKEN), `*_AUTH`, `*_CREDENTIAL(S)`, `*_PAT` (GITHUB_PAT), `*_PWD` / `*_PASS`
-# (MYSQL_PWD; not `PWD` itself), agent sockets (`*_AUTH_SOCK`: SSH_AUTH_SOCK lets a child sign
-# as the user), and SECRET / PASSWORD / PASSWD / PASSPHRASE anywhere.
+# name, so `github_token` goes too: API_KEY / APIKEY, TOKEN, CREDENTIAL(S), JWT, AUTH as a word of
+# the name (OPENAI_API_KEY, GITHUB_TOKEN, TOKEN_GITHUB, CI_JOB_JWT, DOCKER_AUTH_CONFIG, SSH_AUTH_SOCK:
+# an agent socket lets a child sign as the user), a final `KEY` (AWS_SECRET_ACCESS_KEY) or `PASS`
+# (SSHPASS, SMTP_PASS), `_PAT` (GITHUB_PAT), `_PWD` (MYSQL_PWD; not `PWD` itself), and PRIVATE_KEY,
+# SECRET, PASSWORD, PASSWD, PASSPHRASE, WEBHOOK (a webhook's URL is its credential) anywhere.
 # One POSIX ERE, so bash (`[[ =~ ]]`, see `secret_unset_prelude`) applies the very same rule.
 _SECRET_NAME_ERE = (
-    r"(^|_)(API_?KEY|KEY|TOKEN|AUTH|CREDENTIALS?|AUTH_SOCK)$|_(PAT|PWD|PASS)$"
-    r"|SECRET|PASSWORD|PASSWD|PASSPHRASE"
+    r"(^|_)(API_?KEY|TOKEN|CREDENTIALS?|JWT|AUTH)(_|$)|(^|_)KEY$|PASS$|_(PAT|PWD)$"
+    r"|PRIVATE_?KEY|SECRET|PASSWORD|PASSWD|PASSPHRASE|WEBHOOK"
 )
 _SECRET_NAME = re.compile(_SECRET_NAME_ERE)
 _SECRET_EXACT = frozenset(
     {"JEEVES_MCP_PRUNER_TOKEN", "JEEVES_MCP_TOKEN", "GH_TOKEN", "NPM_TOKEN", "GPG_AGENT_INFO"}
 )
-# A value that is a URL with a password in it (`postgres://app:hunter2@db/app` in DATABASE_URL,
-# `https://user:ghp_…@github.com`): whatever the variable is called, it is a credential.
-_URL_WITH_PASSWORD_ERE = r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#@[:space:]]*:[^/?#@[:space:]]*@"
-_URL_WITH_PASSWORD = re.compile(_URL_WITH_PASSWORD_ERE.replace("[:space:]", r"\s"))
+# Values that are credentials whatever the variable is called, matched on the lower-cased value:
+# a URL with a password (`postgres://app:hunter2@db/app`, a `/` in the password too, but not a
+# port followed by a path: `http://host:8080/@scope`), a connection string's or query's credential
+# (`AccountKey=` of Azure's, JDBC's `?password=`), a webhook URL (Slack's, Discord's), a JWT, a
+# PEM private key, a registry auth config (DOCKER_AUTH_CONFIG's `{"auths": …}`).
+_SECRET_VALUE_ERE = (
+    r"^[a-z][a-z0-9+.-]*://[^/?#@[:space:]]*:([0-9]*[^@[:space:]0-9/][^@[:space:]]*)?@"
+    r"|(^|[?&;[:space:]])(password|passwd|pwd|accountkey|sharedaccesskey|sharedaccesssignature"
+    r"|client_secret|access_token|api_?key)=[^&;[:space:]]"
+    r"|://hooks\.slack\.com/|/api/webhooks/|^eyj[a-z0-9_-]+\.eyj|-----begin [a-z ]*private key-----"
+    r'|"auths?"[[:space:]]*:'
+)
+_SECRET_VALUE = re.compile(_SECRET_VALUE_ERE.replace("[:space:]", r"\s"))
 
 # The user's own choice, read from the server's environment: comma- or space-separated names,
 # `*` as a wildcard. ALLOW passes a variable the rule would drop (SSH_AUTH_SOCK for `git` over
@@ -102,12 +111,12 @@ def is_secret_name(name: str) -> bool:
 
 def is_secret(name: str, value: str, policy: EnvPolicy | None = None) -> bool:
     """Whether the variable must not reach a child: the user's deny list, else the built-in rule
-    (secret-looking name, or a URL value holding a password) unless the allow list passes it."""
+    (secret-looking name, or a value shaped like a credential) unless the allow list passes it."""
     policy = policy or EnvPolicy()
     upper = name.upper()
     if policy.denies(upper):
         return True
-    if not (is_secret_name(name) or _URL_WITH_PASSWORD.search(value)):
+    if not (is_secret_name(name) or _SECRET_VALUE.search(value.lower())):
         return False
     return not policy.allows(upper)
 
@@ -134,15 +143,15 @@ def secret_unset_prelude(
     never = "^$"  # an ERE no variable name matches: an empty list
     parts = [
         f"__jeeves_re={shlex.quote(f'{_SECRET_NAME_ERE}|^({exact})$')}",
-        f"__jeeves_url={shlex.quote(_URL_WITH_PASSWORD_ERE)}",
+        f"__jeeves_value={shlex.quote(_SECRET_VALUE_ERE)}",
         f"__jeeves_allow={shlex.quote(policy.allow_ere or never)}",
         f"__jeeves_deny={shlex.quote(policy.deny_ere or never)}",
         "for __jeeves_v in $(compgen -e 2>/dev/null); do"
         " __jeeves_n=${__jeeves_v^^};"
         " if [[ $__jeeves_n =~ $__jeeves_deny ]]"
-        " || { { [[ $__jeeves_n =~ $__jeeves_re ]] || [[ ${!__jeeves_v} =~ $__jeeves_url ]]; }"
+        " || { { [[ $__jeeves_n =~ $__jeeves_re ]] || [[ ${!__jeeves_v,,} =~ $__jeeves_value ]]; }"
         ' && ! [[ $__jeeves_n =~ $__jeeves_allow ]]; }; then unset "$__jeeves_v"; fi; done',
-        "unset __jeeves_v __jeeves_n __jeeves_re __jeeves_url __jeeves_allow __jeeves_deny",
+        "unset __jeeves_v __jeeves_n __jeeves_re __jeeves_value __jeeves_allow __jeeves_deny",
     ]
     if caller_path is not None:  # the caller's entries first, as in cached mode (`under_profile`)
         parts.append(f"export PATH={shlex.quote(caller_path)}${{PATH:+:$PATH}}")
