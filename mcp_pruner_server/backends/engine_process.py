@@ -44,10 +44,10 @@ from tools_exec.capture import CapturedSource
 # 4: an agent rarely prunes more at once. The workers run at a lower priority (`WORKER_NICENESS`).
 ENGINE_PROCESSES = max(2, min(4, (os.cpu_count() or 2) - 1))
 # Past its `timeout_ms`, how long a call may run before its worker is killed: the engine looks at
-# its clock every ~15 ms of work (its longest measured stretch without a look: ~200 ms) and then
-# builds its no-op; a call still running is inside one step that will not look. Killed, it is
-# answered within `timeout_ms` + ~0.4 s.
-KILL_GRACE_S = 0.35
+# its clock every ~15 ms of work and then builds its no-op; a call still running is inside one step
+# that will not look. Killing and reaping the worker and starting its replacement took 0.05-0.15 s
+# on a loaded 2-core host: a killed call is answered within `timeout_ms` + ~0.4 s.
+KILL_GRACE_S = 0.25
 # After a worker could not be started: fail-open for this long, then a start is tried again. Long
 # enough that a machine out of processes is not asked again at every prune.
 RETRY_COOLDOWN_S = 30.0
