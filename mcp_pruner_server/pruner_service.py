@@ -111,9 +111,15 @@ class PrunerService:
             # The backends bound every call with anyio.fail_after; these are only a floor.
             timeout=httpx.Timeout(max(config.timeout_ms, config.deepinfra_timeout_ms) / 1000.0),
         )
-        self._heuristic = HeuristicBackend()
         self._read_back = anyio.CapacityLimiter(READ_BACK_SLOTS)
         self._backend = backend or create_backend(config, self._client, engine_processes=engine_processes)
+        # The fallback after a remote backend's failure: in the engine's worker processes too when
+        # the server has them (never a prune in a thread of the server: it holds the GIL).
+        self._heuristic: Backend
+        if isinstance(self._backend, ProcessHeuristicBackend):
+            self._heuristic = self._backend
+        else:
+            self._heuristic = ProcessHeuristicBackend() if engine_processes else HeuristicBackend()
         self._started_at = datetime.now(UTC)
 
     @property
@@ -255,8 +261,9 @@ class PrunerService:
         """Close the pooled HTTP client if this service created it, and the engine's workers."""
         if self._owns_client:
             await self._client.aclose()
-        if isinstance(self._backend, ProcessHeuristicBackend):
-            await self._backend.aclose()
+        for backend in {id(b): b for b in (self._backend, self._heuristic)}.values():
+            if isinstance(backend, ProcessHeuristicBackend):
+                await backend.aclose()
 
     # -- internals ---------------------------------------------------------------------
 
