@@ -257,6 +257,12 @@ class PrunerService:
             },
         }
 
+    async def warm(self) -> None:
+        """Start the engine's worker processes ahead of the first prune (when it has them)."""
+        for backend in {id(b): b for b in (self._backend, self._heuristic)}.values():
+            if isinstance(backend, ProcessHeuristicBackend):
+                await backend.warm()
+
     async def aclose(self) -> None:
         """Close the pooled HTTP client if this service created it, and the engine's workers."""
         if self._owns_client:

@@ -6,9 +6,10 @@ Every step of answering a request (epoll, recv, send) must take the GIL back, an
 the OS preempts an engine thread that holds it, the event loop waits for that thread to be
 scheduled again. Worker processes have their own GIL: the event loop only ever waits for the CPU.
 
-The workers (`engine_workers.py`) are started lazily (the first prune pays their imports), reused,
-limited to `ENGINE_PROCESSES`, and exit when their stdin closes, i.e. with the server. Each call
-has a hard deadline, `timeout_ms` + `KILL_GRACE_S`: the engine gives up by itself at `timeout_ms`
+The workers (`engine_workers.py`) are started with the server (`warm`) or at the first prune,
+reused, limited to `ENGINE_PROCESSES`, and exit when their stdin closes, i.e. with the server. Each
+call has a hard deadline, `timeout_ms` + `KILL_GRACE_S` from the moment a ready worker takes it:
+the engine gives up by itself at `timeout_ms`
 between two steps of its loops, and a worker still running past the grace (inside one regex
 search, one C call) is killed and replaced; the call is answered fail-open (`timeout`). A worker
 that dies under a call (the OOM killer) is replaced too, its call answered fail-open
@@ -99,6 +100,15 @@ class ProcessHeuristicBackend:
         never holds the whole text, nor pickles it. A no-op with an empty text when no worker
         answered (the caller returns what the tool cut)."""
         return await self._in_worker("", options, prune_id, prune_source, source, goal_hint, source_type)
+
+    async def warm(self) -> None:
+        """Start the workers ahead of the first prune (a failed start: fail-open for a while)."""
+        if not self.uses_processes:
+            return
+        try:
+            await self._pool.warm()
+        except WorkerUnavailable as exc:
+            self._start_failed(exc)
 
     async def aclose(self) -> None:
         """Stop the idle workers."""

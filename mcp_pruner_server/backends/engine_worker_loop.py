@@ -46,11 +46,12 @@ def in_worker(call: Callable[..., T], *args: object) -> T:
 
 
 def prepare() -> None:
-    """A lower priority, the engine imported, the startup heap frozen (see the constants)."""
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+    """The engine imported, then a lower priority (the imports at it took 8 s on a busy host, a
+    call waiting for them), the startup heap frozen (see the constants)."""
     import mcp_pruner_server.backends.engine_process  # noqa: F401  (the engine and the calls sent)
 
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     gc.collect()
     gc.freeze()
     gc.set_threshold(WORKER_GC_THRESHOLD, *gc.get_threshold()[1:])

@@ -10,8 +10,9 @@ fail-open; nothing ever runs in the server's own process.
 
 A worker is `engine_worker_loop.py`: it imports the engine, says `READY`, then answers pickled
 `(function, args)` requests read from its stdin, one at a time, until its stdin closes. The
-deadline counts from the request sent, never the worker's start (~0.2-0.8 s of imports, paid once
-per worker).
+deadline counts from the request sent to a ready worker, not the worker's start (0.8 s of imports
+on an idle 2-core host, 2.4 s on a busy one): the workers are started ahead (`warm`, at the
+server's start), a killed one replaced at once, and a call takes a ready worker first.
 """
 
 from __future__ import annotations
@@ -96,6 +97,11 @@ class EngineWorker:
     def alive(self) -> bool:
         return self.process.returncode is None
 
+    @property
+    def is_ready(self) -> bool:
+        """It said `READY` (a call sent to it is answered without waiting for its imports)."""
+        return self._ready
+
     async def ready(self) -> None:
         """Wait for the worker's `READY` (at once after the first time).
 
@@ -153,6 +159,7 @@ class EnginePool:
     """At most `size` workers, each call with a hard deadline; see the module doc."""
 
     def __init__(self, size: int) -> None:
+        self._size = size
         self._slots = anyio.Semaphore(size)
         self._idle: list[EngineWorker] = []
         self._busy: set[EngineWorker] = set()
@@ -168,28 +175,45 @@ class EnginePool:
         """The pids of the workers running a call (a test kills one for real)."""
         return [w.pid for w in self._busy]
 
+    async def warm(self) -> None:
+        """Start the workers now, not at the first call, and wait until they are ready (the
+        server runs this in the background).
+
+        Raises:
+            WorkerUnavailable: a worker could not be started.
+        """
+        while len(self._idle) + len(self._busy) < self._size and not self._closed:
+            self._idle.append(await EngineWorker.start())
+        for worker in list(self._idle):
+            await worker.ready()
+
     async def run(self, hard_timeout_s: float, call: Callable[..., T], *args: object) -> T:
-        """`call(*args)` in a worker, killed after `hard_timeout_s` (counted once it is ready).
+        """`call(*args)` in a worker, answered within `hard_timeout_s` of the worker taking it:
+        past it, the worker is killed and a new one started.
 
         Raises:
             WorkerOverran: past `hard_timeout_s`; the worker was killed and a new one started.
             WorkerDied: the worker died during the call; a new one was started.
             WorkerUnavailable: no worker could be started.
-            Exception: what `call` raised in the worker (the worker is kept).
+            Exception: what the call raised in the worker (the worker is kept).
         """
-        request = pickle.dumps((call, args), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((call, args), protocol=pickle.HIGHEST_PROTOCOL)
         async with self._slots:
             worker = await self._take()
             self._busy.add(worker)
             try:
-                return await self._call(worker, hard_timeout_s, request)
+                with anyio.move_on_after(hard_timeout_s):
+                    result: T = await self._call(worker, payload)
+                    self._idle.append(worker)
+                    return result
             finally:
                 self._busy.discard(worker)
+        await self._replace()  # the call's worker was killed in `_call`
+        raise WorkerOverran(f"the engine worker ran past {hard_timeout_s:g} s and was killed")
 
-    async def _call(self, worker: EngineWorker, hard_timeout_s: float, request: bytes) -> T:
+    async def _call(self, worker: EngineWorker, payload: bytes) -> T:
         try:
-            with anyio.move_on_after(hard_timeout_s) as deadline:
-                result = cast(T, await worker.call(request))
+            return cast(T, await worker.call(payload))
         except Exception:
             # raised in the worker (which is fine: kept), or the worker died (replaced)
             if worker.alive:
@@ -197,33 +221,38 @@ class EnginePool:
             else:
                 await self._replace()
             raise
-        except BaseException:  # cancelled mid-call: the worker's state is unknown
+        except BaseException:  # past the deadline or cancelled mid-call: its state is unknown
             await worker.kill()
-            await self._replace()
             raise
-        if deadline.cancelled_caught:
-            await worker.kill()
-            await self._replace()
-            raise WorkerOverran(f"the engine worker ran past {hard_timeout_s:g} s and was killed")
-        self._idle.append(worker)
-        return result
 
     async def aclose(self) -> None:
         """Kill the idle workers (a busy one is killed by its caller's cancellation)."""
         self._closed = True
         idle, self._idle = self._idle, []
+        for worker in idle:  # all signalled first: the server's exit waits for the slowest only
+            with contextlib.suppress(ProcessLookupError):
+                worker.process.kill()
         for worker in idle:
             await worker.kill()
 
     async def _take(self) -> EngineWorker:
-        while self._idle:
-            worker = self._idle.pop()
-            if worker.alive:
-                await worker.ready()
-                return worker
-            await worker.kill()  # died while idle: reap it
-        worker = await EngineWorker.start()
-        await worker.ready()
+        """A ready worker if one is idle, else the one started last (waited for), else a new one.
+        Cancelled while it starts, the worker stays in the pool for the next call."""
+        for worker in [w for w in self._idle if not w.alive]:  # died while idle: reap them
+            self._idle.remove(worker)
+            await worker.kill()
+        ready = [w for w in self._idle if w.is_ready]
+        if ready or self._idle:
+            worker = (ready or self._idle)[-1]
+            self._idle.remove(worker)
+        else:
+            with anyio.CancelScope(shield=True):  # a spawn is quick; never leave one unowned
+                worker = await EngineWorker.start()
+        try:
+            await worker.ready()
+        except anyio.get_cancelled_exc_class():
+            self._idle.append(worker)
+            raise
         return worker
 
     async def _replace(self) -> None:

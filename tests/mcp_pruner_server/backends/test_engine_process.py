@@ -18,7 +18,11 @@ OPTIONS = PruneOptions(max_prune_ratio=0.9, min_keep_lines=5, annotate_lines=Tru
 
 async def test_a_worker_process_returns_exactly_the_engine_result() -> None:
     backend = ProcessHeuristicBackend()
-    result = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_same")
+    await backend.warm()  # as the server does at its start: the budget counts from the call
+    try:
+        result = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_same")
+    finally:
+        await backend.aclose()
     assert backend.uses_processes
     expected = prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_same")
     assert result.pruned_text == expected.pruned_text
@@ -167,6 +171,7 @@ async def test_a_worker_killed_mid_prune_answers_unpruned_and_a_new_worker_prune
             with anyio.fail_after(5):  # answered at once, not after the 60 s budget
                 os.kill(victim, signal.SIGKILL)
                 await answered.wait()
+        await backend.warm()  # the successor, started at once, is ready
         after = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_after")
         workers = backend.pool.idle_pids
     finally:
