@@ -25,9 +25,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
-from mcp_pruner_server.backends.engine_worker_loop import in_worker
 from mcp_pruner_server.backends.engine_workers import (
     EnginePool,
     WorkerDied,
@@ -35,6 +33,7 @@ from mcp_pruner_server.backends.engine_workers import (
     WorkerOverran,
     WorkerUnavailable,
 )
+from mcp_pruner_server.engine_worker import in_worker, prune_source
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.pruning.engine import noop_result, prune_or_raise
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
@@ -154,20 +153,3 @@ class ProcessHeuristicBackend:
             failures=self._failures,
             retry_in_s=cooldown,
         )
-
-
-def prune_source(
-    source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
-) -> PruneResult:
-    """Read a capture and prune it (runs in a worker process). An unreadable spool is
-    the `internal_error` no-op; a bug in the engine raises (`PrunerService` logs it)."""
-    try:
-        text = source.read().text
-    except OSError:
-        return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
-    result = prune_or_raise(text, goal_hint, source_type, options, prune_id)
-    if not result.stats.pruned_lines:
-        # nothing pruned: the caller returns what the tool cut, never this text; sending the whole
-        # capture back would cost the server the very copy (and pickle) reading it here avoids
-        return replace(result, pruned_text="")
-    return result

@@ -8,7 +8,7 @@ replacement is started at once, its imports running while the server answers. A 
 under a call (the OOM killer) raises `WorkerDied` and is replaced the same way. The caller answers
 fail-open; nothing ever runs in the server's own process.
 
-A worker is `engine_worker_loop.py`: it imports the engine, says `READY`, then answers pickled
+A worker is `mcp_pruner_server/engine_worker.py`: it imports the engine, says `READY`, then answers pickled
 `(function, args)` requests read from its stdin, one at a time, until its stdin closes. The
 deadline counts from the request sent to a ready worker, not the worker's start (0.8 s of imports
 on an idle 2-core host, 2.4 s on a busy one): the workers are started ahead (`warm`, at the
@@ -28,7 +28,7 @@ import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from mcp_pruner_server.backends.engine_worker_loop import HEADER, READY
+from mcp_pruner_server.engine_worker import HEADER, READY
 
 T = TypeVar("T")
 
@@ -36,7 +36,7 @@ T = TypeVar("T")
 # worker not ready in this long is taken for broken.
 WORKER_START_TIMEOUT_S = 30.0
 # `-c`, not `-m`: run as `__main__`, a module the package also imports would be imported twice.
-_WORKER_MAIN = "from mcp_pruner_server.backends.engine_worker_loop import main; main()"
+_WORKER_MAIN = "from mcp_pruner_server.engine_worker import main; main()"
 
 
 class WorkerFailed(Exception):
@@ -77,12 +77,7 @@ class EngineWorker:
         Raises:
             WorkerUnavailable: the process could not be spawned.
         """
-        # `-c`, not `-m`: run as `__main__`, a module the package also imports would be imported twice
-        command = [
-            sys.executable,
-            "-c",
-            "from mcp_pruner_server.backends.engine_worker_loop import main; main()",
-        ]
+        command = [sys.executable, "-c", _WORKER_MAIN]
         try:
             process = await anyio.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         except OSError as exc:

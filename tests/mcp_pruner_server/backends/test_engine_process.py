@@ -98,7 +98,7 @@ def test_an_exception_in_a_worker_keeps_the_worker_traceback_as_a_note_across_pi
     import pickle
     import traceback
 
-    from mcp_pruner_server.backends.engine_worker_loop import in_worker
+    from mcp_pruner_server.engine_worker import in_worker
 
     def engine_bug() -> NoReturn:  # in_worker takes an engine call; this one only fails
         raise ZeroDivisionError("a bug in the engine")
@@ -130,8 +130,8 @@ async def test_create_backend_runs_the_heuristic_engine_in_processes_only_when_a
 async def test_a_worker_freezes_its_startup_heap_and_collects_young_objects_less_often() -> None:
     import gc
 
-    from mcp_pruner_server.backends.engine_worker_loop import WORKER_GC_THRESHOLD
     from mcp_pruner_server.backends.engine_workers import EnginePool
+    from mcp_pruner_server.engine_worker import WORKER_GC_THRESHOLD
 
     pool = EnginePool(1)
     try:

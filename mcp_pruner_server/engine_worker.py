@@ -1,4 +1,9 @@
-"""An engine worker process's side: its `main()`, which `engine_workers.py` starts.
+"""An engine worker process's side: its `main()`, which `backends/engine_workers.py` starts, and
+the calls the server sends it.
+
+Outside `backends/` on purpose: that package imports every backend (httpx among them), and a worker
+that imported it took 2.2 s to start on a busy host instead of ~1 s; a worker imports only the
+engine and the capture reader.
 
 It lowers its priority, imports the engine, freezes that startup heap, says `READY`, then answers
 framed, pickled `(function, args)` requests from its stdin one at a time until the stdin closes
@@ -15,7 +20,12 @@ import struct
 import sys
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from typing import BinaryIO, TypeVar
+
+from mcp_pruner_server.pruning.engine import noop_result, prune_or_raise
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
+from tools_exec.capture import CapturedSource
 
 T = TypeVar("T")
 
@@ -48,7 +58,7 @@ def in_worker(call: Callable[..., T], *args: object) -> T:
 def prepare() -> None:
     """The engine imported, then a lower priority (the imports at it took 8 s on a busy host, a
     call waiting for them), the startup heap frozen (see the constants)."""
-    import mcp_pruner_server.backends.engine_process  # noqa: F401  (the engine and the calls sent)
+    import mcp_pruner_server.pruning.engine  # noqa: F401  (the engine the calls run)
 
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
@@ -89,3 +99,20 @@ def main() -> None:
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
     prepare()
     serve(requests, answers)
+
+
+def prune_source(
+    source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+) -> PruneResult:
+    """Read a capture and prune it (runs in a worker process). An unreadable spool is
+    the `internal_error` no-op; a bug in the engine raises (`PrunerService` logs it)."""
+    try:
+        text = source.read().text
+    except OSError:
+        return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
+    result = prune_or_raise(text, goal_hint, source_type, options, prune_id)
+    if not result.stats.pruned_lines:
+        # nothing pruned: the caller returns what the tool cut, never this text; sending the whole
+        # capture back would cost the server the very copy (and pickle) reading it here avoids
+        return replace(result, pruned_text="")
+    return result
