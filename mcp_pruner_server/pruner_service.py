@@ -38,7 +38,13 @@ import anyio
 import anyio.to_thread
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.backends import Backend, HeuristicBackend, create_backend, is_remote
+from mcp_pruner_server.backends import (
+    Backend,
+    HeuristicBackend,
+    ProcessHeuristicBackend,
+    create_backend,
+    is_remote,
+)
 from mcp_pruner_server.backends.base import CaptureReader
 from mcp_pruner_server.errors import BackendError
 from mcp_pruner_server.logs import log_event, log_exception
@@ -125,9 +131,15 @@ class PrunerService:
         # Only a remote backend needs the pooled client: httpx is not even imported otherwise.
         self._owns_client = client is None and backend is None and is_remote(config)
         self._client = _pooled_client(config) if self._owns_client else client
-        self._heuristic = HeuristicBackend()
         self._read_back = anyio.CapacityLimiter(READ_BACK_SLOTS)
         self._backend = backend or create_backend(config, self._client, engine_processes=engine_processes)
+        # The fallback after a remote backend's failure: in the engine's worker processes too when
+        # the server has them (never a prune in a thread of the server: it holds the GIL).
+        self._heuristic: Backend
+        if isinstance(self._backend, ProcessHeuristicBackend):
+            self._heuristic = self._backend
+        else:
+            self._heuristic = ProcessHeuristicBackend() if engine_processes else HeuristicBackend()
         self._started_at = datetime.now(UTC)
 
     @property
@@ -266,13 +278,16 @@ class PrunerService:
         }
 
     async def warm(self) -> float | None:
-        """Run the local engine once on a small made-up text, so the first tool call does not
-        pay for its worker's start and imports; returns how long that took in ms (None for a
-        remote backend, which is not called). Nothing is stored; a failure is only logged.
+        """Start the engine's worker processes and run the local engine once on a small made-up
+        text, so the first tool call pays for neither; returns how long that took in ms (None for
+        a remote backend, which is not called). Nothing is stored; a failure is only logged.
         """
+        started = time.perf_counter()
+        for backend in {id(b): b for b in (self._backend, self._heuristic)}.values():
+            if isinstance(backend, ProcessHeuristicBackend):
+                await backend.warm()
         if self._backend.name != HeuristicBackend.name:
             return None
-        started = time.perf_counter()
         options = PruneOptions(path=WARM_UP_PATH)
         try:
             await self._backend.prune(WARM_UP_TEXT, WARM_UP_QUESTION, "code", options, "prn_warm_up")
@@ -281,9 +296,12 @@ class PrunerService:
         return round((time.perf_counter() - started) * 1000, 1)
 
     async def aclose(self) -> None:
-        """Close the pooled HTTP client if this service created it."""
+        """Close the pooled HTTP client if this service created it, and the engine's workers."""
         if self._owns_client and self._client is not None:
             await self._client.aclose()
+        for backend in {id(b): b for b in (self._backend, self._heuristic)}.values():
+            if isinstance(backend, ProcessHeuristicBackend):
+                await backend.aclose()
 
     # -- internals ---------------------------------------------------------------------
 

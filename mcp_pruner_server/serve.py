@@ -170,11 +170,15 @@ def run_server(settings: ServerSettings) -> int:
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     fd_limit = raise_fd_limit()
     # Imported once logging is configured: building the parts logs config errors.
+    from mcp_pruner_server.environ_scrub import forget_secrets
     from mcp_pruner_server.http.app import build_app
     from mcp_pruner_server.server_parts import build_parts
 
     sock = bind_socket(settings.host, settings.port)
     app = build_app(build_parts(settings))
+    # Every secret the server needs is now in its parts: a `bash` child must not read them back
+    # from /proc/$PPID/environ (`environ_scrub.py`).
+    forget_secrets()
     config = uvicorn.Config(
         app,
         log_config=None,

@@ -123,13 +123,18 @@ class Backstage:
 
 
 def _build_parts(settings: ServerSettings) -> ServerParts:
-    """The parts, and the commands' watchdog already running when the first command starts."""
+    """The parts, the server's secrets then forgotten (a `bash` child must not read them back from
+    /proc/$PPID/environ: `environ_scrub.py`), and the commands' watchdog, started after that so
+    it does not hold them either, already running when the first command starts."""
+    from mcp_pruner_server.environ_scrub import forget_secrets
     from mcp_pruner_server.server_parts import build_parts
     from tools_exec import group_watchdog
 
+    parts = build_parts(settings)
+    forget_secrets()
     if not group_watchdog.enable():
         log_event("mcp_pruner.group_watchdog_unavailable", level="warning")
-    return build_parts(settings)
+    return parts
 
 
 def _valid_id(request_id: object) -> bool:

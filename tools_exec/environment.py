@@ -1,11 +1,12 @@
-"""The environment `bash` children get: the server's, minus secrets, after the login profile.
+"""The environment `bash` children get: the server's, minus secrets, with what the login profile adds.
 
 `bash -lc` sources /etc/profile and ~/.profile on every call, which costs tens of milliseconds on
 a typical developer machine (pyenv, nvm, cargo init). `login_environment` runs the profile once per
 distinct server environment, captures the environment it produces, and `run_bash` then starts a
-plain `bash -c` under it: the same PATH and exports as a login shell, at the cost of a `bash -c`.
-Overrides passed with the call are applied after the profile, so they win (under `bash -lc` a
-profile resetting PATH would silently undo them).
+plain `bash -c` under the server's environment plus what the profile added (`under_profile`): the
+caller's `PATH` first, as the agent's own shell has it, then the profile's other entries, at the
+cost of a `bash -c`. Overrides passed with the call are applied last, so they win (under `bash -lc`
+a profile resetting PATH would silently undo them).
 
 The capture is bounded by the caller's budget (`run_bash` gives it at most half its timeout): a
 slow profile never makes a call outlive its `timeout_ms`. Without a snapshot (profile too slow for
@@ -33,24 +34,33 @@ from tools_exec.text import CappedBuffer, OutputBudget
 ENV_KEY_PATTERN = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 
 # Names dropped from the server environment before any child sees it. Matched on the upper-cased
-# name, so `github_token` goes too: `*_API_KEY`/`*_APIKEY` (ANTHROPIC_, OPENAI_, DEEPINFRA_), any
-# `*_KEY` (AWS_SECRET_ACCESS_KEY, *_PRIVATE_KEY), `*_TOKEN` (GITHUB_TOKEN, JEEVES_MCP_PRUNER_TOKEN,
-# AWS_SESSION_TOKEN), `*_AUTH`, `*_CREDENTIAL(S)`, `*_PAT` (GITHUB_PAT), `*_PWD` / `*_PASS`
-# (MYSQL_PWD; not `PWD` itself), agent sockets (`*_AUTH_SOCK`: SSH_AUTH_SOCK lets a child sign
-# as the user), and SECRET / PASSWORD / PASSWD / PASSPHRASE anywhere.
+# name, so `github_token` goes too: API_KEY / APIKEY, TOKEN, CREDENTIAL(S), JWT, AUTH as a word of
+# the name (OPENAI_API_KEY, GITHUB_TOKEN, TOKEN_GITHUB, CI_JOB_JWT, DOCKER_AUTH_CONFIG, SSH_AUTH_SOCK:
+# an agent socket lets a child sign as the user), a final `KEY` (AWS_SECRET_ACCESS_KEY) or `PASS`
+# (SSHPASS, SMTP_PASS), `_PAT` (GITHUB_PAT), `_PWD` (MYSQL_PWD; not `PWD` itself), and PRIVATE_KEY,
+# SECRET, PASSWORD, PASSWD, PASSPHRASE, WEBHOOK (a webhook's URL is its credential) anywhere.
 # One POSIX ERE, so bash (`[[ =~ ]]`, see `secret_unset_prelude`) applies the very same rule.
 _SECRET_NAME_ERE = (
-    r"(^|_)(API_?KEY|KEY|TOKEN|AUTH|CREDENTIALS?|AUTH_SOCK)$|_(PAT|PWD|PASS)$"
-    r"|SECRET|PASSWORD|PASSWD|PASSPHRASE"
+    r"(^|_)(API_?KEY|TOKEN|CREDENTIALS?|JWT|AUTH)(_|$)|(^|_)KEY$|PASS$|_(PAT|PWD)$"
+    r"|PRIVATE_?KEY|SECRET|PASSWORD|PASSWD|PASSPHRASE|WEBHOOK"
 )
 _SECRET_NAME = re.compile(_SECRET_NAME_ERE)
 _SECRET_EXACT = frozenset(
     {"JEEVES_MCP_PRUNER_TOKEN", "JEEVES_MCP_TOKEN", "GH_TOKEN", "NPM_TOKEN", "GPG_AGENT_INFO"}
 )
-# A value that is a URL with a password in it (`postgres://app:hunter2@db/app` in DATABASE_URL,
-# `https://user:ghp_…@github.com`): whatever the variable is called, it is a credential.
-_URL_WITH_PASSWORD_ERE = r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#@[:space:]]*:[^/?#@[:space:]]*@"
-_URL_WITH_PASSWORD = re.compile(_URL_WITH_PASSWORD_ERE.replace("[:space:]", r"\s"))
+# Values that are credentials whatever the variable is called, matched on the lower-cased value:
+# a URL with a password (`postgres://app:hunter2@db/app`, a `/` in the password too, but not a
+# port followed by a path: `http://host:8080/@scope`), a connection string's or query's credential
+# (`AccountKey=` of Azure's, JDBC's `?password=`), a webhook URL (Slack's, Discord's), a JWT, a
+# PEM private key, a registry auth config (DOCKER_AUTH_CONFIG's `{"auths": …}`).
+_SECRET_VALUE_ERE = (
+    r"^[a-z][a-z0-9+.-]*://[^/?#@[:space:]]*:([0-9]*[^@[:space:]0-9/][^@[:space:]]*)?@"
+    r"|(^|[?&;[:space:]])(password|passwd|pwd|accountkey|sharedaccesskey|sharedaccesssignature"
+    r"|client_secret|access_token|api_?key)=[^&;[:space:]]"
+    r"|://hooks\.slack\.com/|/api/webhooks/|^eyj[a-z0-9_-]+\.eyj|-----begin [a-z ]*private key-----"
+    r'|"auths?"[[:space:]]*:'
+)
+_SECRET_VALUE = re.compile(_SECRET_VALUE_ERE.replace("[:space:]", r"\s"))
 
 # The user's own choice, read from the server's environment: comma- or space-separated names,
 # `*` as a wildcard. ALLOW passes a variable the rule would drop (SSH_AUTH_SOCK for `git` over
@@ -101,12 +111,12 @@ def is_secret_name(name: str) -> bool:
 
 def is_secret(name: str, value: str, policy: EnvPolicy | None = None) -> bool:
     """Whether the variable must not reach a child: the user's deny list, else the built-in rule
-    (secret-looking name, or a URL value holding a password) unless the allow list passes it."""
+    (secret-looking name, or a value shaped like a credential) unless the allow list passes it."""
     policy = policy or EnvPolicy()
     upper = name.upper()
     if policy.denies(upper):
         return True
-    if not (is_secret_name(name) or _URL_WITH_PASSWORD.search(value)):
+    if not (is_secret_name(name) or _SECRET_VALUE.search(value.lower())):
         return False
     return not policy.allows(upper)
 
@@ -117,8 +127,11 @@ def sanitized_env(base: Mapping[str, str], policy: EnvPolicy | None = None) -> d
     return {key: value for key, value in base.items() if not is_secret(key, value, policy)}
 
 
-def secret_unset_prelude(overrides: Mapping[str, str], policy: EnvPolicy | None = None) -> str:
-    """Bash that drops secret variables a login profile exported, then re-applies `overrides`.
+def secret_unset_prelude(
+    overrides: Mapping[str, str], policy: EnvPolicy | None = None, caller_path: str | None = None
+) -> str:
+    """Bash that drops secret variables a login profile exported, puts `caller_path` back in front
+    of the profile's `PATH`, then re-applies `overrides`.
 
     For `bash -lc` the profile runs inside the child, after we sanitized its environment; this
     prefix (joined to the command with `;`, no newline, so line numbers in errors do not move)
@@ -130,16 +143,18 @@ def secret_unset_prelude(overrides: Mapping[str, str], policy: EnvPolicy | None 
     never = "^$"  # an ERE no variable name matches: an empty list
     parts = [
         f"__jeeves_re={shlex.quote(f'{_SECRET_NAME_ERE}|^({exact})$')}",
-        f"__jeeves_url={shlex.quote(_URL_WITH_PASSWORD_ERE)}",
+        f"__jeeves_value={shlex.quote(_SECRET_VALUE_ERE)}",
         f"__jeeves_allow={shlex.quote(policy.allow_ere or never)}",
         f"__jeeves_deny={shlex.quote(policy.deny_ere or never)}",
         "for __jeeves_v in $(compgen -e 2>/dev/null); do"
         " __jeeves_n=${__jeeves_v^^};"
         " if [[ $__jeeves_n =~ $__jeeves_deny ]]"
-        " || { { [[ $__jeeves_n =~ $__jeeves_re ]] || [[ ${!__jeeves_v} =~ $__jeeves_url ]]; }"
+        " || { { [[ $__jeeves_n =~ $__jeeves_re ]] || [[ ${!__jeeves_v,,} =~ $__jeeves_value ]]; }"
         ' && ! [[ $__jeeves_n =~ $__jeeves_allow ]]; }; then unset "$__jeeves_v"; fi; done',
-        "unset __jeeves_v __jeeves_n __jeeves_re __jeeves_url __jeeves_allow __jeeves_deny",
+        "unset __jeeves_v __jeeves_n __jeeves_re __jeeves_value __jeeves_allow __jeeves_deny",
     ]
+    if caller_path is not None:  # the caller's entries first, as in cached mode (`under_profile`)
+        parts.append(f"export PATH={shlex.quote(caller_path)}${{PATH:+:$PATH}}")
     parts += [f"export {key}={shlex.quote(value)}" for key, value in overrides.items()]
     return "; ".join(parts) + "; "
 
@@ -204,6 +219,22 @@ async def login_environment(
         lock.release()
         if not lock.statistics().tasks_waiting and _locks.get(key) is lock:
             del _locks[key]
+
+
+def under_profile(caller: Mapping[str, str], profile: Mapping[str, str]) -> dict[str, str]:
+    """The caller's environment with what the login profile adds: its new variables, and its `PATH`
+    entries the caller's `PATH` lacks, after the caller's.
+
+    The caller's values win: a profile that resets `PATH` (Debian's /etc/profile does, as root
+    for every user) silently dropped an activated venv, nvm, pyenv shims, a project's
+    `node_modules/.bin`, which the agent's own shell sees (`python: command not found`).
+    """
+    merged = {**profile, **caller}
+    if "PATH" in caller and "PATH" in profile:
+        mine = caller["PATH"].split(os.pathsep)
+        extra = [entry for entry in profile["PATH"].split(os.pathsep) if entry and entry not in mine]
+        merged["PATH"] = os.pathsep.join([*mine, *extra])
+    return merged
 
 
 def clear_login_environment_cache() -> None:

@@ -1,7 +1,8 @@
 """`bash`: one shell command in its own process group, with a timeout and a byte cap.
 
-The command runs as `bash -c CMD` under the login environment captured once (see
-`environment.py`; without a usable capture, under the sanitized server environment alone), or as
+The command runs as `bash -c CMD` under the server's environment plus what the login profile adds,
+captured once (see `environment.py`; without a usable capture, under the sanitized server
+environment alone), or as
 `bash -lc CMD` when `login_shell="every_call"` is asked for. stdin is /dev/null; stdout and
 stderr share one `max_output_bytes` budget, of which stderr keeps up to a quarter however much
 stdout wrote (`split_output`); a stream over its share keeps a quarter from its head and three
@@ -30,6 +31,7 @@ from tools_exec.environment import (
     login_environment,
     sanitized_env,
     secret_unset_prelude,
+    under_profile,
     validate_overrides,
 )
 from tools_exec.errors import InvalidCwdError, InvalidPathError, ToolTimeoutError
@@ -115,9 +117,9 @@ async def run_bash(
         capture_s = timeout_ms / 1000 * LOGIN_ENV_TIMEOUT_SHARE
         snapshot = await login_environment(bash, base, workdir, timeout_s=capture_s)
         if snapshot is not None:
-            base = snapshot  # else: no usable profile for this call, the sanitized env alone
+            base = under_profile(base, snapshot)  # else: no usable profile, the sanitized env alone
     elif login_shell == "every_call":
-        argv = [bash, "-lc", secret_unset_prelude(overrides) + cmd]
+        argv = [bash, "-lc", secret_unset_prelude(overrides, caller_path=base.get("PATH")) + cmd]
     # Each stream may hold the whole cap while it runs; `split_output` decides at the end.
     if capture_bytes is None:
         head, tail = int(max_output_bytes * BASH_HEAD_SHARE), max_output_bytes

@@ -5,7 +5,7 @@ other request while a 5,000-line text is scored. A timeout or a decline is a no-
 a warning; a bug in the engine raises, its traceback intact, for `PrunerService` to log once.
 The engine bounds itself with `options.timeout_ms`.
 
-The engine is imported where it runs (`prune_locally`), on the first prune: a server imports
+The engine is imported where it runs (`engine_worker.prune_text`), on the first prune: a server imports
 it only if it prunes in threads, its worker processes always (issue 28: start-up).
 """
 
@@ -13,16 +13,8 @@ from __future__ import annotations
 
 import anyio.to_thread
 
+from mcp_pruner_server.engine_worker import prune_text
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
-
-
-def prune_locally(
-    text: str, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
-) -> PruneResult:
-    """`pruning.engine.prune_or_raise`, the engine imported on the first call (module doc)."""
-    from mcp_pruner_server.pruning.engine import prune_or_raise
-
-    return prune_or_raise(text, goal_hint, source_type, options, prune_id)
 
 
 class HeuristicBackend:
@@ -37,5 +29,5 @@ class HeuristicBackend:
         # A cancelled caller stops waiting at once; the engine's own cooperative timeout
         # ends the abandoned thread soon after.
         return await anyio.to_thread.run_sync(
-            prune_locally, text, goal_hint, source_type, options, prune_id, abandon_on_cancel=True
+            prune_text, text, goal_hint, source_type, options, prune_id, abandon_on_cancel=True
         )

@@ -50,11 +50,13 @@ _ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """Load the MCP SDK in the background while serving; close the pruning service at the end."""
+    """Load the MCP SDK and start the engine's workers in the background while serving; close the
+    pruning service at the end."""
     mcp: McpEndpoint = app.state.mcp
     parts: ServerParts = app.state.parts
     async with anyio.create_task_group() as tg:
         await tg.start(mcp.run)
+        tg.start_soon(parts.service.warm)
         try:
             yield
         finally:

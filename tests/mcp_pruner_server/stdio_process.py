@@ -62,8 +62,11 @@ class StdioServer:
 
 
 @contextlib.contextmanager
-def stdio_server(root: Path, *extra: str, python_flags: tuple[str, ...] = ()) -> Iterator[StdioServer]:
-    """`python -m mcp_pruner_server --stdio` in `root`, its own process group; killed at the end."""
+def stdio_server(
+    root: Path, *extra: str, python_flags: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[StdioServer]:
+    """`python -m mcp_pruner_server --stdio` in `root` (environment `env`, else ours), its own
+    process group; killed at the end."""
     stderr_path = root / "stderr.log"
     argv = [sys.executable, *python_flags, "-m", "mcp_pruner_server", "--stdio", *extra]
     with stderr_path.open("wb") as stderr:
@@ -73,6 +76,7 @@ def stdio_server(root: Path, *extra: str, python_flags: tuple[str, ...] = ()) ->
             stdout=subprocess.PIPE,
             stderr=stderr,
             cwd=root,
+            env=env,
             start_new_session=True,
             bufsize=0,  # unbuffered: `select` on stdout then says whether a line is there
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -303,3 +304,16 @@ def test_the_handshake_is_answered_before_the_sdk_http_or_the_engine_is_imported
     assert "mcp_pruner_server.stdio_session" in imported  # the import lines are there
     assert sorted(imported.intersection(NOT_FOR_THE_HANDSHAKE)) == []
     assert "mcp_pruner_server.pipeline.dispatcher" in stderr  # loaded after the handshake
+
+
+def test_a_bash_child_cannot_read_the_stdio_servers_secrets_from_its_parents_environ(root: Path) -> None:
+    secrets = {"OPENAI_API_KEY": "sk-stdio-leak", "DATABASE_URL": "postgres://app:pg-stdio-leak@db/app"}
+    with stdio_server(root, env={**os.environ, **secrets}) as server:
+        server.handshake()
+        server.send(_sleeper_call(2, "tr '\\0' '\\n' < /proc/$PPID/environ"))
+        answer = server.answer_to(2)
+
+    printed = json.dumps(answer)
+    assert "PATH=" in printed  # the parent's environment was read: the secrets are what is missing
+    assert "sk-stdio-leak" not in printed
+    assert "pg-stdio-leak" not in printed

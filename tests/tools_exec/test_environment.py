@@ -54,6 +54,13 @@ def login_base(home: Path) -> dict[str, str]:
         "GPG_AGENT_INFO",
         "SMTP_PASS",
         "GPG_PASSPHRASE",
+        # issue 29: these passed the filter
+        "SSHPASS",
+        "CI_JOB_JWT",
+        "DOCKER_AUTH_CONFIG",
+        "PRIVATE_KEY_PEM",
+        "TOKEN_GITHUB",
+        "SLACK_WEBHOOK_URL",
     ],
 )
 def test_secret_looking_names_are_dropped(name: str) -> None:
@@ -62,7 +69,20 @@ def test_secret_looking_names_are_dropped(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["PATH", "HOME", "LANG", "TOKENIZERS_PARALLELISM", "KEYMAP", "PWD", "OLDPWD", "PATH_INFO"]
+    "name",
+    [
+        "PATH",
+        "HOME",
+        "LANG",
+        "TOKENIZERS_PARALLELISM",
+        "KEYMAP",
+        "PWD",
+        "OLDPWD",
+        "PATH_INFO",
+        "GIT_AUTHOR_NAME",
+        "AWS_ACCESS_KEY_ID",
+        "PGPASSFILE",
+    ],
 )
 def test_ordinary_names_are_kept(name: str) -> None:
     assert not is_secret_name(name)
@@ -77,8 +97,25 @@ SECRETS = {
 KEPT = {
     "SERVICE_URL": "https://db.internal/app",
     "GIT_URL": "https://user@host/repo.git",
+    "REGISTRY": "http://localhost:4873/@scope/pkg",  # a port and a path holding `@`: no password
+    "JDBC_URL": "jdbc:postgresql://db:5432/app?user=app&ssl=true",
+    "LS_COLORS": "di=01;34:ln=01;36",
     "PATH": "/usr/bin:/bin",
 }
+# issue 29: values shaped like credentials, under names the name rule lets through
+SECRET_VALUES = {
+    "DB_URL": "postgres://app:pa/ss+word@db.internal/app",
+    "AZURE_STORAGE_CONNECTION_STRING": "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc123==;",
+    "JDBC_DSN": "jdbc:mysql://db:3306/app?user=app&password=hunter2",
+    "NOTIFY_URL": "https://hooks.slack.com/services/T000/B000/XXXX",
+    "ID_BLOB": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSJ9.c2lnbmF0dXJl",
+    "DEPLOY_PEM": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n-----END OPENSSH PRIVATE KEY-----",
+    "REGISTRY_CONFIG": '{"auths": {"registry.example.com": {"auth": "dXNlcjpwYXNz"}}}',
+}
+
+
+def test_values_shaped_like_credentials_are_dropped_whatever_their_name() -> None:
+    assert sanitized_env({**SECRET_VALUES, **KEPT}) == KEPT
 
 
 def test_a_url_holding_a_password_is_dropped_whatever_its_name() -> None:
@@ -109,14 +146,18 @@ async def test_bash_children_see_none_of_them_in_every_login_mode(
 ) -> None:
     # A real bash: the variables come from the server's environment and from a login profile.
     clear_login_environment_cache()
-    home = home_with_profile("export PROFILE_DSN='mysql://root:toor@localhost/db'\nexport API_PAT=p\n")
+    home = home_with_profile(
+        "export PROFILE_DSN='mysql://root:toor@localhost/db'\nexport API_PAT=p\n"
+        "export PROFILE_HOOK='https://hooks.slack.com/services/T1/B1/Z'\n"
+    )
     monkeypatch.setenv("HOME", str(home))
-    for name, value in {**SECRETS, "KEEP_ME": "ok", "ALLOWED_PAT": "a"}.items():
+    for name, value in {**SECRETS, **SECRET_VALUES, "KEEP_ME": "ok", "ALLOWED_PAT": "a"}.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("JEEVES_MCP_PRUNER_ENV_ALLOW", "ALLOWED_PAT")
-    result = await run_bash(root, "env", login_shell=login_shell)
-    names = {line.partition("=")[0] for line in result.stdout.splitlines()}
-    assert not names & {*SECRETS, "PROFILE_DSN", "API_PAT"}, names & {*SECRETS, "PROFILE_DSN", "API_PAT"}
+    result = await run_bash(root, "env -0", login_shell=login_shell)
+    names = {item.partition("=")[0] for item in result.stdout.split("\0")}
+    dropped = {*SECRETS, *SECRET_VALUES, "PROFILE_DSN", "API_PAT", "PROFILE_HOOK"}
+    assert not names & dropped, names & dropped
     assert {"KEEP_ME", "ALLOWED_PAT"} <= names
 
 

@@ -358,3 +358,33 @@ async def test_captures_hold_the_whole_output_and_close_their_spool(root: Path) 
         stderr.close()
     assert stdout.closed
     assert result.omitted["stdout"].bytes > 0  # what is returned is still cut to max_output_bytes
+
+
+async def test_the_callers_path_wins_over_a_login_profile_that_resets_it(
+    root: Path, tmp_path: Path, home_with_profile: Callable[[str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An activated venv and a project's node_modules/.bin, as `PATH=$VENV/bin:$PATH agent` leaves
+    # them, under a profile that resets PATH as Debian's /etc/profile does.
+    venv_bin, project_bin = tmp_path / "venv" / "bin", root / "node_modules" / ".bin"
+    for directory, name in ((venv_bin, "python"), (project_bin, "eslint")):
+        directory.mkdir(parents=True)
+        (directory / name).write_text(f"#!/bin/sh\necho {name} from {directory.parent.name}\n")
+        (directory / name).chmod(0o755)
+    home = home_with_profile("export PATH=/usr/bin:/bin:/opt/from-profile\nexport JEEVES_FROM_PROFILE=yes\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", f"{venv_bin}:{project_bin}:/usr/bin:/bin")
+    monkeypatch.setenv("JEEVES_CALLER_SETTING", "mine")
+    for mode in ("cached_env", "every_call"):
+        with anyio.fail_after(10):
+            result = await run_bash(
+                root,
+                'python; eslint; echo "$PATH|$JEEVES_FROM_PROFILE|$JEEVES_CALLER_SETTING"',
+                login_shell=mode,
+            )
+        ran, linted, seen = result.stdout.splitlines()[-3:]
+        assert ran == "python from venv", mode
+        assert linted == "eslint from node_modules", mode
+        path, from_profile, setting = seen.split("|")
+        assert path.split(":")[:2] == [str(venv_bin), str(project_bin)], mode
+        assert "/opt/from-profile" in path.split(":"), mode  # what the profile adds is kept, after
+        assert (from_profile, setting) == ("yes", "mine"), mode

@@ -104,7 +104,9 @@ _DEF_NAME = re.compile(
     rf"(?!(?:{_NAME_KEYWORDS})\b)([A-Za-z_]\w*)"
     # R's `name <- function(…)`. Lisp's `(defun name` is left unnamed: named, its units ranked
     # no better (Common Lisp dev sets +0.03 and -0.03), as its calls `(name …)` earn no credit.
-    r"|([A-Za-z.][\w.]*)\s*<-\s*function\b"
+    # The name starts where no name character precedes it: tried at every `.` of a long run, the
+    # name scanned to the run's end each time (32 KiB of `.` took 22.6 s).
+    r"|(?<![\w.])([A-Za-z.][\w.]*+)\s*<-\s*function\b"
 )
 # How far into a unit its header is looked for (decorators and comments come first).
 HEADER_SEARCH_LINES = 8

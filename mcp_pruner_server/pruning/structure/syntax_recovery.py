@@ -61,7 +61,7 @@ def failed_rows(root: Any, *, deadline: Deadline = NO_DEADLINE, most: float = ma
         if node.is_missing:
             rows.add(int(node.start_point[0]))
         elif node.type == "ERROR":
-            for child in node.children:
+            for child in deadline.paced(node.children):  # one node may hold a child per byte
                 if child.has_error:
                     stack.append(child)
                 elif not _recognised(child):

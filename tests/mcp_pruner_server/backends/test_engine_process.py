@@ -1,12 +1,15 @@
-"""The heuristic engine in worker processes: same result as in-process, threads when broken."""
+"""The heuristic engine in worker processes: same result as in-process, fail-open when no worker answers."""
 
+import os
+import signal
 from typing import NoReturn
 
+import anyio
 import pytest
 
 from mcp_pruner_server.backends.engine_process import RETRY_COOLDOWN_S, ProcessHeuristicBackend
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.types import PruneOptions
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
 
 pytestmark = pytest.mark.anyio
 TEXT = "\n".join([f"INFO step {n} ok" for n in range(400)] + ["ERROR disk full on /var"])
@@ -15,7 +18,11 @@ OPTIONS = PruneOptions(max_prune_ratio=0.9, min_keep_lines=5, annotate_lines=Tru
 
 async def test_a_worker_process_returns_exactly_the_engine_result() -> None:
     backend = ProcessHeuristicBackend()
-    result = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_same")
+    await backend.warm()  # as the server does at its start: the budget counts from the call
+    try:
+        result = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_same")
+    finally:
+        await backend.aclose()
     assert backend.uses_processes
     expected = prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_same")
     assert result.pruned_text == expected.pruned_text
@@ -23,18 +30,20 @@ async def test_a_worker_process_returns_exactly_the_engine_result() -> None:
     assert result.stats.pruned_lines > 0
 
 
-async def test_when_worker_processes_cannot_start_it_prunes_in_threads(
+async def test_when_worker_processes_cannot_start_it_answers_unpruned_never_in_the_server(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A broken interpreter path is the real way a worker spawn fails (anyio runs sys.executable).
+    # A broken interpreter path is the real way a worker spawn fails (the pool runs sys.executable).
     monkeypatch.setattr("sys.executable", "/nonexistent/python")
     backend = ProcessHeuristicBackend()
-    result = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_threads")
-    again = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_threads2")
+    result = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_none")
+    again = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_none2")
     assert not backend.uses_processes
-    assert "ERROR disk full on /var" in result.pruned_text
-    assert result.stats.pruned_lines > 0
-    assert again.prune_id == "prn_threads2"
+    assert result.pruned_text == TEXT
+    assert result.stats.pruned_lines == 0
+    assert "internal_error" in result.warnings
+    assert again.prune_id == "prn_none2"
+    assert backend.failures == 1  # the second prune did not try to spawn again
 
 
 def in_processes(backend: ProcessHeuristicBackend) -> bool:
@@ -58,7 +67,7 @@ async def test_after_a_worker_failure_processes_are_tried_again_after_the_cooldo
     with monkeypatch.context() as broken:
         broken.setattr("sys.executable", "/nonexistent/python")  # the real way a spawn fails
         first = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_1")
-    assert first.stats.pruned_lines > 0  # the thread backend pruned it
+    assert first.stats.pruned_lines == 0  # fail-open: nothing pruned in the server
     assert not in_processes(backend)
     assert backend.failures == 1
     clock.now += RETRY_COOLDOWN_S - 1
@@ -89,14 +98,14 @@ def test_an_exception_in_a_worker_keeps_the_worker_traceback_as_a_note_across_pi
     import pickle
     import traceback
 
-    from mcp_pruner_server.backends.engine_process import in_worker
+    from mcp_pruner_server.engine_worker import in_worker
 
     def engine_bug() -> NoReturn:  # in_worker takes an engine call; this one only fails
         raise ZeroDivisionError("a bug in the engine")
 
     with pytest.raises(ZeroDivisionError) as caught:
         in_worker(engine_bug)
-    sent_back = pickle.loads(pickle.dumps(caught.value))  # how anyio returns it to the server
+    sent_back = pickle.loads(pickle.dumps(caught.value))  # how the worker returns it to the server
     printed = "".join(traceback.format_exception(sent_back))
     assert "in engine_bug" in printed
     assert "in the engine worker process" in printed
@@ -121,12 +130,95 @@ async def test_create_backend_runs_the_heuristic_engine_in_processes_only_when_a
 async def test_a_worker_freezes_its_startup_heap_and_collects_young_objects_less_often() -> None:
     import gc
 
-    import anyio.to_process
+    from mcp_pruner_server.backends.engine_workers import EnginePool
+    from mcp_pruner_server.engine_worker import WORKER_GC_THRESHOLD
 
-    from mcp_pruner_server.backends.engine_process import WORKER_GC_THRESHOLD, in_worker
-
-    # gc's own functions are the calls: picklable, and they report the worker's collector
-    threshold = await anyio.to_process.run_sync(in_worker, gc.get_threshold)
-    frozen = await anyio.to_process.run_sync(in_worker, gc.get_freeze_count)
+    pool = EnginePool(1)
+    try:
+        # gc's own functions are the calls: picklable, and they report the worker's collector
+        threshold = await pool.run(30, gc.get_threshold)
+        frozen = await pool.run(30, gc.get_freeze_count)
+    finally:
+        await pool.aclose()
     assert threshold[0] == WORKER_GC_THRESHOLD
     assert frozen > 10_000  # the modules and grammars the worker imported
+
+
+async def _busy_worker(backend: ProcessHeuristicBackend) -> int:
+    """The pid of the worker running the backend's call, once there is one."""
+    with anyio.fail_after(30):
+        while not backend.pool.busy_pids:  # noqa: ASYNC110  (the pool has no event for this, nor needs one)
+            await anyio.sleep(0.01)
+    return backend.pool.busy_pids[0]
+
+
+async def test_a_worker_killed_mid_prune_answers_unpruned_and_a_new_worker_prunes_the_next_call() -> None:
+    # What the OOM killer does: SIGKILL the worker while it prunes a large log.
+    backend = ProcessHeuristicBackend()
+    big = "\n".join(f"INFO step {n} of the job ran fine on node-{n % 7}" for n in range(400_000))
+    slow = PruneOptions(max_prune_ratio=0.9, timeout_ms=60_000)
+    outcome: list[PruneResult] = []
+    answered = anyio.Event()
+    try:
+        async with anyio.create_task_group() as tasks:
+
+            async def prune_big() -> None:
+                outcome.append(await backend.prune(big, "why did step 7 fail", "logs", slow, "prn_big"))
+                answered.set()
+
+            tasks.start_soon(prune_big)
+            victim = await _busy_worker(backend)
+            with anyio.fail_after(5):  # answered at once, not after the 60 s budget
+                os.kill(victim, signal.SIGKILL)
+                await answered.wait()
+        await backend.warm()  # the successor, started at once, is ready
+        after = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_after")
+        workers = backend.pool.idle_pids
+    finally:
+        await backend.aclose()
+    assert outcome[0].stats.pruned_lines == 0
+    assert outcome[0].pruned_text == big
+    assert "internal_error" in outcome[0].warnings
+    assert after.stats.pruned_lines > 0  # a new worker pruned it
+    assert workers  # ... a process, not the victim
+    assert victim not in workers
+
+
+async def test_a_call_past_its_hard_deadline_is_killed_and_answered_without_holding_a_small_one() -> None:
+    # A call that never looks at the clock (the engine inside one regex search): `time.sleep`.
+    import time
+
+    from mcp_pruner_server.backends.engine_workers import EnginePool, WorkerOverran
+
+    pool = EnginePool(2)
+    overran: list[float] = []
+    try:
+        async with anyio.create_task_group() as warm:  # both workers started: the deadline counts
+            warm.start_soon(pool.run, 30, gc_count)  # from the call, not a worker's imports
+            warm.start_soon(pool.run, 30, gc_count)
+        async with anyio.create_task_group() as tasks:
+
+            async def runaway() -> None:
+                started = time.monotonic()
+                with pytest.raises(WorkerOverran):
+                    await pool.run(1.0, time.sleep, 60)
+                overran.append(time.monotonic() - started)
+
+            tasks.start_soon(runaway)
+            with anyio.fail_after(5):
+                while not pool.busy_pids:  # noqa: ASYNC110  (the pool has no event for this)
+                    await anyio.sleep(0.01)
+            with anyio.fail_after(1.0):  # the small call is not held behind the runaway
+                assert await pool.run(30, gc_count) > 0
+        pids = pool.idle_pids
+        assert await pool.run(30, gc_count) > 0  # a replacement answers the next call
+    finally:
+        await pool.aclose()
+    assert 1.0 <= overran[0] < 1.5
+    assert len(pids) == 2
+
+
+def gc_count() -> int:
+    import gc
+
+    return gc.get_freeze_count()

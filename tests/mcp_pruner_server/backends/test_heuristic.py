@@ -27,7 +27,7 @@ async def test_heuristic_backend_runs_the_engine_off_the_event_loop_thread(
         threads.append(threading.current_thread())
         return prune(text, goal_hint, source_type, options, prune_id)
 
-    monkeypatch.setattr(heuristic, "prune_locally", spy)
+    monkeypatch.setattr(heuristic, "prune_text", spy)
     options = PruneOptions(max_prune_ratio=0.8)
     result = await HeuristicBackend().prune(CODE, "target path exists", "code", options, "prn_h")
     assert threads

@@ -454,3 +454,24 @@ async def test_a_focus_question_prunes_a_bounded_number_of_strings_and_masks_the
     masked = [text for text in shown if MARKER.search(text) and "⟦PRUNÉ" not in text]
     assert (len(pruned), len(masked)) == (MAX_PRUNED_STRINGS, 2)
     assert all("def compute_tax_rate(income):" in text for text in pruned)
+
+
+@pytest.mark.parametrize("path", ["json", "sse"])
+async def test_a_large_csv_in_one_json_string_is_not_counted_as_millions_of_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    # Its commas are inside a string: one value, however many (issue 29: 20 MB -> -32017).
+    csv = "id,name,amount,comment\n" + "".join(f'{n},item-{n},{n * 3}.50,"a, b"\n' for n in range(700_000))
+    reply = {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": csv}]}}
+    behaviour = up.raw(200, json.dumps(reply).encode()) if path == "json" else up.sse(lambda _: [reply])
+    env = {"JEEVES_GATEWAY_MAX_REPLY_BYTES": str(64 << 20)}
+    async with (
+        up.serve(behaviour) as upstream,
+        gateway(tmp_path, monkeypatch, {"fs": upstream.url}, env=env) as client,
+    ):
+        response = await post(client, "fs", CALL)
+    body = response.json()
+    assert "error" not in body, body.get("error")
+    text = body["result"]["content"][0]["text"]
+    assert text.startswith(csv[:1000])  # no question: passed on (masked past the gateway's size)
+    assert text.endswith(csv[-1000:])

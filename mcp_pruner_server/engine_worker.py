@@ -1,0 +1,128 @@
+"""An engine worker process's side: its `main()`, which `backends/engine_workers.py` starts, and
+the calls the server sends it.
+
+Outside `backends/` on purpose: that package imports every backend (httpx among them), and a worker
+that imported it took 2.2 s to start on a busy host instead of ~1 s; a worker imports only the
+engine and the capture reader.
+
+It lowers its priority, imports the engine, freezes that startup heap, says `READY`, then answers
+framed, pickled `(function, args)` requests from its stdin one at a time until the stdin closes
+(the server closed its pool, or died). The server's side is `engine_workers.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import pickle
+import struct
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import replace
+from typing import BinaryIO, TypeVar
+
+from mcp_pruner_server.pruning.render import noop_result
+from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
+from tools_exec.capture import CapturedSource
+
+T = TypeVar("T")
+
+READY = b"READY\n"
+# A frame: a status (b"C" call, b"R" return, b"E" exception) and the pickle's length, then the pickle.
+HEADER = struct.Struct("!cQ")
+# Niceness added to an engine worker: when the 2 cores are busy, the event loop (`/healthz`, the
+# pipes of running commands) is scheduled before a long prune, which only finishes a bit later.
+WORKER_NICENESS = 10
+# A worker's cyclic garbage collector: a prune allocates millions of short-lived objects (terms,
+# hits, blocks) that reference counting frees, yet every 700 allocations Python's default looks
+# for cycles, and each look at the oldest generation walks the whole heap, grammars and modules
+# included. Those are frozen after the worker's imports (never collected: they live as long as
+# the worker), and the youngest generation is collected every 10,000 allocations. Measured with
+# `benchmarks/clock_gaps.py` (CPU of a prune; its longest stretch without a look at the deadline):
+# a grep listing of 100k hits 4.2 -> 3.3 s, 197 -> 91 ms; a 15 MB log 3.7 -> 3.4 s, 114 -> 41 ms;
+# a 1.9 MB bundle 2.0 -> 1.7 s. Nothing is leaked: cycles are still collected.
+WORKER_GC_THRESHOLD = 10_000
+
+
+def in_worker(call: Callable[..., T], *args: object) -> T:
+    """`call(*args)`; an exception gets the worker's traceback as a note (pickling drops it)."""
+    try:
+        return call(*args)
+    except Exception as exc:
+        exc.add_note("in the engine worker process:\n" + traceback.format_exc().rstrip())
+        raise
+
+
+def prepare() -> None:
+    """The engine imported, then a lower priority (the imports at it took 8 s on a busy host, a
+    call waiting for them), the startup heap frozen (see the constants)."""
+    import mcp_pruner_server.pruning.engine  # noqa: F401  (the engine the calls run)
+
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(WORKER_GC_THRESHOLD, *gc.get_threshold()[1:])
+
+
+def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
+    data = stream.read(size)
+    return data if len(data) == size else None
+
+
+def serve(requests: BinaryIO, answers: BinaryIO) -> None:
+    """Answer requests until `requests` ends (the worker's main loop)."""
+    answers.write(READY)
+    answers.flush()
+    while (header := _read_exactly(requests, HEADER.size)) is not None:
+        _status, length = HEADER.unpack(header)
+        payload = _read_exactly(requests, length)
+        if payload is None:
+            return
+        call, args = pickle.loads(payload)
+        try:
+            status, value = b"R", in_worker(call, *args)
+        except Exception as exc:
+            status, value = b"E", exc
+        try:
+            answer = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # an unpicklable answer: said, rather than a dead worker
+            status, answer = b"E", pickle.dumps(RuntimeError(f"unpicklable engine answer: {exc!r}"))
+        answers.write(HEADER.pack(status, len(answer)) + answer)
+        answers.flush()
+
+
+def main() -> None:
+    requests, answers = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not corrupt the answers
+    prepare()
+    serve(requests, answers)
+
+
+def prune_text(
+    text: str, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+) -> PruneResult:
+    """`pruning.engine.prune_or_raise`, imported here so that the server, which only names this
+    function in its requests, never imports the engine (`prepare` has, in the worker)."""
+    from mcp_pruner_server.pruning.engine import prune_or_raise
+
+    return prune_or_raise(text, goal_hint, source_type, options, prune_id)
+
+
+def prune_source(
+    source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+) -> PruneResult:
+    """Read a capture and prune it (runs in a worker process). An unreadable spool is
+    the `internal_error` no-op; a bug in the engine raises (`PrunerService` logs it)."""
+    try:
+        text = source.read().text
+    except OSError:
+        return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
+    result = prune_text(text, goal_hint, source_type, options, prune_id)
+    if not result.stats.pruned_lines:
+        # nothing pruned: the caller returns what the tool cut, never this text; sending the whole
+        # capture back would cost the server the very copy (and pickle) reading it here avoids
+        return replace(result, pruned_text="")
+    return result
