@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -253,3 +254,20 @@ def test_after_jeeves_install_codex_a_run_lets_codex_spawn_the_installed_server(
         f"jeeves run: Codex spawns the jeeves_pruner server installed in {installed} "
         "(jeeves install codex); this run starts none of its own"
     )
+
+
+def test_a_busy_port_is_one_plain_line_naming_the_bind_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+
+        done = jeeves_run_now(
+            tmp_path, "-p", "command", "--port", str(port), "--log-file", "events.jsonl", "--", "true"
+        )
+
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"jeeves run: pruner not started: cannot listen on 127.0.0.1:{port}: Address already in use; "
+        "the agent runs without it"
+    ) in done.stderr.splitlines()
