@@ -79,11 +79,11 @@ def _totals(stdout: str) -> list[str]:
 
 
 def test_two_demo_runs_print_the_same_figures(tmp_path: Path) -> None:
-    first, second = tmp_path / "a", tmp_path / "b"
-    first.mkdir()
-    second.mkdir()
+    here, there = tmp_path / "a", tmp_path / "b"
+    here.mkdir()
+    there.mkdir()
 
-    runs = [run_demo(first), run_demo(second)]
+    runs = [run_demo(here), run_demo(there)]
 
     for done in runs:
         assert done.returncode == 0, done.stdout + done.stderr
