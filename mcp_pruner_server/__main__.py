@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--allow-remote",
         action="store_true",
-        help="allow a non-loopback --host (set JEEVES_MCP_PRUNER_TOKEN too)",
+        help="allow a non-loopback --host (set JEEVES_MCP_TOKEN too)",
     )
     return p
 

@@ -34,6 +34,7 @@ from mcp_pruner_server.http.connections import (
 )
 from mcp_pruner_server.logs import configure_logging, log_event
 from mcp_pruner_server.settings import (
+    CLIENT_TOKEN_ENV,
     PARENT_POLL_INTERVAL_S,
     READY_EVENT,
     SHUTDOWN_GRACE_S,
@@ -162,8 +163,11 @@ def run_server(settings: ServerSettings) -> int:
             "mcp_pruner.start_failed",
             level="error",
             reason="config_invalid",
-            message=f"--allow-remote needs {TOKEN_ENV}: without it anyone reaching the port runs bash",
-            variable=TOKEN_ENV,
+            message=(
+                f"--allow-remote needs a token: set {CLIENT_TOKEN_ENV} (or {TOKEN_ENV}); without one "
+                "anyone reaching the port runs bash"
+            ),
+            variable=CLIENT_TOKEN_ENV,
             expected="a non-empty bearer token with --allow-remote",
         )
         return 2

@@ -449,7 +449,7 @@ def plan(
     `allow_tools` (Claude): also the permission rule that lets `claude -p` call our tools without
     asking (what `jeeves run` passes as `--allowedTools`). Uninstall always removes a guidance
     block and that rule where it finds them. Raises:
-        InstallError: a configuration file cannot be read or parsed, or Codex with
+        InstallError: a configuration file cannot be read, parsed or written (read-only), or Codex with
             `--scope project` (Codex reads MCP servers from `$CODEX_HOME/config.toml` only).
     """
     argv = server_argv()
@@ -475,6 +475,9 @@ def plan(
             replace(c, after=None) if c.changed and _emptied(c) and os.path.realpath(c.path) in created else c
             for c in changes
         ]
+    for change in changes:  # a dry run says it too
+        if change.changed:
+            _check_writable(change)
     return changes
 
 

@@ -28,6 +28,13 @@ def mcp_config_command(
         typer.echo(f"# ~/.codex/config.toml (Codex reads the token from ${TOKEN_ENV})")
         typer.echo(codex_toml(url), nl=False)
         typer.echo(f"# or on the command line: codex {shlex.join(codex_overrides(url))}")
+        if token is not None:  # Codex takes a bearer token from its environment only: say where it goes
+            typer.echo(f"# and in the environment Codex starts from: export {TOKEN_ENV}={shlex.quote(token)}")
+            typer.echo(
+                f"jeeves mcp-config: Codex reads its token from ${TOKEN_ENV}, not from its config: "
+                "export it where Codex runs (the snippet's last line)",
+                err=True,
+            )
     else:
         from runner.run import EXIT_USAGE  # the runner's stack only on this error path
 

@@ -65,7 +65,7 @@ def _source_type(option: str | None, file: str) -> SourceType:
         return option  # checked against SOURCE_TYPES just above
     if file == "-":
         return "code"
-    from mcp_pruner_server.tools.read_tool import source_type_for  # the `read` tool's rule, by suffix
+    from mcp_pruner_server.pruning.source_types import source_type_for  # the `read` tool's rule
 
     return source_type_for(file)
 

@@ -12,8 +12,10 @@ whatever the run left under it (a `bash` tool child orphaned by a server crash) 
 from __future__ import annotations
 
 import contextlib
+import json
 import secrets
 import signal
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -175,6 +177,14 @@ class _Run:
             startup_ms=startup_ms,
             stderr_tail=list(stderr_tail),
         )
+        # The event may go to a log file, and its reason hides in the server's own JSON line: one
+        # plain line says it where the user looks (a busy --port, a bad root).
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.write(
+                f"jeeves run: pruner not started: {_server_reason(error, stderr_tail)}; "
+                "the agent runs without it\n"
+            )
+            sys.stderr.flush()
 
     # --- the provider, watched
 
@@ -388,3 +398,16 @@ async def run(request: RunRequest, log: EventLog) -> RunOutcome:
         errors=tuple(current.errors),
     )
     return RunOutcome(exit_code=exit_code, summary=summary)
+
+
+def _server_reason(error: str, stderr_tail: tuple[str, ...]) -> str:
+    """The server's own `start_failed` message from its stderr (a JSON event), else `error`."""
+    for line in reversed(stderr_tail):
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        data = event.get("data") if isinstance(event, dict) else None
+        if isinstance(data, dict) and isinstance(data.get("message"), str):
+            return str(data["message"])
+    return error

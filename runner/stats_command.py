@@ -74,7 +74,11 @@ def stats_command(
         typer.echo(f"jeeves stats: cannot reach {endpoint}: {exc}", err=True)
         raise typer.Exit(EXIT_FAILED) from None
     if response.status_code == 401:
-        typer.echo(f"jeeves stats: {endpoint} wants a token: set JEEVES_MCP_TOKEN", err=True)
+        given = next((v for v in TOKEN_VARIABLES if os.environ.get(v)), None)
+        if given is None:
+            typer.echo(f"jeeves stats: {endpoint} wants a token: set JEEVES_MCP_TOKEN", err=True)
+        else:
+            typer.echo(f"jeeves stats: {endpoint} refused the token in {given}: not this server's", err=True)
         raise typer.Exit(EXIT_FAILED)
     try:
         response.raise_for_status()

@@ -135,7 +135,8 @@ class SecurityMiddleware:
                 scope,
                 send,
                 401,
-                "Unauthorized: send 'Authorization: Bearer <JEEVES_MCP_PRUNER_TOKEN>'",
+                "Unauthorized: send 'Authorization: Bearer <token>' with the server's token "
+                "(its JEEVES_MCP_TOKEN or JEEVES_MCP_PRUNER_TOKEN)",
                 [(b"www-authenticate", b'Bearer realm="jeeves-mcp-pruner"')],
             )
             return

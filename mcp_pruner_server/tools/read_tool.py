@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from mcp_pruner_server.pipeline.outcome import (
     JsonObject,
@@ -13,8 +12,11 @@ from mcp_pruner_server.pipeline.outcome import (
     ToolContext,
     ToolFailure,
 )
+from mcp_pruner_server.pruning.source_types import (
+    source_type_for as source_type_for,  # re-exported: the bash tool and the gateway import it here
+)
 from mcp_pruner_server.pruning.text import utf8_size
-from mcp_pruner_server.pruning.types import PruneResult, SourceType
+from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools import limits as L
 from mcp_pruner_server.tools.checker import (
     FieldChecker,
@@ -56,23 +58,6 @@ def parse_read(arguments: object) -> ReadArgs:
     assert path is not None
     assert max_bytes is not None
     return ReadArgs(path, start, end, max_bytes, question)
-
-
-# Prose and markup are pruned by sections (keep headings, never split a fenced block).
-DOCS_SUFFIXES = frozenset({".md", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc", ".org", ".tex", ".html"})
-# Logs keep error/exception/traceback lines and their neighbours.
-LOGS_SUFFIXES = frozenset({".log", ".out", ".err", ".trace"})
-
-
-def source_type_for(path: str) -> SourceType:
-    """`docs` for prose, `logs` for logs, `code` for everything else (config files included)."""
-    pure = PurePosixPath(path.lower())
-    suffix = pure.suffix
-    if suffix in DOCS_SUFFIXES or pure.name in ("readme", "changelog", "license", "notice"):
-        return "docs"
-    if suffix in LOGS_SUFFIXES or pure.name.endswith(".log.1"):
-        return "logs"
-    return "code"
 
 
 async def run_read(context: ToolContext, args: ReadArgs) -> RawOutput[ReadResult] | ToolFailure:

@@ -42,7 +42,8 @@ class BenchSettings:
     def for_mode(cls, tasks_dir: Path | None, out: Path, quick: bool) -> BenchSettings:
         if not quick:
             return cls(tasks_dir, out)
-        # Code: every 5th shared task (30 of 150), every 2nd built-in one (40 of 79 today); logs: every 2nd.
+        # Code: every 5th shared task (30 of 150), every 2nd built-in one (the set follows the source);
+        # logs: every 2nd.
         code_every = BUILTIN_QUICK_CODE_EVERY if tasks_dir is None else 5
         return cls(
             tasks_dir,

@@ -43,11 +43,16 @@ _PRUNE_ID = re.compile(r"prn_[0-9A-HJKMNP-TV-Z]{26}")
 _COUNTED_ID = "prn_01M8H2X5VWQ0ZKH5DQ5XJK6D48"
 # pytest's closing line says how long the suite took ("in 0.42s"): counted as a fixed duration.
 _DURATION = re.compile(r"\bin \d+\.\d+s\b")
+# pytest's `rootdir:` line names the run's private directory (`tempfile.mkdtemp`'s 8 random
+# characters after `jeeves run`'s prefix): counted as a fixed name.
+_RUN_DIR = re.compile(r"jeeves-demo-[a-z0-9_]{8}\b")
 
 
 def count_tokens(text: str) -> int:
-    """The tokens of `text` with its prune ids and test-suite duration counted as fixed ones."""
-    return count_exact(_DURATION.sub("in 0.50s", _PRUNE_ID.sub(_COUNTED_ID, text)))
+    """The tokens of `text` with its prune ids, the run's directory and the test suite's duration
+    counted as fixed ones."""
+    text = _RUN_DIR.sub("jeeves-demo-00000000", _PRUNE_ID.sub(_COUNTED_ID, text))
+    return count_exact(_DURATION.sub("in 0.50s", text))
 
 
 @dataclass(frozen=True)

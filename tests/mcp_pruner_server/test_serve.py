@@ -156,6 +156,16 @@ def test_the_server_exits_by_itself_when_its_parent_dies(tmp_path: Path) -> None
         parent.wait(timeout=EXIT_TIMEOUT_S)
 
 
+def test_allow_remote_without_a_token_names_the_variable_users_export(tmp_path: Path) -> None:
+    argv = [*server_argv(tmp_path), "--allow-remote"]
+    argv[argv.index("127.0.0.1")] = "0.0.0.0"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    done = subprocess.run(argv, capture_output=True, env=env, timeout=READY_TIMEOUT_S, check=False)
+
+    assert done.returncode == 2
+    assert b"set JEEVES_MCP_TOKEN" in done.stderr
+
+
 def test_a_non_loopback_host_is_refused_without_allow_remote(tmp_path: Path) -> None:
     argv = [*server_argv(tmp_path)]
     argv[argv.index("127.0.0.1")] = "0.0.0.0"

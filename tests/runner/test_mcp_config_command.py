@@ -33,3 +33,15 @@ def test_the_codex_snippet_is_toml_plus_the_equivalent_flags() -> None:
 def test_an_unknown_provider_is_refused() -> None:
     result = CliRunner().invoke(app, ["mcp-config", "--provider", "vim", "--url", URL])
     assert result.exit_code == 2
+
+
+def test_a_codex_token_is_handed_over_as_the_variable_codex_reads_not_dropped() -> None:
+    result = CliRunner().invoke(app, ["mcp-config", "--provider", "codex", "--url", URL, "--token", "abc"])
+
+    assert result.exit_code == 0
+    assert "export JEEVES_MCP_TOKEN=abc" in result.stdout
+    assert "Codex reads its token from $JEEVES_MCP_TOKEN" in result.stderr
+    assert (
+        tomllib.loads(result.stdout)["mcp_servers"]["jeeves_pruner"]["bearer_token_env_var"]
+        == "JEEVES_MCP_TOKEN"
+    )

@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -252,4 +253,33 @@ def test_after_jeeves_install_codex_a_run_lets_codex_spawn_the_installed_server(
     assert out.stderr.splitlines()[0] == (
         f"jeeves run: Codex spawns the jeeves_pruner server installed in {installed} "
         "(jeeves install codex); this run starts none of its own"
+    )
+
+
+def test_a_busy_port_is_one_plain_line_naming_the_bind_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+
+        done = jeeves_run_now(
+            tmp_path, "-p", "command", "--port", str(port), "--log-file", "events.jsonl", "--", "true"
+        )
+
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"jeeves run: pruner not started: cannot listen on 127.0.0.1:{port}: Address already in use; "
+        "the agent runs without it"
+    ) in done.stderr.splitlines()
+
+
+def test_a_misspelt_setting_in_jeeves_toml_is_said_before_the_run(tmp_path: Path) -> None:
+    (tmp_path / "jeeves.toml").write_text("[mcp_pruner]\nstartup_timeout = 5000\n", encoding="utf-8")
+
+    done = jeeves_run_now(tmp_path, "-p", "command", "--no-pruner", "--", "true")
+
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        f"jeeves run: {tmp_path / 'jeeves.toml'}: unknown key startup_timeout in [mcp_pruner] "
+        "(did you mean startup_timeout_ms?): ignored"
     )

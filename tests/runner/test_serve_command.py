@@ -86,18 +86,23 @@ def test_a_bad_setting_is_a_usage_error_naming_where_it_came_from(tmp_path: Path
     assert done.stderr.strip() == "jeeves serve: port='abc' (env:JEEVES_MCP_PRUNER_PORT): expected an integer"
 
 
-def test_a_pruning_mistake_is_one_plain_line_and_the_server_still_starts(tmp_path: Path) -> None:
+def serve_stdio_once(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`jeeves serve --stdio` in `tmp_path` answering one `initialize`, then stdin's EOF."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
-    done = subprocess.run(
+    return subprocess.run(
         [*JEEVES, "serve", "--stdio"],
         cwd=tmp_path,
-        env={**base, "JEEVES_PRUNING_BACKEND": "foo"},
+        env={**base, **env},
         input=json.dumps(initialize()) + "\n",
         capture_output=True,
         text=True,
         timeout=READY_TIMEOUT_S,
         check=False,
     )
+
+
+def test_a_pruning_mistake_is_one_plain_line_and_the_server_still_starts(tmp_path: Path) -> None:
+    done = serve_stdio_once(tmp_path, {"JEEVES_PRUNING_BACKEND": "foo"})
 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["id"] == 1
@@ -127,17 +132,7 @@ def test_a_remote_host_with_allow_remote_reaches_the_server_which_wants_a_token(
 
 def test_stdio_starts_whatever_port_the_config_file_says(tmp_path: Path) -> None:
     (tmp_path / "jeeves.toml").write_text('[mcp_pruner]\nport = "eighty"\nprot = 1\n', encoding="utf-8")
-    base = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
-    done = subprocess.run(
-        [*JEEVES, "serve", "--stdio"],
-        cwd=tmp_path,
-        env={**base, "HOME": str(tmp_path)},
-        input=json.dumps(initialize()) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=READY_TIMEOUT_S,
-        check=False,
-    )
+    done = serve_stdio_once(tmp_path, {"HOME": str(tmp_path)})
 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["id"] == 1

@@ -73,6 +73,14 @@ def test_without_the_token_it_says_which_variable_to_set(server_url: str) -> Non
     assert "set JEEVES_MCP_TOKEN" in done.stderr
 
 
+def test_a_refused_token_is_said_to_be_the_wrong_one_not_missing(server_url: str) -> None:
+    done = jeeves_stats(server_url, token="not-the-servers")
+
+    assert done.returncode == 1
+    assert "refused the token in JEEVES_MCP_TOKEN" in done.stderr
+    assert "set JEEVES_MCP_TOKEN" not in done.stderr
+
+
 def test_urls_and_nesting() -> None:
     assert base_url("http://127.0.0.1:8765/mcp") == "http://127.0.0.1:8765"
     assert base_url("http://127.0.0.1:8765/") == "http://127.0.0.1:8765"

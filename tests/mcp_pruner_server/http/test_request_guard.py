@@ -73,6 +73,7 @@ async def test_without_the_right_token_every_authenticated_route_is_401(
     if shape == "rpc":
         assert answer["jsonrpc"] == "2.0"
         assert "Authorization: Bearer" in answer["error"]["message"]
+        assert "JEEVES_MCP_TOKEN" in answer["error"]["message"]  # the variable users export
     else:
         assert answer["ok"] is False
         assert answer["error"]["code"] == "unauthorized"
