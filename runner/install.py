@@ -266,9 +266,9 @@ def codex_table(argv: Sequence[str], *, required: bool = False) -> str:
     """`[mcp_servers.jeeves_pruner]` for a stdio server (JSON strings are TOML basic strings).
 
     `required`: Codex gives an optional server a short time after its session starts to list its
-    tools and builds the first turn without them otherwise, so a `codex exec` one-shot whose
-    server is not ready by then runs without our tools. `required = true` makes Codex wait — and
-    refuse to start a session if the server cannot start (no fail-open).
+    tools and builds the first turn without them otherwise (the stdio server answers well within
+    it: `benchmarks/bench_startup.py`). `required = true` makes Codex wait — and refuse to start
+    a session if the server cannot start (no fail-open).
     """
     lines = [
         f"[mcp_servers.{SERVER_KEY}]",

@@ -90,9 +90,8 @@ def install_command(
         bool,
         typer.Option(
             "--required",
-            help="Codex: wait for the server before the first turn (`codex exec` otherwise starts "
-            "without its tools, ~1 s of startup being over Codex's grace); a server that cannot start "
-            "then stops Codex.",
+            help="Codex: wait for the server before the first turn; a server that cannot start then "
+            "stops Codex (no fail-open).",
         ),
     ] = False,
     allow_tools: Annotated[
