@@ -69,6 +69,9 @@ class EngineWorker:
         self._stdin = cast(ByteSendStream, process.stdin)
         self._stdout = BufferedByteReceiveStream(cast(ByteReceiveStream, process.stdout))
         self._ready = False
+        # `warm()` and a first call may both wait for `READY`: one reads it, the other waits here
+        # (two readers of one pipe at once is an error).
+        self._reading_ready = anyio.Lock()
 
     @classmethod
     async def start(cls) -> EngineWorker:
@@ -103,18 +106,21 @@ class EngineWorker:
         Raises:
             WorkerUnavailable: it exited or did not say it within `WORKER_START_TIMEOUT_S`.
         """
-        if self._ready:
-            return
-        try:
-            with anyio.fail_after(WORKER_START_TIMEOUT_S):
-                said = await self._stdout.receive_exactly(len(READY))
-        except (TimeoutError, anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError) as exc:
-            await self.kill()
-            raise WorkerUnavailable(f"the engine worker did not start: {exc!r}") from exc
-        if said != READY:
-            await self.kill()
-            raise WorkerUnavailable(f"the engine worker said {said!r}")
-        self._ready = True
+        async with self._reading_ready:
+            if self._ready:
+                return
+            if not self.alive:
+                raise WorkerUnavailable(f"the engine worker exited before it started: {self._exit_reason()}")
+            try:
+                with anyio.fail_after(WORKER_START_TIMEOUT_S):
+                    said = await self._stdout.receive_exactly(len(READY))
+            except (TimeoutError, anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError) as exc:
+                await self.kill()
+                raise WorkerUnavailable(f"the engine worker did not start: {exc!r}") from exc
+            if said != READY:
+                await self.kill()
+                raise WorkerUnavailable(f"the engine worker said {said!r}")
+            self._ready = True
 
     async def call(self, request: bytes) -> object:
         """Send one pickled request and wait for its answer (the returned value).

@@ -30,6 +30,27 @@ async def test_a_worker_process_returns_exactly_the_engine_result() -> None:
     assert result.stats.pruned_lines > 0
 
 
+async def test_a_first_prune_during_the_warm_up_waits_for_the_same_workers_start() -> None:
+    # stdio warms the workers after its handshake while the agent's first call arrives: both wait
+    # for one worker's READY, which only one of them may read
+    backend = ProcessHeuristicBackend()
+    results: list[PruneResult] = []
+
+    async def first_call() -> None:
+        results.append(await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_first"))
+
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(backend.warm)
+            await anyio.wait_all_tasks_blocked()  # the warm-up now waits for its workers' READY
+            await first_call()
+    finally:
+        await backend.aclose()
+    (result,) = results
+    assert result.stats.pruned_lines > 0
+    assert not result.warnings
+
+
 async def test_when_worker_processes_cannot_start_it_answers_unpruned_never_in_the_server(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
