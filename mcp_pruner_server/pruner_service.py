@@ -283,13 +283,13 @@ class PrunerService:
         a remote backend, which is not called). Nothing is stored; a failure is only logged.
         """
         started = time.perf_counter()
-        for backend in {id(b): b for b in (self._backend, self._heuristic)}.values():
-            if isinstance(backend, ProcessHeuristicBackend):
-                await backend.warm()
-        if self._backend.name != HeuristicBackend.name:
-            return None
-        options = PruneOptions(path=WARM_UP_PATH)
         try:
+            for backend in {id(b): b for b in (self._backend, self._heuristic)}.values():
+                if isinstance(backend, ProcessHeuristicBackend):
+                    await backend.warm()
+            if self._backend.name != HeuristicBackend.name:
+                return None
+            options = PruneOptions(path=WARM_UP_PATH)
             await self._backend.prune(WARM_UP_TEXT, WARM_UP_QUESTION, "code", options, "prn_warm_up")
         except Exception:  # the first real call then pays, and logs, whatever this was
             log_exception("pruner.warm_up_failed")
