@@ -58,6 +58,7 @@ async def serve_stdio(settings: ServerSettings, *, text_view: bool = False) -> N
     finally:
         with anyio.CancelScope(shield=True):
             await parts.service.aclose()
+            await anyio.to_thread.run_sync(parts.close_ledger)
 
 
 def run_stdio(settings: ServerSettings, *, text_view: bool = False) -> int:

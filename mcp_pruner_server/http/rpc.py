@@ -180,6 +180,9 @@ class RpcEndpoint:
         return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:
+        client = params.get("clientInfo")
+        if isinstance(client, Mapping):
+            self._dispatcher.client_initialized(client.get("name"))
         return initialize_result(params)
 
     async def _empty(self, _params: Mapping[str, object]) -> JsonObject:
