@@ -189,7 +189,7 @@ def _call_row(row: sqlite3.Row | tuple[object, ...]) -> CallRow:
     removed = values[-1]
     values[-1] = json.loads(removed) if isinstance(removed, str) else []
     values[-2] = bool(values[-2])
-    return CallRow(*values)  # type: ignore[arg-type]  # the columns are _ROW_SQL's, in order
+    return CallRow(*values)  # the columns are _ROW_SQL's, in order
 
 
 def session_calls(conn: sqlite3.Connection, session: str) -> list[CallRow]:
