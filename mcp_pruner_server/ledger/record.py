@@ -27,12 +27,18 @@ class RemovedRanges:
     inclusive line ranges of the original, and how many lines the original had."""
 
     field: str
+    prune_id: str
     original_lines: int
     ranges: tuple[tuple[int, int], ...]
 
     def to_dict(self) -> JsonObject:
         removed = [list(r) for r in self.ranges]
-        return {"field": self.field, "original_lines": self.original_lines, "removed": removed}
+        return {
+            "field": self.field,
+            "prune_id": self.prune_id,
+            "original_lines": self.original_lines,
+            "removed": removed,
+        }
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,7 @@ def to_record(
     removed = tuple(
         RemovedRanges(
             name,
+            pruned.prune_id,
             pruned.stats.original_lines,
             tuple((a.original_start_line, a.original_end_line) for a in pruned.annotations),
         )
