@@ -26,7 +26,7 @@ from typing import Final
 
 from mcp_pruner_server.ledger.config import LedgerConfig
 from mcp_pruner_server.ledger.record import CallRecord
-from mcp_pruner_server.ledger.store import INSERT_SQL, open_for_writing
+from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
 from mcp_pruner_server.logs import log_event, log_exception
 
 # One transaction per this many records at most: a burst is a few transactions, not hundreds.
@@ -40,7 +40,7 @@ RETRY_AFTER_S: Final = 30.0
 # Rows past the retention are deleted when the file is opened and then this often.
 RETENTION_SWEEP_EVERY_S: Final = 3600.0
 # Shutdown waits this long for the queue to be written; a wedged disk must not hold the exit.
-CLOSE_TIMEOUT_S: Final = 2.0
+CLOSE_TIMEOUT_S: Final = 5.0
 # prune_id -> row id of this process's pruned calls, for linking `recover_text` (the ids live
 # in this process's recovery store, so older ones can no longer be recovered anyway).
 PRUNE_ROWS_KEPT: Final = 4096
@@ -54,6 +54,8 @@ class _Flush:
 
 
 _STOP: Final = object()
+RECOVER_TOOLS: Final = ("recover_text", "recover_range")
+RECOVERS_COLUMN: Final = COLUMNS.index("recovers")
 
 
 def count_model_tokens(record: CallRecord, result: dict[str, object] | None) -> int:
@@ -172,6 +174,8 @@ class LedgerWriter:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 for record, row in zip(batch, rows, strict=True):
+                    # linked here, in order: the pruned call may be in this very batch
+                    row[RECOVERS_COLUMN] = self._recovered_row(record)
                     cursor = conn.execute(INSERT_SQL, row)
                     self._remember_prune_ids(record, cursor.lastrowid)
                 conn.execute("COMMIT")
@@ -219,12 +223,17 @@ class LedgerWriter:
             self._conn = None
 
     def _remember_prune_ids(self, record: CallRecord, row_id: int | None) -> None:
-        if row_id is None or record.tool in ("recover_text", "recover_range"):
+        if row_id is None or record.tool in RECOVER_TOOLS:
             return
         for prune_id in record.prune_ids:
             self._prune_rows[prune_id] = row_id
             if len(self._prune_rows) > PRUNE_ROWS_KEPT:
                 self._prune_rows.popitem(last=False)
+
+    def _recovered_row(self, record: CallRecord) -> int | None:
+        if record.tool in RECOVER_TOOLS and record.prune_id is not None:
+            return self._prune_rows.get(record.prune_id)
+        return None
 
     def _is_reread(self, record: CallRecord) -> bool:
         """The same file, command or search again within the window (this session's calls)."""
@@ -234,15 +243,13 @@ class LedgerWriter:
         self._recent.append(record.target)
         return seen
 
-    def _row(self, record: CallRecord) -> tuple[object, ...]:
+    def _row(self, record: CallRecord) -> list[object]:
+        """The row's values in `COLUMNS` order (`recovers` is set at insert time)."""
         sent = count_model_tokens(record, record.result)
         raw = sent if record.unpruned_result is None else count_model_tokens(record, record.unpruned_result)
-        recovers = None
-        if record.tool in ("recover_text", "recover_range") and record.prune_id is not None:
-            recovers = self._prune_rows.get(record.prune_id)
         question = record.question if self.config.store_questions else None
         removed = json.dumps([r.to_dict() for r in record.removed]) if record.removed else None
-        return (
+        return [
             record.started_at,
             self.session,
             self.project,
@@ -259,7 +266,7 @@ class LedgerWriter:
             record.latency_ms,
             record.prune_id,
             " ".join(record.prune_ids) or None,
-            recovers,
+            None,  # recovers
             self._is_reread(record),
             removed,
-        )
+        ]
