@@ -68,9 +68,9 @@ class LedgerSink:
                 self._writer.agent = self._agent
             return self._writer
 
-    def flush(self) -> bool:
-        """Wait for every submitted record to be written (tests, shutdown)."""
-        return True if self._writer is None else self._writer.flush()
+    def flush(self, timeout: float) -> bool:
+        """Wait up to `timeout` for every submitted record to be written; False if it ran out."""
+        return True if self._writer is None else self._writer.flush(timeout)
 
     def close(self) -> None:
         """Write what is queued and stop the writer."""

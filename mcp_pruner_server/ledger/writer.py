@@ -39,8 +39,9 @@ MAX_PENDING_RECORDS: Final = 10_000
 RETRY_AFTER_S: Final = 30.0
 # Rows past the retention are deleted when the file is opened and then this often.
 RETENTION_SWEEP_EVERY_S: Final = 3600.0
-# Shutdown waits this long for the queue to be written; a wedged disk must not hold the exit.
-CLOSE_TIMEOUT_S: Final = 5.0
+# Shutdown waits this long for the queue to be written (the first batch loads the tokenizer,
+# seconds on a loaded machine); a wedged disk must not hold the exit longer.
+CLOSE_TIMEOUT_S: Final = 10.0
 # prune_id -> row id of this process's pruned calls, for linking `recover_text` (the ids live
 # in this process's recovery store, so older ones can no longer be recovered anyway).
 PRUNE_ROWS_KEPT: Final = 4096
@@ -115,7 +116,7 @@ class LedgerWriter:
 
     # --- lifecycle ------------------------------------------------------------------------
 
-    def flush(self, timeout: float = CLOSE_TIMEOUT_S) -> bool:
+    def flush(self, timeout: float) -> bool:
         """Wait until every record submitted so far is written or dropped; False on timeout."""
         if self._thread is None:
             return True

@@ -22,6 +22,8 @@ from runner.bench.tokens import count_tokens
 pytestmark = pytest.mark.anyio
 
 QUESTION = "Where is the tax computed?"
+# The first batch loads the tokenizer: seconds on two shared cores, never a minute.
+LEDGER_FLUSH_TIMEOUT_S = 60.0
 CODE = "\n".join(
     [f"def helper_{n}(x):\n    return x + {n}\n" for n in range(40)]
     + ["def compute_tax(amount):\n    return amount * 0.2\n"]
@@ -46,6 +48,8 @@ async def dispatcher(root: Path, ledger: Path, **env: str) -> AsyncIterator[Tool
         yield parts.dispatcher
     finally:
         await parts.service.aclose()
+        if parts.ledger is not None:
+            assert parts.ledger.flush(LEDGER_FLUSH_TIMEOUT_S)
         parts.close_ledger()
 
 
