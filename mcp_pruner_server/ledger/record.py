@@ -7,7 +7,7 @@ carries the result objects it needs for that, not numbers computed in the reques
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 JsonObject = dict[str, object]
@@ -59,9 +59,9 @@ class CallRecord:
     prune_ids: tuple[str, ...] = ()
     removed: tuple[RemovedRanges, ...] = ()
     # For the writer to count tokens: the result the model was answered with, and for a pruned
-    # call the result it would have received unpruned (same tool, same texts before pruning).
+    # call what builds the result it would have received unpruned (same tool, texts unpruned).
     result: JsonObject | None = None
     result_text: str = ""
-    unpruned_result: JsonObject | None = None
+    unpruned_result: Callable[[], JsonObject] | None = None
     agent: str | None = None
     extra: Mapping[str, object] = field(default_factory=dict)

@@ -247,7 +247,7 @@ class LedgerWriter:
     def _row(self, record: CallRecord) -> list[object]:
         """The row's values in `COLUMNS` order (`recovers` is set at insert time)."""
         sent = count_model_tokens(record, record.result)
-        raw = sent if record.unpruned_result is None else count_model_tokens(record, record.unpruned_result)
+        raw = sent if record.unpruned_result is None else count_model_tokens(record, record.unpruned_result())
         question = record.question if self.config.store_questions else None
         removed = json.dumps([r.to_dict() for r in record.removed]) if record.removed else None
         return [

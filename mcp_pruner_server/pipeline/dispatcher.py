@@ -13,6 +13,7 @@ and its text hold no NaN/Infinity, no integer beyond 2^53 and no lone surrogate.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable, Mapping
@@ -278,8 +279,11 @@ class ToolDispatcher:
         body = tool.finish(raw.detail, step.texts, step.results, step.metadata)
         note.printed_path, note.metadata, note.pruned = raw.path, step.metadata, dict(step.results)
         if step.metadata.applied and self.ledger is not None:
-            # what the model would have read unpruned: the same result over the tool's own texts
-            note.unpruned_result = tool.finish(raw.detail, raw.texts, {}, PruningMetadata(raw_bytes=0))
+            # what the model would have read unpruned: the same result over the tool's own texts,
+            # built by the ledger's writer thread (a finish function is pure)
+            note.unpruned_result = functools.partial(
+                tool.finish, raw.detail, raw.texts, {}, PruningMetadata()
+            )
         size = sum(len(t) for t in step.texts.values())
         reply = await safe_reply(body, size, raw.is_error)
         trace.advance(Trigger.WRITTEN, mode=step.mode, is_error=raw.is_error)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +44,7 @@ class CallNote:
     printed_path: str | None = None  # the file `read` read or `bash` printed (RawOutput.path)
     metadata: PruningMetadata | None = None
     pruned: dict[str, PruneResult] = field(default_factory=dict)
-    unpruned_result: JsonObject | None = None
+    unpruned_result: Callable[[], JsonObject] | None = None
     tool_failed: bool = False
     refused_code: str | None = None  # the domain code of the error the call was refused with
 
