@@ -27,9 +27,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 SPAWN_TIMEOUT_S = 120.0  # twenty servers importing at once on a shared two-core machine
 CALL_TIMEOUT_S = 60.0
+PROBE_SESSION = "bench-request-path"
+MAX_ADDED_P99_MS = 1.0  # the issue's bound on what the ledger adds to a call
+PROBE_FLUSH_TIMEOUT_S = 120.0
 SPAWN_AT_ONCE = 4  # twenty imports at once on two cores would only time each other out
 FILE_LINES = 200
 # Calls each server answers before the clock starts (first-call imports, the first bash spawn);
@@ -122,6 +126,41 @@ async def drive(server: Server, calls: int, start: asyncio.Event) -> tuple[list[
     return latencies, errors
 
 
+async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio.Event) -> list[float]:
+    """A server in this process, into the same ledger at the same time: how long each call spends
+    handing its record to the ledger (`ToolDispatcher._to_ledger`: the note, the record, the queue),
+    the only work the ledger adds to a call's path. Every other call is pruned (with a question)."""
+    from mcp_pruner_server.logs import configure_logging
+    from mcp_pruner_server.server_parts import build_parts
+    from mcp_pruner_server.settings import ServerSettings
+
+    configure_logging("json", stream=open(os.devnull, "w"))  # noqa: SIM115  # for the whole run
+
+    env = {"XDG_STATE_HOME": str(state), "JEEVES_RUN_ID": PROBE_SESSION}
+    parts = build_parts(ServerSettings(root=root), env=env, engine_processes=False)
+    dispatcher = parts.dispatcher
+    handing = dispatcher._to_ledger
+    spent: list[float] = []
+
+    def timed(note: Any, reply: Any) -> None:
+        began = time.perf_counter()
+        handing(note, reply)
+        spent.append((time.perf_counter() - began) * 1000)
+
+    dispatcher._to_ledger = timed  # type: ignore[method-assign]
+    await start.wait()
+    for i in range(calls):
+        name, arguments = call_arguments(i)
+        if name == "read":
+            arguments = {**arguments, "context_focus_question": "Which function multiplies by 7?"}
+        await dispatcher.call(name, arguments)
+    await parts.service.aclose()
+    assert parts.ledger is not None
+    parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
+    parts.close_ledger()
+    return spent
+
+
 async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on: bool) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_LEDGER")}
     env |= {"XDG_STATE_HOME": str(state), "JEEVES_LEDGER": "1" if ledger_on else "0"}
@@ -136,11 +175,13 @@ async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on
     started = await asyncio.gather(*(start(i) for i in range(servers)))
     go = asyncio.Event()
     tasks = [asyncio.create_task(drive(s, calls, go)) for s in started]
+    probe = asyncio.create_task(request_path_probe(root, state, calls, go)) if ledger_on else None
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
     wall = time.perf_counter()
     go.set()
     results = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall
+    spent = sorted(await probe) if probe is not None else []
     for server in started:  # EOF: the way an agent stops a stdio server; it writes its queue first
         assert server.process.stdin is not None
         server.process.stdin.close()
@@ -160,6 +201,7 @@ async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on
         "exit_codes": sorted(set(codes)),
         "warnings": warnings,
         "wall_s": wall,
+        "path_ms": spent,
     }
 
 
@@ -201,13 +243,25 @@ def main() -> int:
                 )
                 if ledger_on:
                     expected = args.calls + WARMUP_CALLS
+                    probe_rows = rows.pop(PROBE_SESSION, 0)
                     complete = len(rows) == args.servers and all(n == expected for n in rows.values())
+                    complete = complete and probe_rows == args.calls
                     print(
-                        f"    ledger rows: {sum(rows.values())} of {args.servers * expected} in {len(rows)} "
-                        f"sessions (min {min(rows.values(), default=0)}, max {max(rows.values(), default=0)} "
-                        f"per session): {'every row present' if complete else 'ROWS MISSING'}"
+                        f"    ledger rows: {sum(rows.values())} of {args.servers * expected} "
+                        f"from {len(rows)} "
+                        f"stdio sessions (min {min(rows.values(), default=0)}, "
+                        f"max {max(rows.values(), default=0)} per session), {probe_rows} of {args.calls} "
+                        f"from the in-process server: {'every row present' if complete else 'ROWS MISSING'}"
+                    )
+                    spent = list(phase["path_ms"])  # type: ignore[call-overload]
+                    p99_path = spent[int(len(spent) * 0.99) - 1]
+                    print(
+                        f"    added on the call's path (in-process server, {len(spent)} calls): "
+                        f"p50 {statistics.median(spent) * 1000:.0f} us  p99 {p99_path * 1000:.0f} us  "
+                        f"max {spent[-1] * 1000:.0f} us"
                     )
                     ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
+                    ok = ok and p99_path <= MAX_ADDED_P99_MS
             off, on = phases[False], phases[True]
             d50 = float(str(on["p50"])) - float(str(off["p50"]))
             d99 = float(str(on["p99"])) - float(str(off["p99"]))

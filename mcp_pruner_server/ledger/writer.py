@@ -17,17 +17,19 @@ import atexit
 import contextlib
 import json
 import queue
-import sqlite3
 import threading
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mcp_pruner_server.ledger.config import LedgerConfig
 from mcp_pruner_server.ledger.record import CallRecord
-from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
 from mcp_pruner_server.logs import log_event, log_exception
+
+if TYPE_CHECKING:  # imported by the thread: `sqlite3` costs ~10 ms, not for the first call to pay
+    import sqlite3
+    from types import ModuleType
 
 # One transaction per this many records at most: a burst is a few transactions, not hundreds.
 BATCH_MAX_RECORDS: Final = 256
@@ -56,7 +58,8 @@ class _Flush:
 
 _STOP: Final = object()
 RECOVER_TOOLS: Final = ("recover_text", "recover_range")
-RECOVERS_COLUMN: Final = COLUMNS.index("recovers")
+# `store.COLUMNS.index("recovers")` (checked by the tests): `store` imports sqlite3
+RECOVERS_COLUMN: Final = 16
 
 
 def count_model_tokens(record: CallRecord, result: dict[str, object] | None) -> int:
@@ -87,6 +90,8 @@ class LedgerWriter:
         self._closed = False
         self._warned = False
         self._conn: sqlite3.Connection | None = None
+        self._sqlite3: ModuleType
+        self._store: ModuleType
         self._retry_at = 0.0
         self._swept_at = 0.0
         self._recent: deque[str] = deque(maxlen=config.reread_window)
@@ -138,6 +143,11 @@ class LedgerWriter:
     # --- the writer thread ----------------------------------------------------------------
 
     def _run(self) -> None:
+        import sqlite3
+
+        from mcp_pruner_server.ledger import store
+
+        self._sqlite3, self._store = sqlite3, store
         while True:
             first = self._queue.get()
             batch: list[CallRecord] = []
@@ -177,7 +187,7 @@ class LedgerWriter:
                 for record, row in zip(batch, rows, strict=True):
                     # linked here, in order: the pruned call may be in this very batch
                     row[RECOVERS_COLUMN] = self._recovered_row(record)
-                    cursor = conn.execute(INSERT_SQL, row)
+                    cursor = conn.execute(self._store.INSERT_SQL, row)
                     self._remember_prune_ids(record, cursor.lastrowid)
                 conn.execute("COMMIT")
             except BaseException:
@@ -185,7 +195,7 @@ class LedgerWriter:
                     conn.execute("ROLLBACK")
                 raise
             self.written += len(batch)
-        except (sqlite3.Error, OSError) as exc:  # full disk, read-only dir, locked, corrupt
+        except (self._sqlite3.Error, OSError) as exc:  # full disk, read-only dir, locked, corrupt
             self._failed(len(batch), exc)
         except Exception as exc:  # a bug here must not kill the thread: the next batch may pass
             if not self._warned:
@@ -208,7 +218,7 @@ class LedgerWriter:
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
-            self._conn = open_for_writing(self.config.path)
+            self._conn = self._store.open_for_writing(self.config.path)
             self._swept_at = 0.0
         now = time.monotonic()
         if now - self._swept_at >= RETENTION_SWEEP_EVERY_S or self._swept_at == 0.0:
@@ -219,7 +229,7 @@ class LedgerWriter:
 
     def _close_connection(self) -> None:
         if self._conn is not None:
-            with contextlib.suppress(sqlite3.Error):  # closing a broken file: nothing left to save
+            with contextlib.suppress(self._sqlite3.Error):  # closing a broken file: nothing left to save
                 self._conn.close()
             self._conn = None
 

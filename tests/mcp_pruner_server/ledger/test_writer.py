@@ -183,3 +183,7 @@ async def test_no_file_is_opened_before_the_first_tool_call(root: Path, tmp_path
         assert d.ledger is not None
         assert d.ledger.writer is None
         assert not ledger.exists()
+
+
+def test_the_writer_knows_where_the_recovers_column_is() -> None:
+    assert COLUMNS[RECOVERS_COLUMN] == "recovers"
