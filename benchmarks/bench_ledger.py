@@ -130,11 +130,8 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
     """A server in this process, into the same ledger at the same time: how long each call spends
     handing its record to the ledger (`ToolDispatcher._to_ledger`: the note, the record, the queue),
     the only work the ledger adds to a call's path. Every other call is pruned (with a question)."""
-    from mcp_pruner_server.logs import configure_logging
     from mcp_pruner_server.server_parts import build_parts
     from mcp_pruner_server.settings import ServerSettings
-
-    configure_logging("json", stream=open(os.devnull, "w"))  # noqa: SIM115  # for the whole run
 
     env = {"XDG_STATE_HOME": str(state), "JEEVES_RUN_ID": PROBE_SESSION}
     parts = build_parts(ServerSettings(root=root), env=env, engine_processes=False)
@@ -223,6 +220,10 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
+    from mcp_pruner_server.logs import configure_logging
+
+    # the in-process server's events (the stdio servers' go to their own stderr files)
+    configure_logging("json", stream=open(os.devnull, "w"))  # noqa: SIM115  # for the whole run
     ok = True
     with tempfile.TemporaryDirectory(prefix="bench-ledger-") as tmp:
         base = Path(tmp)

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from mcp_pruner_server.errors import DomainRpcError
-from mcp_pruner_server.ledger.store import INSERT_SQL, open_for_writing
+from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
+from mcp_pruner_server.ledger.writer import RECOVERS_COLUMN
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
 from mcp_pruner_server.server_parts import build_parts
 from mcp_pruner_server.settings import ServerSettings
