@@ -191,9 +191,10 @@ def build_session_manager(
 
 
 def _client_name(ctx: Any) -> str | None:
-    """The `clientInfo.name` of the connection behind `ctx` (stdio; None on stateless HTTP,
-    whose `initialize` the endpoint reads itself)."""
-    params = getattr(getattr(ctx, "connection", None), "client_params", None)
+    """The `clientInfo.name` behind `ctx`: from `initialize` on stdio, from each request's `_meta`
+    envelope on 2026-07-28+ HTTP (Claude Code); None on older stateless HTTP, whose `initialize`
+    the endpoint reads itself."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
     name = getattr(getattr(params, "client_info", None), "name", None)
     return name if isinstance(name, str) else None
 
