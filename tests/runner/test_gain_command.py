@@ -13,6 +13,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+import httpx
 import pytest
 
 from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
@@ -189,3 +190,51 @@ def test_the_html_report_opens_in_a_real_browser_without_errors(ledger: Path, tm
     assert dom.count("<svg") >= 3  # the daily chart, per tool, per project
     assert "jeeves gain" in dom
     assert "http://" not in page.read_text(encoding="utf-8").replace("http://www.w3.org/2000/svg", "")
+
+
+POLL_S = 0.05  # how often the test looks for the server's ledger row (written by its writer thread)
+ROW_TIMEOUT_S = 30.0
+CODE = (
+    "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(30))
+    + "def tax(a):\n    return a * 0.2\n"
+)
+
+
+def test_show_takes_the_text_from_the_live_servers_recovery_store(tmp_path: Path) -> None:
+    from tests.interop.interop_support import running_server
+
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "billing.py").write_text(CODE, encoding="utf-8")
+    ledger = Path(os.environ["XDG_STATE_HOME"]) / "jeeves" / "ledger.sqlite3"
+    token = "show-test-token"
+    with running_server(root, tmp_path, token) as server:
+        arguments = {"path": "billing.py", "context_focus_question": "How is the tax computed?"}
+        body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "read", "arguments": arguments},
+        }
+        answer = httpx.post(
+            server.base_url + "/rpc", json=body, headers={"Authorization": f"Bearer {token}"}, timeout=30
+        ).json()
+        prune_id = answer["result"]["structuredContent"]["pruning"]["prune_id"]
+        deadline = time.monotonic() + ROW_TIMEOUT_S
+        while not ledger.exists() or not _has_row(ledger, prune_id):
+            assert time.monotonic() < deadline, "the server wrote no ledger row"
+            time.sleep(POLL_S)
+        (root / "billing.py").write_text("changed since\n", encoding="utf-8")  # only the store has it now
+        done = jeeves("show", prune_id, "--url", server.url, env=os.environ | {"JEEVES_MCP_TOKEN": token})
+
+    assert done.returncode == 0, done.stderr
+    assert "text from the server's recovery store" in done.stdout
+    shown = [line for line in done.stdout.splitlines() if line.startswith(("- ", "  ")) and "  " in line[2:]]
+    assert [line.split("  ", 2)[-1] for line in shown[-2:]] == ["def tax(a):", "    return a * 0.2"]
+    assert all(line.startswith("  ") for line in shown[-2:])  # the lines the question needed: kept
+    assert any(line.startswith("- ") for line in shown)
+
+
+def _has_row(ledger: Path, prune_id: str) -> bool:
+    with contextlib.closing(open_for_writing(ledger)) as conn:
+        return conn.execute("SELECT 1 FROM calls WHERE prune_id = ?", (prune_id,)).fetchone() is not None
