@@ -100,22 +100,25 @@ def _usd(value: float) -> str:
     return f"${value:,.2f}"
 
 
-def _cut(text: str, width: int = TARGET_WIDTH) -> str:
-    """One line of at most `width` characters; a path keeps its end (the file's name)."""
+def _cut(text: str, width: int = TARGET_WIDTH, *, keep_end: bool = False) -> str:
+    """One line of at most `width` characters; `keep_end` for a path (its end names the file)."""
     one_line = " ".join(text.split())
     if len(one_line) <= width:
         return one_line
-    return "…" + one_line[-(width - 1) :] if one_line.startswith("/") else one_line[: width - 1] + "…"
+    return "…" + one_line[-(width - 1) :] if keep_end else one_line[: width - 1] + "…"
 
 
-def _group_table(title: str, groups: Sequence[q.Group], report: GainReport) -> list[str]:
+def _group_table(
+    title: str, groups: Sequence[q.Group], report: GainReport, *, paths: bool = False
+) -> list[str]:
     if not groups:
         return []
     lines = ["", title]
-    width = min(TARGET_WIDTH, max(len(_cut(g.key)) for g in groups))
-    for g in groups:
+    keys = [_cut(g.key, keep_end=paths) for g in groups]
+    width = max(len(k) for k in keys)
+    for key, g in zip(keys, groups, strict=True):
         lines.append(
-            f"  {_cut(g.key):<{width}}  {g.calls:>6} calls  {_n(g.saved_tokens):>12} saved"
+            f"  {key:<{width}}  {g.calls:>6} calls  {_n(g.saved_tokens):>12} saved"
             f"  ${report.cost(g.saved_tokens):,.2f}"
         )
     return lines
@@ -158,10 +161,10 @@ def render_text(report: GainReport, now: float | None = None) -> str:
             f"{_n(t.saved_tokens):>12} {_pct(t.saved_ratio):>5} {_usd(report.cost(t.saved_tokens)):>10} "
             f"{_pct(t.recover_rate):>8} {_pct(t.reread_rate):>8}"
         )
-    lines += _group_table("per project", report.by_project, report)
+    lines += _group_table("per project", report.by_project, report, paths=True)
     lines += _group_table("per agent", report.by_agent, report)
     lines += _group_table("per tool", report.by_tool, report)
-    lines += _group_table("top files by tokens saved", report.top_files, report)
+    lines += _group_table("top files by tokens saved", report.top_files, report, paths=True)
     lines += _group_table("top commands by tokens saved", report.top_commands, report)
     lines += ["", f"tokens saved per day (last {CHART_DAYS} days)", *daily_chart(report.daily, now)]
     return "\n".join(lines) + "\n"
@@ -193,7 +196,10 @@ def render_session(calls: Sequence[q.CallRow], totals: q.Totals, session: str) -
         if call.prune_id and call.tool not in q.RECOVER_TOOLS:
             marks.append(call.prune_id)
         target = call.target or ""
-        target = _cut(target.removeprefix(call.project + "/") if call.target_kind == "file" else target, 48)
+        if call.target_kind == "file":
+            target = _cut(target.removeprefix(call.project + "/"), 48, keep_end=True)
+        else:
+            target = _cut(target, 48)
         lines.append(
             f"  #{call.id:<5} {when} {call.tool:<12} {call.outcome:<10} {_n(call.raw_tokens):>8} -> "
             f"{_n(call.sent_tokens):>7}  {call.latency_ms:>8.1f} ms  {target}  {' '.join(marks)}".rstrip()
