@@ -33,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ SPAWN_TIMEOUT_S = 120.0  # twenty servers importing at once on a shared two-core
 CALL_TIMEOUT_S = 60.0
 PROBE_SESSION = "bench-request-path"
 MAX_ADDED_P99_MS = 1.0  # the issue's bound on what the ledger adds to a call
+CONTROL_CPU_S = 60e-6  # about the median CPU of the ledger's part of a call
 PROBE_FLUSH_TIMEOUT_S = 120.0
 SPAWN_AT_ONCE = 4  # twenty imports at once on two cores would only time each other out
 FILE_LINES = 200
@@ -133,9 +135,7 @@ async def drive(server: Server, calls: int, start: asyncio.Event) -> tuple[list[
     return latencies, errors
 
 
-async def request_path_probe(
-    root: Path, state: Path, calls: int, start: asyncio.Event
-) -> tuple[list[float], list[float]]:
+async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio.Event) -> PathTimes:
     """A server in this process, into the same ledger at the same time: how long each call spends
     handing its record to the ledger (`ToolDispatcher._to_ledger`: the note, the record, the queue),
     the only work the ledger adds to a call's path. Every other call is pruned (with a question)."""
@@ -146,14 +146,16 @@ async def request_path_probe(
     parts = build_parts(ServerSettings(root=root), env=env, engine_processes=False)
     dispatcher = parts.dispatcher
     handing = dispatcher._to_ledger
-    spent: list[float] = []
-    cpu: list[float] = []  # this thread's CPU time only: without the waits for a core or the GIL
+    times = PathTimes([], [], [])
 
     def timed(note: Any, reply: Any) -> None:
         began, began_cpu = time.perf_counter(), time.thread_time()
         handing(note, reply)
-        spent.append((time.perf_counter() - began) * 1000)
-        cpu.append((time.thread_time() - began_cpu) * 1000)
+        times.wall.append((time.perf_counter() - began) * 1000)
+        times.cpu.append((time.thread_time() - began_cpu) * 1000)
+        began = time.perf_counter()
+        spin(CONTROL_CPU_S)
+        times.control.append((time.perf_counter() - began) * 1000)
 
     def arguments_of(i: int) -> tuple[str, dict[str, object]]:
         name, arguments = call_arguments(i)
@@ -174,7 +176,35 @@ async def request_path_probe(
     await parts.service.aclose()
     parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
     parts.close_ledger()
-    return spent, cpu
+    return times
+
+
+@dataclass(frozen=True)
+class PathTimes:
+    """Per timed call, in ms: the wall time of `_to_ledger`, the calling thread's CPU time in it,
+    and the wall time of a same-run control: a spin of `CONTROL_CPU_S` of CPU that touches no
+    ledger (what any section that long waits for a core or the GIL on this machine, now)."""
+
+    wall: list[float]
+    cpu: list[float]
+    control: list[float]
+
+    @property
+    def cpu_p99(self) -> float:
+        return sorted(self.cpu)[int(len(self.cpu) * 0.99) - 1]
+
+    def show(self) -> None:
+        print(f"      {'wall':<25} {percentiles(self.wall)}")
+        print(f"      {'CPU of the calling thread':<25} {percentiles(self.cpu)}")
+        control = f"control ({CONTROL_CPU_S * 1e6:.0f} us CPU, no ledger)"
+        print(f"      {control:<25} {percentiles(self.control)}")
+
+
+def spin(cpu_s: float) -> None:
+    """Burn `cpu_s` of this thread's CPU time."""
+    end = time.thread_time() + cpu_s
+    while time.thread_time() < end:
+        pass
 
 
 def percentiles(values: list[float]) -> str:
@@ -184,7 +214,7 @@ def percentiles(values: list[float]) -> str:
     return f"p50 {p50 * 1000:.0f} us  p99 {p99 * 1000:.0f} us  max {top * 1000:.0f} us"
 
 
-async def quiet_probe(root: Path, state: Path, calls: int) -> tuple[list[float], list[float]]:
+async def quiet_probe(root: Path, state: Path, calls: int) -> PathTimes:
     """The in-process server alone (no stdio servers running): the request path without the load."""
     go = asyncio.Event()
     go.set()
@@ -211,7 +241,7 @@ async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on
     go.set()
     results = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall
-    spent, cpu = await probe if probe is not None else ([], [])
+    times = await probe if probe is not None else PathTimes([], [], [])
     for server in started:  # EOF: the way an agent stops a stdio server; it writes its queue first
         assert server.process.stdin is not None
         server.process.stdin.close()
@@ -231,8 +261,7 @@ async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on
         "exit_codes": sorted(set(codes)),
         "warnings": warnings,
         "wall_s": wall,
-        "path_ms": spent,
-        "path_cpu_ms": cpu,
+        "path": times,
     }
 
 
@@ -262,12 +291,11 @@ def main() -> int:
         base = Path(tmp)
         root = make_project(base)
         print(f"{args.servers} stdio servers x {args.calls} calls each, {args.rounds} round(s); ms per call")
-        quiet_spent, quiet_cpu = asyncio.run(quiet_probe(root, base / "state-quiet", args.calls))
-        quiet_p99 = sorted(quiet_spent)[int(len(quiet_spent) * 0.99) - 1]
-        print(f"  the ledger's cost on a call's path, in-process server alone ({len(quiet_spent)} calls, the")
-        print(f"  writer thread counting and writing at the same time): wall {percentiles(quiet_spent)}")
-        print(f"    CPU of the calling thread: {percentiles(quiet_cpu)}")
-        ok = quiet_p99 <= MAX_ADDED_P99_MS
+        quiet = asyncio.run(quiet_probe(root, base / "state-quiet", args.calls))
+        print(f"  the ledger's cost on a call's path, in-process server alone ({len(quiet.wall)} calls, the")
+        print("  writer thread counting and writing at the same time):")
+        quiet.show()
+        ok = quiet.cpu_p99 <= MAX_ADDED_P99_MS
         for round_no in range(args.rounds):
             phases = {}
             for ledger_on in (False, True):
@@ -293,13 +321,10 @@ def main() -> int:
                         f"max {max(rows.values(), default=0)} per session), {probe_rows} of {expected} "
                         f"from the in-process server: {'every row present' if complete else 'ROWS MISSING'}"
                     )
-                    spent = list(phase["path_ms"])  # type: ignore[call-overload]
-                    cpu = list(phase["path_cpu_ms"])  # type: ignore[call-overload]
-                    print(
-                        f"    added on the call's path, wall (in-process server, {len(spent)} calls): "
-                        f"{percentiles(spent)}"
-                    )
-                    print(f"    added on the call's path, CPU of the calling thread: {percentiles(cpu)}")
+                    path = phase["path"]
+                    assert isinstance(path, PathTimes)
+                    print(f"    the ledger's cost on a call's path under this load ({len(path.wall)} calls):")
+                    path.show()
                     ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
             off, on = phases[False], phases[True]
             d50 = float(str(on["p50"])) - float(str(off["p50"]))
