@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from mcp_pruner_server.ledger.config import LedgerConfig
+from mcp_pruner_server.ledger.counter import TokenCounter
 from mcp_pruner_server.ledger.record import CallRecord
 from mcp_pruner_server.logs import log_event, log_exception
 
@@ -62,18 +63,6 @@ RECOVER_TOOLS: Final = ("recover_text", "recover_range")
 RECOVERS_COLUMN: Final = 16
 
 
-def count_model_tokens(record: CallRecord, result: dict[str, object] | None) -> int:
-    """Tokens of the text the model reads for `result` (`tools/model_text.py`), counted as the demo
-    counts them (`runner.bench.tokens.count_tokens`); the JSON text when there is no plain form."""
-    from mcp_pruner_server.tools.model_text import model_text
-    from runner.bench.tokens import count_tokens
-
-    if result is None:
-        return count_tokens(record.result_text) if record.result_text else 0
-    rendered = model_text(record.tool, result)
-    return count_tokens(rendered if rendered is not None else record.result_text)
-
-
 class LedgerWriter:
     """Writes one server's calls into the ledger, off the request path."""
 
@@ -92,6 +81,7 @@ class LedgerWriter:
         self._conn: sqlite3.Connection | None = None
         self._sqlite3: ModuleType
         self._store: ModuleType
+        self._counter: TokenCounter
         self._retry_at = 0.0
         self._swept_at = 0.0
         self._recent: deque[str] = deque(maxlen=config.reread_window)
@@ -148,6 +138,7 @@ class LedgerWriter:
         from mcp_pruner_server.ledger import store
 
         self._sqlite3, self._store = sqlite3, store
+        self._counter = TokenCounter()
         while True:
             first = self._queue.get()
             batch: list[CallRecord] = []
@@ -173,6 +164,7 @@ class LedgerWriter:
                 marker.done.set()
             if stop and self._queue.empty():
                 self._close_connection()
+                self._counter.close()
                 return
 
     def _write_batch(self, batch: list[CallRecord]) -> None:
@@ -256,8 +248,11 @@ class LedgerWriter:
 
     def _row(self, record: CallRecord) -> list[object]:
         """The row's values in `COLUMNS` order (`recovers` is set at insert time)."""
-        sent = count_model_tokens(record, record.result)
-        raw = sent if record.unpruned_result is None else count_model_tokens(record, record.unpruned_result())
+        sent = self._counter.count(record.tool, record.result, record.result_text)
+        if record.unpruned_result is None:
+            raw = sent
+        else:
+            raw = self._counter.count(record.tool, record.unpruned_result(), record.result_text)
         question = record.question if self.config.store_questions else None
         removed = json.dumps([r.to_dict() for r in record.removed]) if record.removed else None
         return [
