@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # imported by the thread: `sqlite3` costs ~10 ms, not for the
 
 # One transaction per this many records at most: a burst is a few transactions, not hundreds.
 BATCH_MAX_RECORDS: Final = 256
+# How long the writer lets records gather after the first one woke it.
+BATCH_WINDOW_S: Final = 0.05
 # Records waiting beyond this are dropped (counted): a writer that cannot keep up must not
 # grow the server's memory without bound. 10k is minutes of the busiest agent.
 MAX_PENDING_RECORDS: Final = 10_000
@@ -141,6 +143,9 @@ class LedgerWriter:
         self._counter = TokenCounter()
         while True:
             first = self._queue.get()
+            # Gather what comes in the next moments into this batch, and do the work away from
+            # the moment a call hands its record over (the put that woke this thread).
+            time.sleep(BATCH_WINDOW_S)
             batch: list[CallRecord] = []
             markers: list[_Flush] = []
             stop = False
