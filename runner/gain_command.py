@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from mcp_pruner_server.ledger import queries as q
-from runner.ledger_access import ConfigError, ledger_config, open_ledger
+if TYPE_CHECKING:  # imported when the command runs: `jeeves serve --stdio` must not pay for sqlite3
+    import sqlite3
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -29,6 +28,7 @@ def _fail(message: str, code: int = EXIT_FAILED) -> typer.Exit:
 
 
 def _session_output(conn: sqlite3.Connection, session: str, as_json: bool) -> None:
+    from mcp_pruner_server.ledger import queries as q
     from runner.gain_report import render_session
 
     if session == "last":
@@ -61,6 +61,10 @@ def gain_command(
     ] = None,
 ) -> None:
     """Show the tokens and cost saved, from the ledger of every tool call."""
+    import sqlite3
+
+    from runner.ledger_access import ConfigError, ledger_config, open_ledger
+
     try:
         config = ledger_config()
     except ConfigError as exc:

@@ -18,7 +18,6 @@ from typer import _click as click  # typer vendors click: overrides must take it
 from typer._click.exceptions import UsageError
 from typer.core import TyperCommand
 
-from mcp_pruner_server.ledger.config import RUN_ID_ENV
 from runner.providers import PROVIDER_NAMES
 
 if TYPE_CHECKING:
@@ -81,6 +80,7 @@ def run_command(
     # Imported here so that other `jeeves` commands start without the runner's stack.
     import anyio
 
+    from mcp_pruner_server.ledger.config import RUN_ID_ENV
     from runner.config import load_config
     from runner.errors import RunnerError
     from runner.events import EventLog

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from mcp_pruner_server.ledger import queries as q
-from runner.ledger_access import ConfigError, ledger_config, open_ledger
 from runner.stats_command import TOKEN_VARIABLES, base_url
+
+if TYPE_CHECKING:  # imported when the command runs: `jeeves serve --stdio` must not pay for sqlite3
+    from mcp_pruner_server.ledger import queries as q
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -85,6 +85,11 @@ def show_command(
     ledger: Annotated[Path | None, typer.Option("--ledger", help="The ledger file.")] = None,
 ) -> None:
     """Print what a pruned call kept and removed."""
+    import sqlite3
+
+    from mcp_pruner_server.ledger import queries as q
+    from runner.ledger_access import ConfigError, ledger_config, open_ledger
+
     try:
         path = ledger or ledger_config().path
     except ConfigError as exc:
