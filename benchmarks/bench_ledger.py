@@ -19,7 +19,7 @@ the machine's, not the ledger's).
 Printed: the request-path cost; per-call round-trip latency p50/p99 of the stdio servers off
 and on and their differences; whether every row is in the ledger (rows per session); any
 `ledger.unavailable` / "database is locked" line or error answer.
-Target: every row present, no error, p99 added on the call's path <= 1 ms (alone).
+Target: every row present, no error, p99 wall time added on the call's path <= 1 ms (alone).
 """
 
 from __future__ import annotations
@@ -190,8 +190,8 @@ class PathTimes:
     control: list[float]
 
     @property
-    def cpu_p99(self) -> float:
-        return sorted(self.cpu)[int(len(self.cpu) * 0.99) - 1]
+    def wall_p99(self) -> float:
+        return sorted(self.wall)[int(len(self.wall) * 0.99) - 1]
 
     def show(self) -> None:
         print(f"      {'wall':<25} {percentiles(self.wall)}")
@@ -295,7 +295,8 @@ def main() -> int:
         print(f"  the ledger's cost on a call's path, in-process server alone ({len(quiet.wall)} calls, the")
         print("  writer thread counting and writing at the same time):")
         quiet.show()
-        ok = quiet.cpu_p99 <= MAX_ADDED_P99_MS
+        # the bound is on the wall time a call waits (the GIL included), not only on our CPU
+        ok = quiet.wall_p99 <= MAX_ADDED_P99_MS
         for round_no in range(args.rounds):
             phases = {}
             for ledger_on in (False, True):
