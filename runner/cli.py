@@ -74,3 +74,9 @@ app.command("config")(config_command)
 from runner.stats_command import stats_command  # noqa: E402
 
 app.command("stats")(stats_command)
+from runner.gain_command import gain_command  # noqa: E402
+
+app.command("gain")(gain_command)
+from runner.show_command import show_command  # noqa: E402
+
+app.command("show")(show_command)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import sys
 import tempfile
@@ -83,6 +84,7 @@ def run_command(
     # Imported here so that other `jeeves` commands start without the runner's stack.
     import anyio
 
+    from mcp_pruner_server.ledger.config import RUN_ID_ENV
     from runner.config import load_config
     from runner.errors import RunnerError
     from runner.events import EventLog
@@ -156,6 +158,8 @@ def run_command(
         # so the run can kill them at the end instead of leaving them to init.
         adopt = become_child_subreaper()
         watchdog = _start_watchdog(log) if adopt else None
+        # the run's id is also the ledger session its server writes under (`jeeves gain --session`)
+        run_id = os.environ.setdefault(RUN_ID_ENV, secrets.token_hex(8))
         request = RunRequest(
             chosen,
             tuple(args),
@@ -170,6 +174,9 @@ def run_command(
             watchdog.disarm()  # the run cleaned up after itself (on an exception it did not)
     # The agent's exit code is the run's: an output nobody can read any more does not change it.
     _write_quietly(sys.stderr, render_text(outcome.summary))
+    ledger_line = session_ledger_line(run_id, workdir)
+    if ledger_line is not None:
+        _write_quietly(sys.stderr, f"  {ledger_line}\n")
     if json_file is not None:
         try:
             json_file.write_text(outcome.summary.to_json() + "\n", encoding="utf-8")
@@ -202,6 +209,27 @@ def _start_watchdog(log: EventLog) -> Watchdog | None:
     except OSError as exc:
         log.emit(ev.WATCHDOG_UNAVAILABLE, "warning", error=exc.strerror or str(exc))
         return None
+
+
+def session_ledger_line(session: str, workdir: Path) -> str | None:
+    """The run's line from the ledger (`jeeves gain --session`'s last line), or None when the
+    ledger is off, unreadable or has no call of this run."""
+    import sqlite3
+
+    from mcp_pruner_server.ledger import queries as q
+    from runner.gain_report import session_line
+    from runner.ledger_access import ConfigError, ledger_config, open_ledger
+
+    try:
+        config = ledger_config(cwd=workdir)
+        conn = open_ledger(config.path) if config.enabled else None
+        if conn is None:
+            return None
+        with contextlib.closing(conn):
+            totals = q.totals(conn, q.Scope(session=session))
+    except (ConfigError, sqlite3.Error, OSError):
+        return None
+    return session_line(totals, session) if totals.calls else None
 
 
 def _close_quietly(stream: TextIO) -> None:

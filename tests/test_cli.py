@@ -53,6 +53,8 @@ def test_every_command_is_listed() -> None:
         "config",
         "stats",
         "bench",
+        "gain",
+        "show",
     } <= listed
 
 

@@ -62,6 +62,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         finally:
             tg.cancel_scope.cancel()
     await parts.service.aclose()
+    await anyio.to_thread.run_sync(parts.close_ledger)  # its queued calls, bounded by CLOSE_TIMEOUT_S
 
 
 def build_app(parts: ServerParts) -> Starlette:

@@ -89,6 +89,8 @@ def build_sdk_server(dispatcher: ToolDispatcher, text_block: TextBlock = "plain"
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        if dispatcher.ledger is not None and dispatcher.ledger.agent is None:
+            dispatcher.client_initialized(_client_name(ctx))
         try:
             reply = await dispatcher.call(params.name, params.arguments)
         except DomainRpcError as exc:
@@ -158,6 +160,15 @@ def build_session_manager(
     )
 
 
+def _client_name(ctx: Any) -> str | None:
+    """The `clientInfo.name` behind `ctx`: from `initialize` on stdio, from each request's `_meta`
+    envelope on 2026-07-28+ HTTP (Claude Code); None on older stateless HTTP, whose `initialize`
+    the endpoint reads itself."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    name = getattr(getattr(params, "client_info", None), "name", None)
+    return name if isinstance(name, str) else None
+
+
 def _wants_text_only(ctx: Any) -> bool:
     """True when the HTTP request behind `ctx` carries `X-Jeeves-Result-View: text`."""
     headers = getattr(getattr(ctx, "request", None), "headers", None)
@@ -223,7 +234,8 @@ class McpEndpoint:
             # The SDK's parser takes NaN/Infinity; /rpc and /execute refuse them, so does /mcp.
             await send_json(send, 400, rpc_error(None, PARSE_ERROR, f"Parse error: {problem}"))
             return
-        if b'"initialize"' in body and _is_initialize(body):
+        if b'"initialize"' in body and (client := _initialize_client(body)) is not None:
+            self._dispatcher.client_initialized(client.get("name"))
             send = _with_jeeves_schema(send)
         started = False
 
@@ -250,12 +262,17 @@ async def _not_strict_json(body: bytes) -> str | None:
     return None
 
 
-def _is_initialize(body: bytes) -> bool:
+def _initialize_client(body: bytes) -> dict[str, object] | None:
+    """The `clientInfo` of an `initialize` request (`{}` without one), or None for any other body."""
     try:
         request = strict_loads(body)  # not json.loads: a too-deep body raised RecursionError (a 500)
     except ValueError:
-        return False  # the SDK answers it with its own -32700
-    return isinstance(request, dict) and request.get("method") == "initialize"
+        return None  # the SDK answers it with its own -32700
+    if not isinstance(request, dict) or request.get("method") != "initialize":
+        return None
+    params = request.get("params")
+    client = params.get("clientInfo") if isinstance(params, dict) else None
+    return client if isinstance(client, dict) else {}
 
 
 def _with_jeeves_schema(send: Send) -> Send:

@@ -129,6 +129,9 @@ class RpcEndpoint:
         return await answer(self._methods, request_id, method, params, event="rpc.internal_error")
 
     async def _initialize(self, params: Mapping[str, object]) -> JsonObject:
+        client = params.get("clientInfo")
+        if isinstance(client, Mapping):
+            self._dispatcher.client_initialized(client.get("name"))
         return initialize_result(params)
 
     async def _tools_list(self, _params: Mapping[str, object]) -> JsonObject:

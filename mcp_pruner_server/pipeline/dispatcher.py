@@ -13,19 +13,22 @@ and its text hold no NaN/Infinity, no integer beyond 2^53 and no lone surrogate.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import anyio
 import anyio.to_thread
 
 from mcp_pruner_server.errors import DomainRpcError, InvalidParamsError
 from mcp_pruner_server.jsonsafe import dumps, sanitize_object
+from mcp_pruner_server.logs import log_exception
 from mcp_pruner_server.offload import OFF_LOOP_BYTES
+from mcp_pruner_server.pipeline.ledger_tap import CallNote, to_record
 from mcp_pruner_server.pipeline.outcome import (
     JsonObject,
     PruningMetadata,
@@ -50,6 +53,9 @@ from mcp_pruner_server.tools.engine_tools import (
 from mcp_pruner_server.tools.grep_tool import finish_grep, parse_grep, run_grep_tool
 from mcp_pruner_server.tools.read_tool import finish_read, parse_read, run_read
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
+
+if TYPE_CHECKING:
+    from mcp_pruner_server.ledger.sink import LedgerSink
 
 Args = TypeVar("Args")
 Detail = TypeVar("Detail")
@@ -148,13 +154,21 @@ class ToolDispatcher:
         *,
         tool_pruning: bool = True,
         trace_observer: TraceObserver | None = None,
+        ledger: LedgerSink | None = None,
     ) -> None:
         """`tool_pruning=False` answers read/bash/grep unpruned (`disabled_or_unconfigured`:
         the configuration was invalid); `prune_text` still prunes. `trace_observer` sees
-        every request's `RequestTrace` as it is created."""
+        every request's `RequestTrace` as it is created. `ledger` receives every finished
+        call (`ledger/`); None: the ledger is off."""
         self._context = ToolContext(root, service, tool_pruning)
         self.stats = stats
         self.trace_observer = trace_observer
+        self.ledger = ledger
+
+    def client_initialized(self, name: object) -> None:
+        """The MCP client said its `clientInfo.name` in `initialize`: the ledger's agent."""
+        if self.ledger is not None and isinstance(name, str) and name.strip():
+            self.ledger.agent = name.strip()[:200]
 
     @property
     def service(self) -> PrunerService:
@@ -174,6 +188,7 @@ class ToolDispatcher:
         """
         tool_name = name if isinstance(name, str) else repr(name)
         trace = RequestTrace(request_id or new_request_id(), tool_name)
+        note = CallNote(tool_name)
         if self.trace_observer is not None:
             self.trace_observer(trace)
         try:
@@ -184,8 +199,12 @@ class ToolDispatcher:
                 self._invalid(trace, unknown)
                 raise unknown
             self.stats.record_call(tool_name)
-            return await self._run(trace, tool, arguments)
-        except DomainRpcError:
+            reply = await self._run(trace, tool, arguments, note)
+            self._to_ledger(note, reply)
+            return reply
+        except DomainRpcError as exc:
+            note.refused_code = exc.code
+            self._to_ledger(note, None)
             raise
         except anyio.get_cancelled_exc_class():
             # The SIGTERM grace ran out (uvicorn cancels the request): the trace must not stop
@@ -200,18 +219,31 @@ class ToolDispatcher:
             self.stats.record_internal_error()
             raise DomainRpcError("internal error", {"request_id": trace.request_id}) from exc
 
+    def _to_ledger(self, note: CallNote, reply: ToolReply | None) -> None:
+        if self.ledger is None:
+            return
+        structured, text = (reply.structured, reply.text) if reply is not None else (None, "")
+        try:
+            record = to_record(note, self._context.root, result=structured, result_text=text, agent=None)
+            self.ledger.submit(record)
+        except Exception:  # the ledger is a bystander: a bug in it must not fail the call
+            log_exception("ledger.internal_error", tool=note.tool)
+
     def _invalid(self, trace: RequestTrace, exc: DomainRpcError) -> None:
         # -32602 carries `field_errors`; a parse-time -32005 (too many recover ranges) its reason.
         details = exc.data.get("field_errors") or exc.data.get("reason")
         trace.advance(Trigger.INVALID, error_code=exc.code, validation_errors=details)
         self.stats.record_invalid()
 
-    async def _run(self, trace: RequestTrace, tool: Tool[Any, Any], arguments: object) -> ToolReply:
+    async def _run(
+        self, trace: RequestTrace, tool: Tool[Any, Any], arguments: object, note: CallNote
+    ) -> ToolReply:
         try:
             args = tool.parse(arguments)
         except DomainRpcError as exc:  # -32602, or -32005 for more ranges than one call takes
             self._invalid(trace, exc)
             raise
+        note.args = args
         trace.advance(Trigger.VALID)
         try:
             result = await tool.run(self._context, args)
@@ -219,9 +251,10 @@ class ToolDispatcher:
             trace.advance(Trigger.FAILED, error_code=exc.code)
             raise
         if isinstance(result, ToolFailure):
+            note.tool_failed = True
             return await self._failed(trace, result, args.question)
         if isinstance(result, RawOutput):
-            return await self._prune_and_reply(trace, tool, result)
+            return await self._prune_and_reply(trace, tool, result, note)
         return await self._engine_reply(trace, result)
 
     async def _failed(self, trace: RequestTrace, failure: ToolFailure, question: str | None) -> ToolReply:
@@ -233,7 +266,7 @@ class ToolDispatcher:
         return await safe_reply(body, failure.raw_bytes, True)
 
     async def _prune_and_reply(
-        self, trace: RequestTrace, tool: Tool[Any, Any], raw: RawOutput[Any]
+        self, trace: RequestTrace, tool: Tool[Any, Any], raw: RawOutput[Any], note: CallNote
     ) -> ToolReply:
         if tool.finish is None:  # a bug: the table pairs every pruned tool with its finish
             raise TypeError(f"{trace.tool} returned output to prune but has no finish function")
@@ -244,6 +277,13 @@ class ToolDispatcher:
         service = self._context.service if self._context.pruning else None
         step = await prune_outputs(trace, raw, service, self.stats)
         body = tool.finish(raw.detail, step.texts, step.results, step.metadata)
+        note.printed_path, note.metadata, note.pruned = raw.path, step.metadata, dict(step.results)
+        if step.metadata.applied and self.ledger is not None:
+            # what the model would have read unpruned: the same result over the tool's own texts,
+            # built by the ledger's writer thread (a finish function is pure)
+            note.unpruned_result = functools.partial(
+                tool.finish, raw.detail, raw.texts, {}, PruningMetadata()
+            )
         size = sum(len(t) for t in step.texts.values())
         reply = await safe_reply(body, size, raw.is_error)
         trace.advance(Trigger.WRITTEN, mode=step.mode, is_error=raw.is_error)

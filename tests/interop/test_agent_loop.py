@@ -11,6 +11,9 @@ read/search/shell tool. The per-step token table is printed (`pytest -s` shows i
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,7 +22,7 @@ from runner.providers.guidance import guidance_text
 from tests.interop.agent_loop import CLAUDE_BUILTINS, CODEX_SHELL_TOOLS, AgentRun, run_agent
 from tests.interop.agent_report import kept_chars, needed_lines_missing, report, step_tokens
 from tests.interop.agent_script import ANSWER, plain
-from tests.interop.interop_support import MODEL_TOOLS
+from tests.interop.interop_support import MODEL_TOOLS, client_env, jeeves_executable
 
 pytestmark = [pytest.mark.real_client, pytest.mark.anyio]
 
@@ -30,6 +33,9 @@ ENVELOPE_CHARS = 200
 JSON_ENVELOPE_KEYS = ('"tool":', '"pruning":', '"structuredContent"')
 # The issue's ceiling on what our tool definitions add to every request.
 MAX_TOOL_DEFINITION_TOKENS = 1_000
+# `jeeves run`'s last line: the session's line from the ledger (issue 31).
+LEDGER_LINE = re.compile(r"ledger: session (\S+): ")
+GAIN_TIMEOUT_S = 30.0
 
 
 def check_session(run: AgentRun) -> None:
@@ -68,12 +74,35 @@ def check_session(run: AgentRun) -> None:
     assert needed_lines_missing(run) == []
 
 
+def check_ledger(run: AgentRun, home: Path) -> None:
+    """`jeeves gain --session` shows the session as the scripted model played it: its five calls,
+    the one `recover_text` of the read's prune_id, the one re-read (the file printed through bash)."""
+    match = LEDGER_LINE.search(run.stderr)
+    assert match is not None, run.describe()
+    argv = [str(jeeves_executable()), "gain", "--session", match[1], "--json"]
+    done = subprocess.run(
+        argv, env=client_env(home), capture_output=True, text=True, timeout=GAIN_TIMEOUT_S, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    calls, totals = report["calls"], report["totals"]
+    print(subprocess.run(argv[:-1], env=client_env(home), capture_output=True, text=True, check=False).stdout)
+    assert [c["tool"] for c in calls] == ["read", "grep", "bash", "bash", "recover_text"]
+    assert (totals["recover_calls"], totals["recovered"], totals["rereads"]) == (1, 1, 1)
+    assert calls[4]["recovers"] == calls[0]["id"]
+    assert [c["reread"] for c in calls] == [False, False, False, True, False]
+    assert calls[0]["outcome"] == "pruned"
+    assert totals["sent_tokens"] < totals["raw_tokens"]
+    assert all(c["agent"] for c in calls), calls  # the client's name from its `initialize`
+
+
 async def test_claude_code_under_jeeves_run_gets_our_tools_the_guidance_and_plain_text(
     tmp_path: Path,
 ) -> None:
     run = await run_agent("claude", tmp_path)
 
     check_session(run)
+    check_ledger(run, tmp_path / "home")
     # prefer keeps the built-ins, and tool search stays on for the user's other tools.
     assert {"Read", "Bash", "ToolSearch"} <= set(run.dialect.tool_names(run.loop_requests[0]))
 
@@ -82,6 +111,7 @@ async def test_codex_under_jeeves_run_gets_our_tools_the_guidance_and_plain_text
     run = await run_agent("codex", tmp_path)
 
     check_session(run)
+    check_ledger(run, tmp_path / "home")
     assert "exec_command" in run.dialect.tool_names(run.loop_requests[0])  # prefer keeps it
 
 

@@ -1,0 +1,190 @@
+"""The ledger as the dispatcher fills it: one row per call, tokens counted as the demo counts them,
+re-reads and recovers marked, questions optional, old rows deleted (engine in threads)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from mcp_pruner_server.errors import DomainRpcError
+from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
+from mcp_pruner_server.ledger.writer import RECOVERS_COLUMN
+from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
+from mcp_pruner_server.server_parts import build_parts
+from mcp_pruner_server.settings import ServerSettings
+from mcp_pruner_server.tools.model_text import model_text
+from runner.bench.tokens import count_tokens
+
+pytestmark = pytest.mark.anyio
+
+QUESTION = "Where is the tax computed?"
+# The first batch loads the tokenizer: seconds on two shared cores, never a minute.
+LEDGER_FLUSH_TIMEOUT_S = 60.0
+CODE = "\n".join(
+    [f"def helper_{n}(x):\n    return x + {n}\n" for n in range(40)]
+    + ["def compute_tax(amount):\n    return amount * 0.2\n"]
+    + [f"def other_{n}(x):\n    return x - {n}\n" for n in range(40)]
+)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("billing.py", "a.py", "b.py"):
+        (project / name).write_text(CODE, encoding="utf-8")
+    return project
+
+
+@asynccontextmanager
+async def dispatcher(root: Path, ledger: Path, **env: str) -> AsyncIterator[ToolDispatcher]:
+    settings = {"JEEVES_LEDGER_PATH": str(ledger), "JEEVES_RUN_ID": "run-test", **env}
+    parts = build_parts(ServerSettings(root=root), env=settings, engine_processes=False)
+    try:
+        yield parts.dispatcher
+    finally:
+        await parts.service.aclose()
+        if parts.ledger is not None:
+            assert parts.ledger.flush(LEDGER_FLUSH_TIMEOUT_S)
+        parts.close_ledger()
+
+
+def rows(ledger: Path) -> list[Mapping[str, object]]:
+    with sqlite3.connect(ledger) as conn:
+        conn.row_factory = sqlite3.Row
+        return [dict(r) for r in conn.execute("SELECT * FROM calls ORDER BY id")]
+
+
+async def test_each_call_is_one_row_with_the_tokens_the_model_read(root: Path, tmp_path: Path) -> None:
+    ledger = tmp_path / "state" / "ledger.sqlite3"
+    async with dispatcher(root, ledger) as d:
+        d.client_initialized("claude-code")
+        pruned = await d.call("read", {"path": "billing.py", "context_focus_question": QUESTION})
+        whole = await d.call("read", {"path": "a.py"})
+
+    first, second = rows(ledger)
+    assert (first["tool"], first["outcome"], second["outcome"]) == ("read", "pruned", "raw")
+    assert first["sent_tokens"] == count_tokens(model_text("read", pruned.structured) or "")
+    assert (
+        second["sent_tokens"]
+        == second["raw_tokens"]
+        == count_tokens(model_text("read", whole.structured) or "")
+    )
+    # unpruned, the model would have read the whole file (with line numbers): what `a.py` cost
+    assert first["raw_tokens"] == second["raw_tokens"] > 3 * first["sent_tokens"]
+    assert first["prune_id"] == pruned.structured["pruning"]["prune_id"]  # type: ignore[index]
+    assert (first["session"], first["agent"], first["project"]) == ("run-test", "claude-code", str(root))
+    assert first["question"] == QUESTION
+    assert second["question"] is None
+    assert first["target"] == str(root / "billing.py")
+
+
+async def test_the_same_file_through_bash_within_the_window_is_a_reread_and_later_is_not(
+    root: Path, tmp_path: Path
+) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    async with dispatcher(root, ledger, JEEVES_LEDGER_REREAD_WINDOW="2") as d:
+        await d.call("read", {"path": "billing.py"})
+        await d.call("bash", {"cmd": "sed -n '1,$p' billing.py"})  # the same file, printed
+        await d.call("read", {"path": "a.py"})
+        await d.call("read", {"path": "b.py"})
+        await d.call("read", {"path": "./billing.py"})  # three calls later: outside the window of 2
+
+    assert [r["reread"] for r in rows(ledger)] == [0, 1, 0, 0, 0]
+
+
+async def test_recover_text_is_linked_to_the_call_whose_prune_id_it_recovers(
+    root: Path, tmp_path: Path
+) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    async with dispatcher(root, ledger) as d:
+        await d.call("read", {"path": "a.py"})
+        read = await d.call("read", {"path": "billing.py", "context_focus_question": QUESTION})
+        prune_id = read.structured["pruning"]["prune_id"]  # type: ignore[index]
+        ranges = [{"start_line": 1, "end_line": 4}]
+        await d.call("recover_text", {"prune_id": prune_id, "ranges": ranges, "include_line_numbers": True})
+        with pytest.raises(DomainRpcError):
+            await d.call(
+                "recover_text", {"prune_id": "prn_gone", "ranges": ranges, "include_line_numbers": True}
+            )
+
+    _, pruned, recover, refused = rows(ledger)
+    assert (recover["tool"], recover["prune_id"], recover["recovers"]) == (
+        "recover_text",
+        prune_id,
+        pruned["id"],
+    )
+    assert (refused["outcome"], refused["reason"], refused["recovers"]) == (
+        "refused",
+        "prune_id_not_found",
+        None,
+    )
+
+
+async def test_the_question_text_is_not_stored_when_turned_off(root: Path, tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    async with dispatcher(root, ledger, JEEVES_LEDGER_QUESTIONS="off") as d:
+        await d.call("read", {"path": "billing.py", "context_focus_question": QUESTION})
+
+    (row,) = rows(ledger)
+    assert (row["question"], row["has_question"], row["outcome"]) == (None, 1, "pruned")
+
+
+async def test_rows_older_than_the_retention_are_deleted(root: Path, tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    conn = open_for_writing(ledger)
+    old = time.time() - 3 * 86_400
+    values = (
+        old,
+        "old",
+        "/p",
+        None,
+        "read",
+        "raw",
+        None,
+        None,
+        0,
+        None,
+        None,
+        1,
+        1,
+        1.0,
+        None,
+        None,
+        None,
+        0,
+        None,
+    )
+    conn.execute(INSERT_SQL, values)
+    conn.close()
+    async with dispatcher(root, ledger, JEEVES_LEDGER_RETENTION_DAYS="2") as d:
+        await d.call("read", {"path": "a.py"})
+
+    assert [r["session"] for r in rows(ledger)] == ["run-test"]
+
+
+async def test_the_ledger_turned_off_writes_nothing(root: Path, tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    async with dispatcher(root, ledger, JEEVES_LEDGER="0") as d:
+        assert d.ledger is None
+        await d.call("read", {"path": "a.py"})
+
+    assert not ledger.exists()
+
+
+async def test_no_file_is_opened_before_the_first_tool_call(root: Path, tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    async with dispatcher(root, ledger) as d:
+        d.list_tools()
+        assert d.ledger is not None
+        assert d.ledger.writer is None
+        assert not ledger.exists()
+
+
+def test_the_writer_knows_where_the_recovers_column_is() -> None:
+    assert COLUMNS[RECOVERS_COLUMN] == "recovers"
