@@ -16,6 +16,7 @@ import hashlib
 import json
 import sys
 from dataclasses import replace
+from typing import Any
 
 from mcp_pruner_server.pipeline.prune_step import tool_output_options
 from mcp_pruner_server.pruning.engine import prune
@@ -38,7 +39,7 @@ def settings() -> dict[str, PruneOptions]:
     return out
 
 
-def digest(task: dict[str, str], options: PruneOptions) -> str:
+def digest(task: dict[str, Any], options: PruneOptions) -> str:
     """The first 16 hex digits of the SHA-256 of the task's pruned text and warnings."""
     result = prune(task["text"], task["goal_hint"], task["source_type"], options, "prn_digest")
     body = json.dumps([result.pruned_text, list(result.warnings)], ensure_ascii=False)

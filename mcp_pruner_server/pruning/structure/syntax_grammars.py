@@ -1,56 +1,18 @@
-"""The tree-sitter grammars and what their node types mean: the tables `syntax.py` walks by.
+"""What the tree-sitter grammars' node types mean: the shared tables `syntax.py` walks by.
 
 `syntax.py` finds definition blocks with one walk for every language; what differs between
 languages is which node types define a function, hold members, wrap a definition or merely
-nest it (`#ifdef`), and where a grammar gives no field for a body or a name. Those tables are
-here, with the grammar wheels (`GRAMMARS`, loaded on first use by `language`) and the readers of
-nodes only one grammar has (OCaml's `let` and `module`, Objective-C's selectors), so adding a
-language is mostly adding rows here.
+nest it (`#ifdef`), and where a grammar gives no field for a body or a name. The tables shared by
+every grammar are here, with the readers of nodes only one grammar has (OCaml's `let` and
+`module`, Objective-C's selectors); what one language adds, and its grammar wheel, is its record's
+(`pruning/languages/`).
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-# Language -> (grammar module, its function returning the language pointer).
-# Python is not here: its indentation is its syntax, and `code_blocks.py` finds its blocks as
-# well (dev set: recall 0.95 by indentation, 0.93 with the parser).
-GRAMMARS: dict[str, tuple[str, str]] = {
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "groovy": ("tree_sitter_groovy", "language"),  # partial: `syntax_solidity_groovy.covers_headers`
-    "rust": ("tree_sitter_rust", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML too, not only `<?php` files
-    "php_only": ("tree_sitter_php", "language_php_only"),  # a fragment without `<?php`
-    "bash": ("tree_sitter_bash", "language"),
-    "kotlin": ("tree_sitter_kotlin", "language"),
-    "scala": ("tree_sitter_scala", "language"),
-    "lua": ("tree_sitter_lua", "language"),
-    "zig": ("tree_sitter_zig", "language"),
-    "haskell": ("tree_sitter_haskell", "language"),
-    "dart": ("tree_sitter_dart", "language"),
-    "swift": ("tree_sitter_swift", "language"),
-    "solidity": ("tree_sitter_solidity", "language"),  # its definitions: `syntax_solidity_groovy.py`
-    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
-    "ocaml_interface": ("tree_sitter_ocaml", "language_ocaml_interface"),  # `.mli`: `syntax_mli.py`
-    "objc": ("tree_sitter_objc", "language"),
-    "perl": ("tree_sitter_perl", "language"),
-    "elixir": ("tree_sitter_elixir", "language"),  # its definitions: `syntax_elixir_julia.py`
-    "julia": ("tree_sitter_julia", "language"),
-    "fsharp": ("tree_sitter_fsharp", "language"),  # its definitions: `syntax_fsharp_fortran.py`
-    "fortran": ("tree_sitter_fortran", "language"),  # free form; fixed form mostly fails to parse
-}
 # Nodes that define a function-like unit.
 FUNCTIONS = frozenset(
     {
@@ -121,13 +83,6 @@ CONTAINERS = frozenset(
         "mixin_declaration",
     }
 )
-# Java's and PHP's enums hold methods; TS's and C#'s hold constants only.
-ENUM_CONTAINERS = frozenset({"java", "php", "php_only", "dart"})
-# C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
-CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
-# A Kotlin or Swift property with accessors of its own (`val size: Int get() { … }`, `var count:
-# Int { … }`): a unit, like a method, when they span lines (a stored property is a field).
-ACCESSORS = {"kotlin": frozenset({"getter", "setter"}), "swift": frozenset({"computed_property"})}
 # An anonymous type's instance (Kotlin's `object : Handler { … }`, Scala's `new Show[A] { … }`) bound
 # to a name is a class: its methods are the units, the binding their container. (A function that
 # returns one is a unit as any other, split only when long.) Node type -> its body's type.
@@ -228,15 +183,6 @@ DART_SIGNATURES = frozenset(
 # declares them (a `.m` file's class extension, `@interface Foo ()`): its lines are chunks, never a
 # unit named like the class that outranks the methods it lists.
 OBJC_CONTAINERS = frozenset({"class_implementation"})
-# Zig's types are values: `const Foo = struct { … };` holds its methods.
-ZIG_CONTAINERS = frozenset(
-    {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}
-)
-# Grammars whose indentation-delimited bodies reach over the comments and blank lines after
-# them (Scala 3's `def f =` and its lines): such a block ends at its last token of code.
-# Groovy's field without `;` (`int total = 0`) reaches over the doc comment of the method below it.
-# F#'s grammar gives the `///` doc above a definition to the body before it, however it is indented.
-TRAILING_COMMENTS = frozenset({"scala", "groovy", "fsharp"})
 
 
 class Reader(NamedTuple):
@@ -252,23 +198,6 @@ class Reader(NamedTuple):
 def unwrapped(node: Any) -> Any:
     """`Reader.unwrap` of a language whose definitions come without a wrapper: the node itself."""
     return node
-
-
-@functools.cache
-def language(lang: str) -> Any:
-    """The grammar of `lang`, None when its wheel is not installed (optional at run time)."""
-    entry = GRAMMARS.get(lang)
-    if entry is None:
-        return None
-    try:
-        import tree_sitter
-
-        module = importlib.import_module(entry[0])
-        with warnings.catch_warnings():  # an older wheel (Perl's) hands over an int, deprecated
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return tree_sitter.Language(getattr(module, entry[1])())
-    except (ImportError, AttributeError, ValueError):
-        return None
 
 
 def ocaml_kind(node: Any) -> tuple[str, Any] | None:

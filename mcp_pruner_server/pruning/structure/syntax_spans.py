@@ -12,15 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mcp_pruner_server.pruning.languages.record import NO_SYNTAX, Syntax
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.syntax_elixir_julia import elixir_annotates
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ATTRIBUTES,
     BODY_FIELDS,
     BODY_NODES,
     DECLARATORS,
     FUNCTION_VALUES,
-    HASKELL_ANNOTATIONS,
     STARTS_AT_FIRST_CHILD,
     name_text,
 )
@@ -56,7 +55,7 @@ def last_row(node: Any) -> int:
     return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
 
 
-def leading_row(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
+def leading_row(node: Any, siblings: Sequence[Any], index: int, syntax: Syntax) -> int:
     """First row of the comments and attributes directly above `node` (no blank line between).
 
     `node` is `siblings[index]`: the siblings above it are read from that list rather than
@@ -67,9 +66,9 @@ def leading_row(node: Any, siblings: Sequence[Any], index: int, lang: str) -> in
         while index > 0:
             index -= 1
             prev = siblings[index]
-            if lang == "perl" and prev.type == "pod" and row - POD_GAP <= last_row(prev) < top:
+            if syntax.pod_docs and prev.type == "pod" and row - POD_GAP <= last_row(prev) < top:
                 return pod_doc_row(prev)  # `=cut`, a blank line, then the sub
-            if not row - 1 <= last_row(prev) < top or not _annotates(prev, lang):
+            if not row - 1 <= last_row(prev) < top or not _annotates(prev, syntax):
                 break
             row = int(prev.start_point[0])
         return row
@@ -78,7 +77,7 @@ def leading_row(node: Any, siblings: Sequence[Any], index: int, lang: str) -> in
         if parent.start_point[0] != row:
             break
         prev, parent = parent.prev_named_sibling, parent.parent
-    while prev is not None and row - 1 <= last_row(prev) < top and _annotates(prev, lang):
+    while prev is not None and row - 1 <= last_row(prev) < top and _annotates(prev, syntax):
         row = int(prev.start_point[0])
         prev = prev.prev_named_sibling
     return row
@@ -116,13 +115,9 @@ def _is_comment(node: Any) -> bool:
     return "comment" in node.type or node.type == "xml_doc"  # F#'s `///` lines
 
 
-def _annotates(node: Any, lang: str) -> bool:
-    if lang == "elixir":
-        return "comment" in node.type or elixir_annotates(node)
-    if lang == "haskell":
-        return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
-    if lang == "fsharp":  # its `///` docs are `xml_doc` nodes, a line each
-        return _is_comment(node) or node.type == "attributes"
+def _annotates(node: Any, syntax: Syntax) -> bool:
+    if syntax.annotates is not None:
+        return syntax.annotates(node)
     return "comment" in node.type or node.type in ATTRIBUTES
 
 
@@ -191,7 +186,7 @@ def dart_function(
     sig = max(
         header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
     )
-    start = leading_row(signature, siblings, index, "dart")
+    start = leading_row(signature, siblings, index, NO_SYNTAX)  # Dart reads its docs as most do
     name = definition_name(inner)
     if name is None and inner.type == "factory_constructor_signature":  # `factory Box.of(…)`
         name = next((name_text(c) for c in inner.named_children if c.type == "identifier"), None)

@@ -10,11 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mcp_pruner_server.pruning.languages import by_name
+from mcp_pruner_server.pruning.languages import grammar_of as language
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
 from mcp_pruner_server.pruning.structure.code import CHUNK_LINES, code_units
 from mcp_pruner_server.pruning.structure.languages import language_of
-from mcp_pruner_server.pruning.structure.syntax import READERS, syntax_blocks
-from mcp_pruner_server.pruning.structure.syntax_grammars import language, unwrapped
+from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
+from mcp_pruner_server.pruning.structure.syntax_grammars import unwrapped
 from tests.mcp_pruner_server.pruning.structure.test_syntax import _damaged_blocks_nest, _kept, blocks_of
 
 FSHARP = """\
@@ -288,5 +290,5 @@ def test_blocks_of_damaged_fsharp_and_fortran_nest(lang: str, keep: list[bool]) 
 
 def test_readers_without_wrappers_share_one_unwrap() -> None:
     # One identity helper for every language whose definitions have no wrapper, not a copy each.
-    assert READERS["fortran"].unwrap is unwrapped
-    assert READERS["solidity"].unwrap is unwrapped
+    assert by_name("fortran").syntax.unwrap is unwrapped
+    assert by_name("solidity").syntax.unwrap is unwrapped

@@ -1,0 +1,12 @@
+"""Java."""
+
+from __future__ import annotations
+
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
+
+LANGUAGE = Language(
+    name="java",
+    extensions=(".java",),
+    grammar=Grammar("tree_sitter_java"),
+    syntax=Syntax(enum_containers=True, container_opener="class _ {"),
+)

@@ -1,0 +1,28 @@
+"""Kotlin: a property with accessors of its own over several lines is a unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
+from mcp_pruner_server.pruning.structure.syntax_grammars import property_name
+from mcp_pruner_server.pruning.structure.syntax_recovery import blank_newer_kotlin
+
+
+def _property_named(node: Any, name: str | None) -> str | None:
+    """A property is named by its `variable_declaration`."""
+    return property_name(node) if name is None and node.type == "property_declaration" else name
+
+
+LANGUAGE = Language(
+    name="kotlin",
+    extensions=(".kt", ".kts"),
+    interpreters=("kotlin",),
+    grammar=Grammar("tree_sitter_kotlin"),
+    syntax=Syntax(
+        accessors=frozenset({"getter", "setter"}),
+        rename=_property_named,
+        blanked=blank_newer_kotlin,
+        container_opener="class _ {",
+    ),
+)
