@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.languages import by_name
+from mcp_pruner_server.pruning.languages.registry import by_name
 from mcp_pruner_server.pruning.structure.code_blocks import is_header
 
 __all__ = ["called_credit", "unit_names"]

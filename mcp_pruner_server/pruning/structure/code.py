@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.languages import hooks_of
+from mcp_pruner_server.pruning.languages.registry import hooks_of
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, bm25_sparse, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
 from mcp_pruner_server.pruning.structure.calls import called_credit, unit_names

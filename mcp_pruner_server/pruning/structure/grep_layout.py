@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.languages import LANGUAGES
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
 # `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp

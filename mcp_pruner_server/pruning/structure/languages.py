@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from mcp_pruner_server.pruning.languages import BY_EXTENSION, BY_FILE_NAME, BY_INTERPRETER, CLAIMANTS
+from mcp_pruner_server.pruning.languages.registry import BY_EXTENSION, BY_FILE_NAME, BY_INTERPRETER, CLAIMANTS
 from mcp_pruner_server.pruning.structure.language_signs import NARROWER, SHARED, SHARED_PARTS, SIGNS
 
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.

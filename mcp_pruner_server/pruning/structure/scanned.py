@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.languages import by_name
+from mcp_pruner_server.pruning.languages.registry import by_name
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 
 

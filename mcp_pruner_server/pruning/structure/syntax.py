@@ -26,8 +26,8 @@ from dataclasses import replace
 from typing import Any
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.languages import by_name, grammar_of
 from mcp_pruner_server.pruning.languages.record import Found, Language, Syntax
+from mcp_pruner_server.pruning.languages.registry import by_name, grammar_of
 from mcp_pruner_server.pruning.structure.code_blocks import MODULE_LIKE_LINES, Block
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ANONYMOUS_BINDERS,

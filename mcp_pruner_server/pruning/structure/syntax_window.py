@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-from mcp_pruner_server.pruning.languages import by_name
+from mcp_pruner_server.pruning.languages.registry import by_name
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 
 # What a brace count skips on a line: strings, characters and a line comment (braces in a

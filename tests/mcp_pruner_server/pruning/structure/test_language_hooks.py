@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from mcp_pruner_server.pruning.languages import LANGUAGES, hooks_of
 from mcp_pruner_server.pruning.languages.record import Language
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES, hooks_of
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.code_blocks import Block

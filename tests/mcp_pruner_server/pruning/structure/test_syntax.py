@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_pruner_server.pruning import languages
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.languages import registry as languages
 from mcp_pruner_server.pruning.languages.record import Grammar, Language
 from mcp_pruner_server.pruning.structure import syntax
 from mcp_pruner_server.pruning.structure.code_blocks import MODULE_LIKE_LINES, Block

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_pruner_server.pruning.languages import by_name
-from mcp_pruner_server.pruning.languages import grammar_of as language
+from mcp_pruner_server.pruning.languages.registry import by_name
+from mcp_pruner_server.pruning.languages.registry import grammar_of as language
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights
 from mcp_pruner_server.pruning.structure.code import CHUNK_LINES, code_units
 from mcp_pruner_server.pruning.structure.languages import language_of

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_pruner_server.pruning.languages import grammar_of as language
+from mcp_pruner_server.pruning.languages.registry import grammar_of as language
 from mcp_pruner_server.pruning.structure.code_blocks import find_blocks
 from mcp_pruner_server.pruning.structure.languages import guess_language, language_of
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
