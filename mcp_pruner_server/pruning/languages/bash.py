@@ -8,6 +8,7 @@ from mcp_pruner_server.pruning.languages.record import Calls, Grammar, Language
 
 LANGUAGE = Language(
     name="bash",
+    grep_shape="shell",
     extensions=(".sh", ".bash", ".ksh", ".zsh"),
     file_names=(".bashrc", ".bash_profile", ".profile", "pkgbuild"),
     interpreters=("bash", "sh", "dash", "ksh", "zsh"),

@@ -7,6 +7,7 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import blank_c_macros
 
 LANGUAGE = Language(
     name="c",
+    grep_shape="typed",
     extensions=(".c", ".h"),
     grammar=Grammar("tree_sitter_c"),
     syntax=Syntax(blanked=blank_c_macros, brace_only=True),

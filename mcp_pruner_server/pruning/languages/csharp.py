@@ -6,6 +6,7 @@ from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 
 LANGUAGE = Language(
     name="csharp",
+    grep_shape="typed",
     extensions=(".cs", ".csx"),
     grammar=Grammar("tree_sitter_c_sharp"),
     syntax=Syntax(

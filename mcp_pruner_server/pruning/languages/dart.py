@@ -7,6 +7,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import DART_SIGNATURES
 
 LANGUAGE = Language(
     name="dart",
+    grep_shape="typed",
     extensions=(".dart",),
     grammar=Grammar("tree_sitter_dart"),
     syntax=Syntax(enum_containers=True, bodiless_signatures=DART_SIGNATURES, container_opener="class _ {"),

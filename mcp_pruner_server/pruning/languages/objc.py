@@ -22,6 +22,7 @@ def _selector_named(node: Any, name: str | None) -> str | None:
 
 LANGUAGE = Language(
     name="objc",
+    grep_shape="typed",
     extensions=(".m",),
     grammar=Grammar("tree_sitter_objc"),
     syntax=Syntax(

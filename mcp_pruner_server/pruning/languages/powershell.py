@@ -10,6 +10,7 @@ from mcp_pruner_server.pruning.structure.language_hooks import POWERSHELL_HOOKS 
 
 LANGUAGE = Language(
     name="powershell",
+    grep_shape="cmdlet",
     extensions=(".psm1", ".ps1"),
     interpreters=("pwsh",),
     hooks=HOOKS,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from re import Pattern
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from mcp_pruner_server.pruning.structure.language_hooks import NO_HOOKS, LanguageHooks
 
@@ -82,9 +82,9 @@ class Syntax:
     annotates: Callable[[Any], bool] | None = None
     # Perl's POD a few rows above a sub is its doc.
     pod_docs: bool = False
-    # The grammar parses only part of the language: its parse is trusted when it found the
-    # definitions a scan of headers sees (Groovy).
-    partial: bool = False
+    # The grammar parses only part of the language: its parse is trusted only when this says so
+    # of its blocks and the text (Groovy's: when they head most of the headers a scan sees).
+    trusted: Callable[[Sequence[Block], str], bool] | None = None
     # A header put in front of a window cut out of a file, so that its methods parse (None: none).
     container_opener: str | None = None
     # Its methods parse only inside a container (Objective-C's, outside `@implementation`).
@@ -137,3 +137,7 @@ class Language:
     scanner: Scanner | None = None
     calls: Calls = NO_CALLS
     hooks: LanguageHooks = NO_HOOKS
+    # How a line of grep output defines a name beyond the keyword shapes every language shares
+    # (`structure/grep_defs.py`): "cmdlet" (PowerShell's `function Verb-Noun`, read first),
+    # "shell" (`name() {`), "typed" (the C family's `static int name(`).
+    grep_shape: Literal["cmdlet", "shell", "typed"] | None = None

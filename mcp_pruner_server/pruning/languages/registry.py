@@ -5,111 +5,35 @@ from __future__ import annotations
 
 import functools
 import importlib
+import pkgutil
 import warnings
 from typing import TYPE_CHECKING
 
-from mcp_pruner_server.pruning.languages import (
-    bash,
-    c,
-    clojure,
-    commonlisp,
-    cpp,
-    crystal,
-    csharp,
-    dart,
-    elisp,
-    elixir,
-    erlang,
-    fortran,
-    fsharp,
-    fsharp_signature,
-    go,
-    groovy,
-    haskell,
-    java,
-    javascript,
-    julia,
-    kotlin,
-    lua,
-    matlab,
-    nim,
-    objc,
-    objcpp,
-    ocaml,
-    ocaml_interface,
-    pascal,
-    perl,
-    php,
-    php_only,
-    powershell,
-    python,
-    r,
-    ruby,
-    rust,
-    scala,
-    solidity,
-    sql,
-    swift,
-    tsx,
-    typescript,
-    vbnet,
-    zig,
-)
+from mcp_pruner_server.pruning import languages
 from mcp_pruner_server.pruning.languages.record import Language
 from mcp_pruner_server.pruning.structure.language_hooks import LanguageHooks
 
 if TYPE_CHECKING:
     import tree_sitter
 
-_MODULES = (
-    python,
-    javascript,
-    typescript,
-    tsx,
-    go,
-    groovy,
-    rust,
-    c,
-    cpp,
-    java,
-    csharp,
-    ruby,
-    php,
-    php_only,
-    bash,
-    kotlin,
-    lua,
-    zig,
-    haskell,
-    dart,
-    swift,
-    ocaml,
-    ocaml_interface,
-    perl,
-    objc,
-    scala,
-    solidity,
-    elixir,
-    julia,
-    fsharp,
-    fortran,
-    r,
-    objcpp,
-    erlang,
-    clojure,
-    elisp,
-    fsharp_signature,
-    commonlisp,
-    powershell,
-    crystal,
-    nim,
-    sql,
-    vbnet,
-    pascal,
-    matlab,
-)
+# The modules of this package that are no language's record.
+_NOT_LANGUAGES = frozenset({"record", "registry"})
+
+
+def _records() -> list[Language]:
+    """Every language module's `LANGUAGE`: a language is added by adding its module, nothing else."""
+    names = sorted(m.name for m in pkgutil.iter_modules(languages.__path__) if m.name not in _NOT_LANGUAGES)
+    records = []
+    for name in names:
+        record = importlib.import_module(f"{languages.__name__}.{name}").LANGUAGE
+        assert isinstance(record, Language), name
+        assert record.name == name, name  # found by its module's name
+        records.append(record)
+    return records
+
+
 # Name -> record.
-LANGUAGES: dict[str, Language] = {m.LANGUAGE.name: m.LANGUAGE for m in _MODULES}
+LANGUAGES: dict[str, Language] = {lang.name: lang for lang in _records()}
 # A text of no known language: every field says "nothing of its own".
 UNKNOWN = Language(name="")
 # Suffix (lower case, with its dot), whole file name (lower case), shebang interpreter -> record.

@@ -1,30 +1,40 @@
-"""Zig: types are values (`const Foo = struct { … };`), and a function may return one."""
+"""Zig: types are values (`const Foo = struct { … };` holds its methods), and a function may
+return one (`fn List(comptime T: type) type { return struct {…}; }`): its methods are what is
+asked, so such a function always holds them as a container.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
+from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 
-# Zig's types are values: `const Foo = struct { … };` holds its methods.
 TYPES = frozenset({"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"})
 
 
 def _kind(node: Any) -> Found:
-    found = script_kind(node, "zig")
-    if found is None and node.type == "variable_declaration":  # `const Foo = struct { … };`
+    """`const Foo = struct { … };`: the type's body holds its methods."""
+    if node.type == "variable_declaration":
         body = next((c for c in node.named_children if c.type in TYPES), None)
         return None if body is None else ("container", body)
-    return found
+    return None
 
 
-def _name(node: Any, name: str | None) -> str | None:
-    return script_name(node, "zig", name)
+def _name(node: Any, found: str | None) -> str | None:
+    """The name a `const Name = struct {…}` binds, where the `name` field gives none."""
+    if found is not None or node.type != "variable_declaration":
+        return found
+    identifier = next((c for c in node.named_children if c.type == "identifier"), None)
+    return None if identifier is None else name_text(identifier)
 
 
-def _returns_type(node: Any) -> bool:
-    return returns_type(node, "zig")
+def _returns_type(function: Any) -> bool:
+    """Whether a function's result is a type (`fn List(comptime T: type) type`)."""
+    if function.type != "function_declaration":
+        return False
+    result = function.child_by_field_name("type")
+    return result is not None and result.text == b"type"
 
 
 LANGUAGE = Language(

@@ -32,7 +32,6 @@ from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, 
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
 from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
 from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
-from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.vbnet_units import constructor_doc_hits, workers_with_their_twins
 
 
@@ -147,16 +146,13 @@ def _vb_workers(ranked: Ranked, scores: Sequence[float]) -> list[float]:
 
 
 # Fortran's long derived types and modules of declarations only: hundreds of components as
-# one unit filled the budget when they won (`syntax_fsharp_fortran.LONG_TYPE_LINES`).
+# one unit filled the budget when they won (`languages/fortran.LONG_TYPE_LINES`).
 # A specific's name says its kind and rank (`_dp`, `_2d`: "double precision", "2D"), cuts its
 # words short (`vect`, `wts`, `getelm`), numbers its family (`gf_unpack6`: "Section 6") and is
 # also its generic's (`interface stop_type`: `fortran_*.py`).
 FORTRAN_HOOKS = LanguageHooks(chunk_long_containers=True, prepare=_fortran_name_hits)
 # MATLAB's help follows the signature, and a class's help lists its methods (`matlab_docs.py`).
 MATLAB_HOOKS = LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,), doc_bags=matlab_doc_bags)
-# Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
-# documentation as a doc comment is: at full weight it outscored the subs it is about.
-PERL_HOOKS = LanguageHooks(doc_rows=pod_rows)
 POWERSHELL_HOOKS = LanguageHooks(
     block_finder=powershell_blocks,  # its braces, as PowerShell lexes them
     name_hits=(_dsc_contract,),

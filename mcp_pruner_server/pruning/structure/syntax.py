@@ -8,15 +8,13 @@ statements) is left to `code.py`'s chunks. `syntax_blocks` returns None when the
 no grammar installed, the text is too large to parse in time, or the parse mostly failed:
 the engine then uses `code_blocks.find_blocks`, the language-independent heuristics.
 
-The walk is the same for every language; what each grammar's node types mean (and where its
-wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the name it defines
+The walk is the same for every language; what the grammars' shared node types mean is
+`syntax_grammars.py`, which rows a definition's node spans and the name it defines
 `syntax_spans.py`, what a parse with errors still tells `syntax_recovery.py`, how a window cut
-out of a file (`sed -n '120,360p' f`) that does not parse is read `syntax_window.py`. Languages
-whose definitions no table describes have their readers: Elixir's `def` calls and Julia's
-definitions (`syntax_elixir_julia.py`), F#'s `let`s and members and Fortran's procedures
-(`syntax_fsharp_fortran.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
-interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_groovy.py`, which
-also says when Groovy's partial grammar is trusted).
+out of a file (`sed -n '120,360p' f`) that does not parse is read `syntax_window.py`. What one
+language adds (its grammar wheel, its own definitions' shapes and names: Elixir's `def` calls,
+F#'s `let`s, Fortran's procedures, Solidity's contracts, Haskell's equations, when Groovy's
+partial grammar is trusted) is the `Syntax` of its record (`pruning/languages/<name>.py`).
 """
 
 from __future__ import annotations
@@ -51,7 +49,6 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import (
     reparse_tails,
     scope_members,
 )
-from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import covers_headers
 from mcp_pruner_server.pruning.structure.syntax_spans import (
     MAX_DEPTH,
     body_of,
@@ -337,7 +334,7 @@ def _read(
         return None, failed
     if not out and has_error:
         return None, failed  # a parse that failed and found nothing: the heuristics can't do worse
-    if syntax.partial and not covers_headers(out, text):
+    if syntax.trusted is not None and not syntax.trusted(out, text):
         return None, failed
     for k in range(len(out) - 1, -1, -1):  # a recovered container's `}` can close before a member's
         parent = out[k].parent

@@ -10,8 +10,7 @@ every grammar are here, with the readers of nodes only one grammar has (OCaml's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 # Nodes that define a function-like unit.
 FUNCTIONS = frozenset(
@@ -185,18 +184,8 @@ DART_SIGNATURES = frozenset(
 OBJC_CONTAINERS = frozenset({"class_implementation"})
 
 
-class Reader(NamedTuple):
-    """What `syntax.py`'s walk asks of a language whose definitions no shared table describes
-    (its reader's module: `syntax_solidity_groovy.py`, `syntax_fsharp_fortran.py`)."""
-
-    kind: Callable[[Any], tuple[str, Any] | None]  # ("function" | "container", its members' node)
-    unwrap: Callable[[Any], Any]  # the definition a wrapper holds, else the node
-    name: Callable[[Any], str | None]  # the name the (unwrapped) node defines
-    signature_end: Callable[[Any, int], int]  # exclusive end of a definition's head, from its header
-
-
 def unwrapped(node: Any) -> Any:
-    """`Reader.unwrap` of a language whose definitions come without a wrapper: the node itself."""
+    """`Syntax.unwrap` of a language whose definitions come without a wrapper: the node itself."""
     return node
 
 

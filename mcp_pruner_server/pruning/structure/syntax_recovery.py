@@ -13,7 +13,7 @@ own (`dropped_tail`, `restart_row`). And, before a C++ parse, the export macro o
 of hundreds of lines; before a C, C++ or Objective-C one, a line of one macro alone
 (`blank_macro_lines`); before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`);
 before a Fortran one, its fypp preprocessor's lines (`blank_fypp`); before a Perl one, a `=cut`
-that closes no POD (`syntax_scripts.blank_stray_cuts`). Each language's record names its own
+that closes no POD (`perl_pod.blank_stray_cuts`). Each language's record names its own
 (`Syntax.blanked`).
 """
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from mcp_pruner_server.pruning.languages.record import NO_SYNTAX, Syntax
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+from mcp_pruner_server.pruning.structure.perl_pod import pod_doc_row
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ATTRIBUTES,
     BODY_FIELDS,
@@ -23,7 +24,6 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     STARTS_AT_FIRST_CHILD,
     name_text,
 )
-from mcp_pruner_server.pruning.structure.syntax_scripts import pod_doc_row
 
 # A Perl POD block ends at `=cut`, and the sub it documents starts at most this many lines below.
 POD_GAP = 2
