@@ -7,7 +7,7 @@ read's budget whenever a neighbour's doc won.
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
@@ -27,7 +27,7 @@ ELIXIR_MODULE_ATTRIBUTES = frozenset(
 )
 
 
-def elixir_kind(node: Any) -> tuple[str, Any] | None:
+def elixir_kind(node: Node) -> tuple[str, Node] | None:
     """("function" | "container", the node holding its members) for a `def…` call, else None."""
     if node.type != "call":
         return None
@@ -42,7 +42,7 @@ def elixir_kind(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def elixir_name(node: Any) -> str | None:
+def elixir_name(node: Node) -> str | None:
     """The name a `def…` call defines: `f` of `def f(x) when …`, `Acme.Widget` of `defmodule`."""
     arguments = next((c for c in node.named_children if c.type == "arguments"), None)
     head = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
@@ -55,13 +55,13 @@ def elixir_name(node: Any) -> str | None:
     return name_text(head)
 
 
-def elixir_signature_end(node: Any, header: int) -> int:
+def elixir_signature_end(node: Node, header: int) -> int:
     """Exclusive end of a `def…`'s head: the line its `do` opens, or its first line (`, do: x`)."""
     body = next((c for c in node.named_children if c.type == "do_block"), None)
     return header + 1 if body is None else max(header + 1, int(body.start_point[0]) + 1)
 
 
-def elixir_annotates(node: Any) -> bool:
+def elixir_annotates(node: Node) -> bool:
     """Whether `node` (above a function) is its attribute: `@doc`, `@spec`, `@impl`, not `@type`."""
     if node.type != "unary_operator" or not (node.text or b"").startswith(b"@"):
         return False
@@ -73,7 +73,7 @@ def elixir_annotates(node: Any) -> bool:
     return operand is None or operand.text not in ELIXIR_MODULE_ATTRIBUTES
 
 
-def _annotates(node: Any) -> bool:
+def _annotates(node: Node) -> bool:
     """Comments, and the `@doc`, `@spec`, `@impl` attributes above a `def`."""
     return "comment" in node.type or elixir_annotates(node)
 

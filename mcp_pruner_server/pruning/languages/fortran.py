@@ -10,7 +10,8 @@ written: the language ignores case, and so do its calls. Its ranking rules: `for
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Calls, Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.fortran_code import fortran_lines
@@ -32,7 +33,7 @@ FORTRAN_CONTAINERS = frozenset({"module", "submodule", "interface"})
 LONG_TYPE_LINES = 30
 
 
-def fortran_kind(node: Any) -> tuple[str, Any] | None:
+def fortran_kind(node: Node) -> tuple[str, Node] | None:
     """("function" | "container", the node holding its members) for a Fortran definition, else None."""
     t = node.type
     if t == "derived_type_definition" and node.end_point[0] - node.start_point[0] >= LONG_TYPE_LINES:
@@ -47,13 +48,13 @@ def fortran_kind(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def _opening(node: Any) -> Any:
+def _opening(node: Node) -> Node | None:
     """The statement that opens a Fortran definition (`pure function f(x) result(y)` …)."""
     first = node.named_children[0] if node.named_child_count else None
     return first if first is not None and first.type.endswith("_statement") else None
 
 
-def fortran_name(node: Any) -> str | None:
+def fortran_name(node: Node) -> str | None:
     """The name its opening statement gives (`disc_area` of `pure function disc_area(r)`)."""
     opening = _opening(node)
     if opening is None:
@@ -64,7 +65,7 @@ def fortran_name(node: Any) -> str | None:
     return None if found is None else name_text(found)
 
 
-def fortran_signature_end(node: Any, header: int) -> int:
+def fortran_signature_end(node: Node, header: int) -> int:
     """Exclusive end of the opening statement, over its `&` continuation lines."""
     opening = _opening(node)
     if opening is None:

@@ -11,7 +11,8 @@ smaller for the same ~0.1 s.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Calls, Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.ml_code import fsharp_lines
@@ -36,11 +37,11 @@ _FSHARP_CONTAINERS = frozenset({"module_defn", "namespace", "named_module", "int
 _FSHARP_ASIDE = frozenset({"attributes", "xml_doc", "line_comment", "block_comment"})
 
 
-def _named(node: Any) -> list[Any]:
+def _named(node: Node) -> list[Node]:
     return [c for c in node.named_children if c.type not in _FSHARP_ASIDE]
 
 
-def fsharp_unwrap(node: Any) -> Any:
+def fsharp_unwrap(node: Node) -> Node:
     """The one definition a `declaration_expression` or `type_extension_elements` holds."""
     if node.type not in ("declaration_expression", "type_extension_elements"):
         return node
@@ -48,7 +49,7 @@ def fsharp_unwrap(node: Any) -> Any:
     return inner[0] if len(inner) == 1 and inner[0].type in _FSHARP_MEMBERS else node
 
 
-def fsharp_kind(node: Any) -> tuple[str, Any] | None:
+def fsharp_kind(node: Node) -> tuple[str, Node] | None:
     """("function" | "container", the node holding its members) for an F# definition, else None."""
     t = node.type
     if t == "function_or_value_defn":
@@ -74,22 +75,22 @@ def fsharp_kind(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def _spans_lines(node: Any) -> bool:
+def _spans_lines(node: Node) -> bool:
     """Whether its code spans lines (the next definition's `///` doc in its node is no code)."""
     return last_code_row(node) > int(node.start_point[0])
 
 
-def _type_body(node: Any) -> Any:
+def _type_body(node: Node) -> Node | None:
     return next((c for c in node.named_children if c.type in _FSHARP_TYPES), None)
 
 
-def _has_member(node: Any) -> bool:
+def _has_member(node: Node) -> bool:
     if node.type in ("member_defn", "interface_implementation"):
         return True
     return node.type == "type_extension_elements" and any(_has_member(c) for c in node.named_children)
 
 
-def fsharp_name(node: Any) -> str | None:
+def fsharp_name(node: Node) -> str | None:
     """`add` of `let inline add x y`, `Spin` of `member this.Spin(…)`, `Widget` of its type."""
     t = node.type
     if t == "member_defn":
@@ -121,7 +122,7 @@ def fsharp_name(node: Any) -> str | None:
     return None if found is None else name_text(found)
 
 
-def _first_identifier(node: Any) -> Any:
+def _first_identifier(node: Node) -> Node | None:
     """The first name a `let`'s left side binds: `f` of `f x`, `(|Even|Odd|)` whole."""
     for child in node.named_children:
         if child.type in ("identifier", "active_pattern", "op_identifier"):
@@ -133,7 +134,7 @@ def _first_identifier(node: Any) -> Any:
     return None
 
 
-def _last_identifier(node: Any) -> Any:
+def _last_identifier(node: Node) -> Node | None:
     """`Name` of `this.Name`, `Widgets` of `Acme.Widgets`; the node itself when it is one."""
     if node.type in ("identifier", "op_identifier"):
         return node
@@ -141,7 +142,7 @@ def _last_identifier(node: Any) -> Any:
     return found[-1] if found else node
 
 
-def fsharp_signature_end(node: Any, header: int) -> int:
+def fsharp_signature_end(node: Node, header: int) -> int:
     """Exclusive end of a definition's head: the line of its `=` (or a type extension's `with`)."""
     if node.type == "type_definition":
         node = _type_body(node) or node
@@ -153,7 +154,7 @@ def fsharp_signature_end(node: Any, header: int) -> int:
     return header + 1
 
 
-def _annotates(node: Any) -> bool:
+def _annotates(node: Node) -> bool:
     """Its `///` docs are `xml_doc` nodes, a line each; `[<Attributes>]` belong to what they precede."""
     return "comment" in node.type or node.type in ("xml_doc", "attributes")
 

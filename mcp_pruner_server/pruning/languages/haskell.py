@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import HASKELL_ANNOTATIONS, HASKELL_FUNCTIONS
 
 
-def _annotates(node: Any) -> bool:
+def _annotates(node: Node) -> bool:
     """Its `-- |` doc, type signature and pragmas sit above an equation and belong to it."""
     return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
 

@@ -8,7 +8,7 @@ budget whenever a neighbour's doc won.
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
@@ -27,7 +27,7 @@ JULIA_CONTAINERS = frozenset({"module_definition", "baremodule_definition"})
 _JULIA_CALL_HEADS = frozenset({"call_expression", "where_expression", "typed_expression"})
 
 
-def julia_kind(node: Any) -> tuple[str, Any] | None:
+def julia_kind(node: Node) -> tuple[str, Node] | None:
     """("function" | "container", the node holding its members) for a definition, else None.
 
     A one-line short function (`area(r) = pi * r^2`) is left to the chunks: as units of their own
@@ -46,7 +46,7 @@ def julia_kind(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def julia_unwrap(node: Any) -> Any:
+def julia_unwrap(node: Node) -> Node:
     """The definition a macro call wraps (`@inline function f …`), else `node`."""
     if node.type != "macrocall_expression":
         return node
@@ -55,7 +55,7 @@ def julia_unwrap(node: Any) -> Any:
     return inner[0] if len(inner) == 1 and julia_kind(inner[0]) is not None else node
 
 
-def julia_name(node: Any) -> str | None:
+def julia_name(node: Node) -> str | None:
     """The name a definition defines (`getindex` of `function Base.getindex(…)`)."""
     if node.type == "assignment":
         head = _julia_call(node)
@@ -73,7 +73,7 @@ def julia_name(node: Any) -> str | None:
     return None if head is None or head.type not in ("identifier", "operator") else name_text(head)
 
 
-def julia_signature_end(node: Any, header: int) -> int:
+def julia_signature_end(node: Node, header: int) -> int:
     """Exclusive end of a definition's head (a signature over several lines included)."""
     if node.type == "assignment":
         head = _julia_call(node)
@@ -82,12 +82,12 @@ def julia_signature_end(node: Any, header: int) -> int:
     return header + 1 if head is None else max(header + 1, int(head.end_point[0]) + 1)
 
 
-def _julia_call(assignment: Any) -> Any:
+def _julia_call(assignment: Node) -> Node | None:
     """The left side of `assignment` if it is a call (`f(x)`, `f(x)::T where T`), else None."""
     left = assignment.named_children[0] if assignment.named_child_count else None
     if left is None or left.type not in _JULIA_CALL_HEADS:
         return None
-    inner = left
+    inner: Node | None = left
     while inner is not None and inner.type in ("where_expression", "typed_expression"):
         inner = inner.named_children[0] if inner.named_child_count else None
     return left if inner is not None and inner.type == "call_expression" else None

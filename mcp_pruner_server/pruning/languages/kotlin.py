@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import property_name
 from mcp_pruner_server.pruning.structure.syntax_recovery import blank_newer_kotlin
 
 
-def _property_named(node: Any, name: str | None) -> str | None:
+def _property_named(node: Node, name: str | None) -> str | None:
     """A property is named by its `variable_declaration`."""
     return property_name(node) if name is None and node.type == "property_declaration" else name
 

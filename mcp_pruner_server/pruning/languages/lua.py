@@ -7,7 +7,8 @@ methods.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
@@ -15,7 +16,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 _LUA_PATH = re.compile(r"[.:]")
 
 
-def _kind(node: Any) -> Found:
+def _kind(node: Node) -> Found:
     t = node.type
     if t in ("assignment_statement", "return_statement"):
         values = next((c for c in node.named_children if c.type == "expression_list"), None)
@@ -27,14 +28,14 @@ def _kind(node: Any) -> Found:
             return "function", value
         return _lua_table(value)
     if t == "field":
-        value = node.child_by_field_name("value")
-        if value is None:
+        field_value = node.child_by_field_name("value")
+        if field_value is None:
             return None
-        return ("function", node) if value.type == "function_definition" else _lua_table(value)
+        return ("function", node) if field_value.type == "function_definition" else _lua_table(field_value)
     return None
 
 
-def _lua_table(node: Any) -> tuple[str, Any] | None:
+def _lua_table(node: Node) -> tuple[str, Node] | None:
     """A table constructor with a function among its fields is their container (nested tables
     of functions are looked into when walked, not here: a data table is read once)."""
     if node.type != "table_constructor":
@@ -46,7 +47,7 @@ def _lua_table(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def _name(node: Any, found: str | None) -> str | None:
+def _name(node: Node, found: str | None) -> str | None:
     """The name an assignment binds (`M.f = function`), else the `name` field's; the last part of
     its path (`f` of `M.f`, `M:f`): calls say `M.f(`, `self:f(` or `f(`, and a question names the
     function, not the table holding it."""

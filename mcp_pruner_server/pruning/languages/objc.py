@@ -3,19 +3,19 @@ MATLAB's when its lines say so (`matlab.py`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import OBJC_CONTAINERS, objc_selector
 from mcp_pruner_server.pruning.structure.syntax_recovery import blank_macro_lines
 
 
-def _kind(node: Any) -> Found:
+def _kind(node: Node) -> Found:
     """`@implementation X … @end`: its members are its children."""
     return ("container", node) if node.type in OBJC_CONTAINERS else None
 
 
-def _selector_named(node: Any, name: str | None) -> str | None:
+def _selector_named(node: Node, name: str | None) -> str | None:
     """A method is named by its selector's first part."""
     return objc_selector(node) if name is None and node.type == "method_definition" else name
 

@@ -6,7 +6,8 @@ be a block (`package Foo { … }`). Its POD is documentation (`structure/perl_po
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.language_hooks import LanguageHooks
@@ -21,7 +22,7 @@ _PERL_CALLS = frozenset(
 _PERL_NAMES = frozenset({"autoquoted_bareword", "string_literal", "interpolated_string_literal"})
 
 
-def _kind(node: Any) -> Found:
+def _kind(node: Node) -> Found:
     """A package given as a block (`package Foo { … }`) holds its subs; a call given a name and a
     sub alone (`around grow => sub {…}`) is a sub."""
     if node.type == "package_statement":  # `package Foo { … }`
@@ -32,7 +33,7 @@ def _kind(node: Any) -> Found:
     return None
 
 
-def _perl_sub_name(call: Any) -> Any:
+def _perl_sub_name(call: Node) -> Node | None:
     """The name argument of a call given a name and a sub alone (`around grow => sub {…}`, `get
     '/users' => sub {…}`, `$app->helper(render => sub {…})`): a Moose method modifier, a route's
     handler, a helper. More arguments than these two are data (`has x => (default => sub {…})`)."""
@@ -45,7 +46,7 @@ def _perl_sub_name(call: Any) -> Any:
     return named[0] if named[0].type in _PERL_NAMES else None
 
 
-def _name(node: Any, found: str | None) -> str | None:
+def _name(node: Node, found: str | None) -> str | None:
     """The name a sub given as a value binds (`*name = sub`, `my $handler = sub`, a call's name
     argument), where its `name` field gives none."""
     if found is not None:

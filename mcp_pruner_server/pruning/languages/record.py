@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from re import Pattern
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
+
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.structure.language_hooks import NO_HOOKS, LanguageHooks
 
@@ -22,11 +24,11 @@ if TYPE_CHECKING:
     from mcp_pruner_server.pruning.structure.code_blocks import Block
 
 # ("function" | "container", the node whose body holds members), or None: not a definition.
-Found = tuple[str, Any] | None
-Kind = Callable[[Any], Found]
-Namer = Callable[[Any], "str | None"]
+Found = tuple[str, Node] | None
+Kind = Callable[[Node], Found]
+Namer = Callable[[Node], "str | None"]
 # The exclusive end row of a definition's head, from the definition and its header row.
-HeadEnd = Callable[[Any, int], int]
+HeadEnd = Callable[[Node, int], int]
 # Finds a language's definition blocks without a grammar (`structure/scanned.py`).
 Scanner = Callable[..., "list[Block]"]
 
@@ -49,11 +51,11 @@ class Syntax:
     # Asked after the shared tables of functions: the shapes only this language gives definitions.
     own_kind: Kind | None = None
     # The definition a wrapper holds (Julia's `@inline function`), else the shared unwrapping.
-    unwrap: Callable[[Any], Any] | None = None
+    unwrap: Callable[[Node], Node] | None = None
     # The name a definition binds, else the shared `name` field and C declarators.
     name: Namer | None = None
     # The name found by the shared reading, corrected: (definition, that name) -> name.
-    rename: Callable[[Any, str | None], str | None] | None = None
+    rename: Callable[[Node, str | None], str | None] | None = None
     # The end of a function's head (and a container's too when `head_end_of_containers`).
     head_end: HeadEnd | None = None
     head_end_of_containers: bool = False
@@ -75,11 +77,11 @@ class Syntax:
     # A definition's doc comment is below it (an OCaml interface's `val`).
     doc_below: bool = False
     # A function whose result is a type (Zig's `fn List(comptime T: type) type`) holds its methods.
-    returns_type: Callable[[Any], bool] | None = None
+    returns_type: Callable[[Node], bool] | None = None
     # What the grammar misreads, blanked before the parse (rows and columns stay).
     blanked: Callable[[str], str] | None = None
     # What sits directly above a definition and belongs to it (default: comments and attributes).
-    annotates: Callable[[Any], bool] | None = None
+    annotates: Callable[[Node], bool] | None = None
     # Perl's POD a few rows above a sub is its doc.
     pod_docs: bool = False
     # The grammar parses only part of the language: its parse is trusted only when this says so

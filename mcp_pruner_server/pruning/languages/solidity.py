@@ -8,7 +8,7 @@ fallback).
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text, unwrapped
@@ -34,11 +34,11 @@ SOLIDITY_DECLARATIONS = frozenset(
 SOLIDITY_KEYWORD_NAMES = {"constructor_definition": "constructor"}
 
 
-def _multi_line(node: Any) -> bool:
+def _multi_line(node: Node) -> bool:
     return bool(node.end_point[0] > node.start_point[0])
 
 
-def solidity_kind(node: Any) -> tuple[str, Any] | None:
+def solidity_kind(node: Node) -> tuple[str, Node] | None:
     t = node.type
     if t in SOLIDITY_CONTAINERS:
         body = node.child_by_field_name("body")
@@ -48,7 +48,7 @@ def solidity_kind(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def solidity_name(node: Any) -> str | None:
+def solidity_name(node: Node) -> str | None:
     if node.type in SOLIDITY_KEYWORD_NAMES:
         return SOLIDITY_KEYWORD_NAMES[node.type]
     if node.type == "fallback_receive_definition":  # `receive() external payable`, `fallback(…)`
@@ -59,7 +59,7 @@ def solidity_name(node: Any) -> str | None:
     return None if found is None else name_text(found)
 
 
-def solidity_signature_end(node: Any, header: int) -> int:
+def solidity_signature_end(node: Node, header: int) -> int:
     if node.type in SOLIDITY_CONTAINERS:
         body = node.child_by_field_name("body")
         return header + 1 if body is None else container_signature_end(body, header)

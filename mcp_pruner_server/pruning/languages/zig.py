@@ -5,7 +5,7 @@ asked, so such a function always holds them as a container.
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
@@ -13,7 +13,7 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 TYPES = frozenset({"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"})
 
 
-def _kind(node: Any) -> Found:
+def _kind(node: Node) -> Found:
     """`const Foo = struct { … };`: the type's body holds its methods."""
     if node.type == "variable_declaration":
         body = next((c for c in node.named_children if c.type in TYPES), None)
@@ -21,7 +21,7 @@ def _kind(node: Any) -> Found:
     return None
 
 
-def _name(node: Any, found: str | None) -> str | None:
+def _name(node: Node, found: str | None) -> str | None:
     """The name a `const Name = struct {…}` binds, where the `name` field gives none."""
     if found is not None or node.type != "variable_declaration":
         return found
@@ -29,7 +29,7 @@ def _name(node: Any, found: str | None) -> str | None:
     return None if identifier is None else name_text(identifier)
 
 
-def _returns_type(function: Any) -> bool:
+def _returns_type(function: Node) -> bool:
     """Whether a function's result is a type (`fn List(comptime T: type) type`)."""
     if function.type != "function_declaration":
         return False

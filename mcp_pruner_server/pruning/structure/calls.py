@@ -89,7 +89,7 @@ def called_credit(
     A name defined by several units (`register` in four classes) shares the credit among
     them; dunder names (`__init__`) and a definition's own header line are not calls.
     `names` (from `unit_names`) saves finding the names again. `lang` is a key of
-    `syntax_grammars.GRAMMARS`, None if unknown.
+    `languages.registry.LANGUAGES`, None if unknown.
 
     Raises:
         EngineTimeout: `deadline` passed.

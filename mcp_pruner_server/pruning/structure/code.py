@@ -104,8 +104,8 @@ def code_units(
     relevance of every line (`line_scores`), a definition called from a relevant line also
     gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
     (`syntax.py`); without them they are found by indentation and braces (or by the language's
-    own `block_finder`). `lang` (a key of `syntax_grammars.GRAMMARS`, None if unknown) says what
-    a call looks like (`calls.py`) and which rules of its own apply (`language_hooks.HOOKS`).
+    own `block_finder`). `lang` (a key of `languages.registry.LANGUAGES`, None if unknown) says what
+    a call looks like (`calls.py`) and which rules of its own apply (its record's `hooks`).
 
     Raises:
         EngineTimeout: `deadline` passed.

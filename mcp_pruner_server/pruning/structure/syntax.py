@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from typing import Any
+
+import tree_sitter
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.languages.record import Found, Language, Syntax
@@ -73,7 +75,7 @@ MAX_PARSE_CHARS = 2_000_000
 MAX_ERROR_FRACTION = 0.2
 
 
-def _kind(node: Any, syntax: Syntax) -> Found:
+def _kind(node: Node, syntax: Syntax) -> Found:
     """("function" | "container", the node whose body holds members) for a definition, else None."""
     t = node.type
     if syntax.kind is not None:  # a language whose definitions the shared tables do not describe
@@ -125,7 +127,7 @@ def _kind(node: Any, syntax: Syntax) -> Found:
     return None
 
 
-def _anonymous_type_body(binder: Any, syntax: Syntax) -> Any:
+def _anonymous_type_body(binder: Node, syntax: Syntax) -> Node | None:
     """The body of the anonymous type `binder` binds or returns, when it defines functions."""
     values = binder.named_children
     for _ in range(2):  # the instance, or the function body (`= …`) or indented block holding it
@@ -142,7 +144,7 @@ def _anonymous_type_body(binder: Any, syntax: Syntax) -> Any:
     return None
 
 
-def _unwrap(node: Any) -> Any:
+def _unwrap(node: Node) -> Node:
     """The definition inside wrappers (`export`, decorators, `template<…>`, `const x = …;`)."""
     while node.type in WRAPPERS:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("definition")
@@ -158,7 +160,7 @@ def _unwrap(node: Any) -> Any:
 
 
 def _walk(
-    scope: Any, syntax: Syntax, enclosing: int | None, out: list[Block], depth: int, deadline: Deadline
+    scope: Node, syntax: Syntax, enclosing: int | None, out: list[Block], depth: int, deadline: Deadline
 ) -> None:
     if depth > MAX_DEPTH:
         return
@@ -219,7 +221,7 @@ def _walk(
             _split(definition, syntax, out, depth, deadline)
 
 
-def _split(function: Any, syntax: Syntax, out: list[Block], depth: int, deadline: Deadline) -> None:
+def _split(function: Node, syntax: Syntax, out: list[Block], depth: int, deadline: Deadline) -> None:
     """Make the function just added (`out[-1]`) the container of the functions its body
     defines, if it defines any: kept whole, it would be more than a read's budget."""
     body = function_body(function)
@@ -235,10 +237,11 @@ def _split(function: Any, syntax: Syntax, out: list[Block], depth: int, deadline
         out[k] = replace(out[k], start=out[k].header, container=True)
 
 
-def _returned_scopes(body: Any, syntax: Syntax) -> list[Any]:
+def _returned_scopes(body: Node, syntax: Syntax) -> list[Node]:
     """What holds the definitions of the functions and types `body` returns: a factory's closure
     holds its helpers, Zig's `fn Server(comptime H: type) type { return struct {…}; }` its methods."""
     found = []
+    inner: Node | None
     for statement in body.named_children:
         if statement.type == "expression_statement" and statement.named_child_count == 1:
             statement = statement.named_children[0]  # Zig's `return struct {…};`
@@ -298,8 +301,6 @@ def clear_parse_cache() -> None:
 
 
 def _blocks(text: str, line_count: int, language: Language, deadline: Deadline) -> tuple[Block, ...] | None:
-    import tree_sitter
-
     parser = tree_sitter.Parser(grammar_of(language.name))
     read = functools.partial(_read, parser, line_count=line_count, language=language, deadline=deadline)
     found, _ = read(text)
@@ -309,7 +310,7 @@ def _blocks(text: str, line_count: int, language: Language, deadline: Deadline) 
 
 
 def _read(
-    parser: Any, text: str, *, line_count: int, language: Language, deadline: Deadline
+    parser: tree_sitter.Parser, text: str, *, line_count: int, language: Language, deadline: Deadline
 ) -> tuple[tuple[Block, ...] | None, int]:
     """The blocks of a parse of `text`, None if not trusted; and how many rows failed."""
     syntax = language.syntax

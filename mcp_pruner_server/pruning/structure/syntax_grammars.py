@@ -10,7 +10,7 @@ every grammar are here, with the readers of nodes only one grammar has (OCaml's 
 
 from __future__ import annotations
 
-from typing import Any
+from tree_sitter import Node
 
 # Nodes that define a function-like unit.
 FUNCTIONS = frozenset(
@@ -184,12 +184,12 @@ DART_SIGNATURES = frozenset(
 OBJC_CONTAINERS = frozenset({"class_implementation"})
 
 
-def unwrapped(node: Any) -> Any:
+def unwrapped(node: Node) -> Node:
     """`Syntax.unwrap` of a language whose definitions come without a wrapper: the node itself."""
     return node
 
 
-def ocaml_kind(node: Any) -> tuple[str, Any] | None:
+def ocaml_kind(node: Node) -> tuple[str, Node] | None:
     """A `let` or `method` over several lines is a function; a `module X = struct … end`, an
     `include struct … end` and a `class c = object … end` hold their members."""
     t = node.type
@@ -218,7 +218,7 @@ _OCAML_BINDINGS = {"let_binding": "pattern", "module_binding": "", "class_bindin
 _OCAML_NAMES = frozenset({"module_name", "class_name", "method_name"})
 
 
-def ocaml_name(node: Any) -> str | None:
+def ocaml_name(node: Node) -> str | None:
     """The name an OCaml `let`, `module`, `class` or `method` binds (its binding's `pattern`, or
     its module, class or method name)."""
     binding = next((c for c in node.named_children if c.type in _OCAML_BINDINGS), node)
@@ -229,13 +229,13 @@ def ocaml_name(node: Any) -> str | None:
     return None if found is None else name_text(found)
 
 
-def objc_selector(method: Any) -> str | None:
+def objc_selector(method: Node) -> str | None:
     """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
     found = next((c for c in method.named_children if c.type == "identifier"), None)
     return None if found is None else name_text(found)
 
 
-def property_name(node: Any) -> str | None:
+def property_name(node: Node) -> str | None:
     """The name a Kotlin property declares (its `variable_declaration`'s identifier); Swift's
     has a `name` field."""
     declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
@@ -247,7 +247,7 @@ def property_name(node: Any) -> str | None:
     return None if found is None else name_text(found)
 
 
-def name_text(node: Any) -> str | None:
+def name_text(node: Node) -> str | None:
     """The node's text as a name, None when it is too long to be one (`MAX_NAME`)."""
     text = node.text
     return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None

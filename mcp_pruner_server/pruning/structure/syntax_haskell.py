@@ -10,14 +10,15 @@ it, also across blank lines) and the equations after it are joined to it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax_grammars import HASKELL_FUNCTIONS, name_text
 from mcp_pruner_server.pruning.structure.syntax_spans import last_row
 
 
-def _code_above(siblings: Sequence[Any], index: int) -> int:
+def _code_above(siblings: Sequence[Node], index: int) -> int:
     """The index of the nearest sibling above `index` that is no comment, else -1."""
     k = index - 1
     while k >= 0 and "comment" in siblings[k].type:
@@ -25,7 +26,7 @@ def _code_above(siblings: Sequence[Any], index: int) -> int:
     return k
 
 
-def signature_above(siblings: Sequence[Any], index: int, start: int, name: str | None) -> int | None:
+def signature_above(siblings: Sequence[Node], index: int, start: int, name: str | None) -> int | None:
     """The index of the type signature of the equation `siblings[index]`: one between its first
     row `start` (its doc's) and it, else the nearest code above if it is `name`'s signature
     (`f :: …`, a blank line, `f x = …`); None when it has none."""
@@ -42,7 +43,7 @@ def signature_above(siblings: Sequence[Any], index: int, start: int, name: str |
 
 
 def continues_function(
-    out: Sequence[Block], parent: int | None, name: str | None, siblings: Sequence[Any], index: int
+    out: Sequence[Block], parent: int | None, name: str | None, siblings: Sequence[Node], index: int
 ) -> bool:
     """Whether the equation `siblings[index]` continues the function just before it (`out[-1]`):
     the same name, and nothing but blank lines and comments between them."""
