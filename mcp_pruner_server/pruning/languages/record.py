@@ -29,6 +29,8 @@ Kind = Callable[[Node], Found]
 Namer = Callable[[Node], "str | None"]
 # The exclusive end row of a definition's head, from the definition and its header row.
 HeadEnd = Callable[[Node, int], int]
+# Whether an equation continues the function before it: (blocks so far, parent, name, siblings, index).
+JoinsEquation = Callable[["Sequence[Block]", "int | None", "str | None", Sequence[Node], int], bool]
 # Finds a language's definition blocks without a grammar (`structure/scanned.py`).
 Scanner = Callable[..., "list[Block]"]
 
@@ -74,8 +76,17 @@ class Syntax:
     # Indentation-delimited bodies reach over the comments after them: a block ends at its last
     # token of code (Scala 3, Groovy's fields without `;`, F#'s docs given to the body above).
     trailing_comments: bool = False
-    # A definition's doc comment is below it (an OCaml interface's `val`).
-    doc_below: bool = False
+    # A function's end with the doc comment below it (an OCaml interface's `val`):
+    # (siblings, its index, its end) -> end.
+    doc_below: Callable[[Sequence[Node], int, int], int] | None = None
+    # Whether an equation continues the function just before it (`f 0 = …` then `f n = …`):
+    # (blocks so far, the parent's index, its name, siblings, its index) -> bool.
+    joins_equation: Callable[[Sequence[Block], int | None, str | None, Sequence[Node], int], bool] | None = (
+        None
+    )
+    # The index of a function's type signature among its siblings, above its first row:
+    # (siblings, its index, its first row, its name) -> index, None without one.
+    signature_above: Callable[[Sequence[Node], int, int, str | None], int | None] | None = None
     # A function whose result is a type (Zig's `fn List(comptime T: type) type`) holds its methods.
     returns_type: Callable[[Node], bool] | None = None
     # What the grammar misreads, blanked before the parse (rows and columns stay).

@@ -42,8 +42,6 @@ from mcp_pruner_server.pruning.structure.syntax_grammars import (
     TRANSPARENT,
     WRAPPERS,
 )
-from mcp_pruner_server.pruning.structure.syntax_haskell import continues_function, signature_above
-from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end
 from mcp_pruner_server.pruning.structure.syntax_parse import RecentResults, parse_until
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
     dropped_tail,
@@ -185,8 +183,8 @@ def _walk(
         header = max(header_row(definition), child.start_point[0])
         end = (last_code_row(child) if syntax.trailing_comments else last_row(child)) + 1
         container = kind == "container"
-        if syntax.doc_below and not container:
-            end = doc_below_end(siblings, index, end)
+        if syntax.doc_below is not None and not container:
+            end = syntax.doc_below(siblings, index, end)
         if syntax.head_end is not None and (syntax.head_end_of_containers or not container):
             sig = syntax.head_end(definition, header)
         elif container:
@@ -202,11 +200,11 @@ def _walk(
             name = syntax.rename(definition, name)
         if name is None and definition.type == "secondary_constructor" and parent is not None:
             name = out[parent].name  # Kotlin's `constructor(…)`: named by its class, as in Java
-        if syntax.equations and continues_function(out, parent, name, siblings, index):
+        if syntax.joins_equation is not None and syntax.joins_equation(out, parent, name, siblings, index):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue
-        if syntax.equations and not container:  # its head is its type signature
-            signature = signature_above(siblings, index, start, name)
+        if syntax.signature_above is not None and not container:  # its head is its type signature
+            signature = syntax.signature_above(siblings, index, start, name)
             if signature is not None:
                 if last_row(siblings[signature]) + 1 < header:  # apart: the signature alone
                     sig = last_row(siblings[signature]) + 1

@@ -93,10 +93,6 @@ ANONYMOUS_WRAPPERS = frozenset({"function_body", "indented_block"})
 # Definitions named by their keyword: a Swift `subscript(i: Int) -> T` (whose `name` field is its
 # result type) and `deinit`; several subscripts of a type are overloads.
 KEYWORD_NAMES = {"subscript_declaration": "subscript", "deinit_declaration": "deinit"}
-# Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
-HASKELL_FUNCTIONS = frozenset({"function", "bind"})
-# What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.
-HASKELL_ANNOTATIONS = frozenset({"haddock", "signature", "pragma"})
 # Nodes wrapping a definition whose doc comment sits above the wrapper.
 WRAPPERS = frozenset(
     {
