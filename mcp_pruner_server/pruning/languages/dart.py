@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_grammars import DART_SIGNATURES
+
+# Dart gives a function as two siblings: its signature, then its `function_body` (a member's is a
+# `method_signature`; a top-level getter or setter has its own).
+DART_SIGNATURES = frozenset(
+    {"method_signature", "function_signature", "getter_signature", "setter_signature"}
+)
+
 
 LANGUAGE = Language(
     name="dart",

@@ -5,8 +5,20 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_grammars import property_name
+from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 from mcp_pruner_server.pruning.structure.syntax_recovery import blank_newer_kotlin
+
+
+def property_name(node: Node) -> str | None:
+    """The name a Kotlin property declares (its `variable_declaration`'s identifier); Swift's
+    has a `name` field."""
+    declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+    found = (
+        None
+        if declared is None
+        else next((c for c in declared.named_children if "identifier" in c.type), None)
+    )
+    return None if found is None else name_text(found)
 
 
 def _property_named(node: Node, name: str | None) -> str | None:

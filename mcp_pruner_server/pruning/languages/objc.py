@@ -6,8 +6,19 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_grammars import OBJC_CONTAINERS, objc_selector
+from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 from mcp_pruner_server.pruning.structure.syntax_recovery import blank_macro_lines
+
+# Objective-C's `@implementation`, whose members are its direct children. An `@interface` only
+# declares them (a `.m` file's class extension, `@interface Foo ()`): its lines are chunks, never a
+# unit named like the class that outranks the methods it lists.
+OBJC_CONTAINERS = frozenset({"class_implementation"})
+
+
+def objc_selector(method: Node) -> str | None:
+    """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
+    found = next((c for c in method.named_children if c.type == "identifier"), None)
+    return None if found is None else name_text(found)
 
 
 def _kind(node: Node) -> Found:

@@ -3,8 +3,8 @@
 `syntax.py` finds definition blocks with one walk for every language; what differs between
 languages is which node types define a function, hold members, wrap a definition or merely
 nest it (`#ifdef`), and where a grammar gives no field for a body or a name. The tables shared by
-every grammar are here, with the readers of nodes only one grammar has (OCaml's `let` and
-`module`, Objective-C's selectors); what one language adds, and its grammar wheel, is its record's
+every grammar are here; what one language adds (its own node types and their readers: OCaml's
+`let` and `module`, Objective-C's selectors), and its grammar wheel, is its record's
 (`pruning/languages/`).
 """
 
@@ -169,78 +169,11 @@ BODY_NODES = frozenset(
         "internal_procedures",  # a Fortran procedure's own procedures, after its `contains`
     }
 )
-# Dart gives a function as two siblings: its signature, then its `function_body` (a member's is a
-# `method_signature`; a top-level getter or setter has its own).
-DART_SIGNATURES = frozenset(
-    {"method_signature", "function_signature", "getter_signature", "setter_signature"}
-)
-# Objective-C's `@implementation`, whose members are its direct children. An `@interface` only
-# declares them (a `.m` file's class extension, `@interface Foo ()`): its lines are chunks, never a
-# unit named like the class that outranks the methods it lists.
-OBJC_CONTAINERS = frozenset({"class_implementation"})
 
 
 def unwrapped(node: Node) -> Node:
     """`Syntax.unwrap` of a language whose definitions come without a wrapper: the node itself."""
     return node
-
-
-def ocaml_kind(node: Node) -> tuple[str, Node] | None:
-    """A `let` or `method` over several lines is a function; a `module X = struct … end`, an
-    `include struct … end` and a `class c = object … end` hold their members."""
-    t = node.type
-    if t in ("value_definition", "method_definition"):
-        return ("function", node) if node.end_point[0] > node.start_point[0] else None
-    if t == "module_definition":
-        binding = next((c for c in node.named_children if c.type == "module_binding"), None)
-        body = (
-            None
-            if binding is None
-            else next((c for c in binding.named_children if c.type == "structure"), None)
-        )
-    elif t == "include_module":
-        body = next((c for c in node.named_children if c.type == "structure"), None)
-    elif t == "class_definition":  # a class computed before its `object` (`let … in object`) is a chunk
-        binding = next((c for c in node.named_children if c.type == "class_binding"), None)
-        body = None if binding is None else binding.child_by_field_name("body")
-        body = body if body is not None and body.type == "object_expression" else None
-    else:
-        return None
-    return None if body is None else ("container", body)
-
-
-# The nodes an OCaml definition binds its name in, and the name's node in each.
-_OCAML_BINDINGS = {"let_binding": "pattern", "module_binding": "", "class_binding": ""}
-_OCAML_NAMES = frozenset({"module_name", "class_name", "method_name"})
-
-
-def ocaml_name(node: Node) -> str | None:
-    """The name an OCaml `let`, `module`, `class` or `method` binds (its binding's `pattern`, or
-    its module, class or method name)."""
-    binding = next((c for c in node.named_children if c.type in _OCAML_BINDINGS), node)
-    field = _OCAML_BINDINGS.get(binding.type)
-    found = (binding.child_by_field_name(field) if field else None) or next(
-        (c for c in binding.named_children if c.type in _OCAML_NAMES), None
-    )
-    return None if found is None else name_text(found)
-
-
-def objc_selector(method: Node) -> str | None:
-    """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
-    found = next((c for c in method.named_children if c.type == "identifier"), None)
-    return None if found is None else name_text(found)
-
-
-def property_name(node: Node) -> str | None:
-    """The name a Kotlin property declares (its `variable_declaration`'s identifier); Swift's
-    has a `name` field."""
-    declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
-    found = (
-        None
-        if declared is None
-        else next((c for c in declared.named_children if "identifier" in c.type), None)
-    )
-    return None if found is None else name_text(found)
 
 
 def name_text(node: Node) -> str | None:
