@@ -25,7 +25,7 @@ import sys
 import time
 
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.structure.languages import EXTENSIONS
+from mcp_pruner_server.pruning.languages.registry import BY_EXTENSION
 from mcp_pruner_server.pruning.structure.syntax import clear_parse_cache
 from mcp_pruner_server.pruning.types import PruneOptions, SourceType
 
@@ -78,8 +78,8 @@ QUESTION = "why does parse_config fail with an error"
 def contexts() -> list[tuple[str, SourceType, str | None]]:
     """(label, source type, path): one path per language, then logs and docs without one."""
     seen: dict[str, str] = {}
-    for extension, language in EXTENSIONS.items():
-        seen.setdefault(language, extension)
+    for extension, language in BY_EXTENSION.items():
+        seen.setdefault(language.name, extension)
     out: list[tuple[str, SourceType, str | None]] = [
         (f"code{ext}", "code", f"src/file{ext}") for ext in seen.values()
     ]

@@ -5,7 +5,9 @@
     python benchmarks/engine_digest.py ... > after.json && diff before.json after.json
 
 Each task is pruned with the harness's options (`min_keep_lines=0`, no markers) at three ratios,
-and with the tools' options (line numbers, markers); one SHA-256 per task and setting.
+and with the tools' options (line numbers, markers); one SHA-256 per task and setting. A task
+with a `path` (`lang_sets.py`'s) is also pruned with the tools' options and its path, as `read`
+gives it: the language then comes from the extension, not from the lines.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import hashlib
 import json
 import sys
 from dataclasses import replace
+from typing import Any
 
 from mcp_pruner_server.pipeline.prune_step import tool_output_options
 from mcp_pruner_server.pruning.engine import prune
@@ -36,6 +39,13 @@ def settings() -> dict[str, PruneOptions]:
     return out
 
 
+def digest(task: dict[str, Any], options: PruneOptions) -> str:
+    """The first 16 hex digits of the SHA-256 of the task's pruned text and warnings."""
+    result = prune(task["text"], task["goal_hint"], task["source_type"], options, "prn_digest")
+    body = json.dumps([result.pruned_text, list(result.warnings)], ensure_ascii=False)
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
 def main(paths: list[str]) -> int:
     digests: dict[str, str] = {}
     for path in paths:
@@ -43,9 +53,10 @@ def main(paths: list[str]) -> int:
             tasks = [json.loads(line) for line in handle if line.strip()]
         for task in tasks:
             for name, options in settings().items():
-                result = prune(task["text"], task["goal_hint"], task["source_type"], options, "prn_digest")
-                body = json.dumps([result.pruned_text, list(result.warnings)], ensure_ascii=False)
-                digests[f"{task['id']}|{name}"] = hashlib.sha256(body.encode()).hexdigest()[:16]
+                digests[f"{task['id']}|{name}"] = digest(task, options)
+            if task.get("path"):
+                with_path = replace(settings()["tool"], path=task["path"])
+                digests[f"{task['id']}|tool+path"] = digest(task, with_path)
     json.dump(digests, sys.stdout, indent=0, sort_keys=True)
     sys.stdout.write("\n")
     return 0

@@ -6,8 +6,9 @@ default; `rules_off` switches some off for the duration of a `with` block (the s
 context variable: a benchmark or a test measures one prune without a rule, nothing else sees it).
 `benchmarks/rule_contributions.py` prints what each rule adds, on and off, on the dev sets.
 
-A language's own rules (`language_hooks.HOOKS`) are named `<language>.<function>`: they are in
-the table too, so that each can be measured and switched off like the others.
+A language's own rules (its record's `hooks`: `languages/<name>.py`) are named
+`<language>.<function>`: they are in the table too, so that each can be measured and switched off
+like the others.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ _TABLE = (
     ),
     Rule("vague_keeps_more", "a question whose words fit many units alike keeps more lines (all: none fit)"),
     Rule("line_numbers", "a line number in the question ('line 198', 'L40-60') keeps its neighbourhood"),
-    # language rules (`language_hooks.HOOKS`)
+    # language rules (each record's `hooks`)
     Rule("fortran.kinds", "Fortran: a specific's kind/rank suffix (`_dp`, `_2d`) says the question's words"),
     Rule("fortran.abbreviations", "Fortran: a name's shortened words (`vect`, `wts`) say the question's"),
     Rule("fortran.generic", "Fortran: a specific is also named by its generic interface"),

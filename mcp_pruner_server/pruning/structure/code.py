@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.languages.registry import hooks_of
 from mcp_pruner_server.pruning.rules import hook_on, on
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, bm25_sparse, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
@@ -25,7 +26,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     is_header,
     signature_end,
 )
-from mcp_pruner_server.pruning.structure.language_hooks import Ranked, hooks_of
+from mcp_pruner_server.pruning.structure.language_hooks import Ranked
 from mcp_pruner_server.pruning.structure.name_words import (
     acronyms_named,
     named_twins_first,
@@ -104,8 +105,8 @@ def code_units(
     relevance of every line (`line_scores`), a definition called from a relevant line also
     gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
     (`syntax.py`); without them they are found by indentation and braces (or by the language's
-    own `block_finder`). `lang` (a key of `syntax_grammars.GRAMMARS`, None if unknown) says what
-    a call looks like (`calls.py`) and which rules of its own apply (`language_hooks.HOOKS`).
+    own `block_finder`). `lang` (a key of `languages.registry.LANGUAGES`, None if unknown) says what
+    a call looks like (`calls.py`) and which rules of its own apply (its record's `hooks`).
 
     Raises:
         EngineTimeout: `deadline` passed.

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from mcp_pruner_server.pruning.languages.record import Language
+from mcp_pruner_server.pruning.languages.registry import by_name
 from mcp_pruner_server.pruning.structure.languages import language_of
 
 # What may come before a definition's keyword: modifiers and annotations, each a word with
@@ -77,13 +79,13 @@ _MODIFIERS = frozenset(
 # A definition's name is near the start of its line: only this much of it is read (a minified
 # line of a megabyte is never scanned whole).
 HEAD_CHARS = 400
-_C_FAMILY = frozenset({"c", "cpp", "java", "csharp", "objc", "dart"})
 
 
 def defined_name(text: str, path: str) -> str | None:
     """The name the hit line `text` of the file at `path` defines, or None."""
     text = text[:HEAD_CHARS]
-    if (m := _POWERSHELL.match(text)) is not None and _language(path) == "powershell":
+    shape = _language(path).grep_shape
+    if shape == "cmdlet" and (m := _POWERSHELL.match(text)) is not None:
         return m.group(1)
     for pattern in (_KEYWORD, _BOUND, _MACRO, _SIGNATURE, _SQL):
         m = pattern.match(text)
@@ -91,16 +93,15 @@ def defined_name(text: str, path: str) -> str | None:
             return m.group(1)
     if "(" not in text:
         return None
-    language = _language(path)
-    if language == "bash":
+    if shape == "shell":
         m = _SHELL_FUNCTION.match(text)
         return m.group(1) if m else None
-    if language in _C_FAMILY:
+    if shape == "typed":
         return _typed(text)
     return None
 
 
-def _language(path: str) -> str | None:
+def _language(path: str) -> Language:
     # A language is known by the file's name alone (its extension, or `Makefile`): looked up once
     # per name, however many directories hold one (a cache of paths missed on 100k hits in as many
     # files, and built each one's `PurePosixPath`).
@@ -108,8 +109,8 @@ def _language(path: str) -> str | None:
 
 
 @lru_cache(maxsize=1024)
-def _language_of_name(name: str) -> str | None:
-    return language_of(name)
+def _language_of_name(name: str) -> Language:
+    return by_name(language_of(name))
 
 
 def mentioned_name(text: str) -> str | None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.structure.languages import EXTENSIONS
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES
 
 # `path:12:text` / `path-12-text` (context) but not a diagnostic, `path:12:9: message` or mypy's
 # `path:12: error: message`; the path holds a `.` or `/` and no space, so a timestamp
@@ -28,13 +28,18 @@ _FLAT = re.compile(
 )
 # `rg` into a pipe and `grep -r` print no line numbers: `path:text`. The path has a `/` or ends
 # with a file extension one knows (a logger's `app.main: started` is no path), and no `(` (tsc's
-# `src/a.ts(12,5): error`); not pytest's `a.py::test_x`.
+# `src/a.ts(12,5): error`); not pytest's `a.py::test_x`. Known: a parsed language's, Python's, these.
 _TEXT_EXTENSIONS = (  # noqa: SIM905 (forty words read better as words)
-    "md rst txt json jsonl yaml yml toml cfg ini conf xml html htm css scss sql kt kts swift scala ex "
-    "exs lua hs m mm dart vue svelte gradle properties lock proto graphql tf mk cmake"
+    "py pyi pyw md rst txt json jsonl yaml yml toml cfg ini conf xml html htm css scss sql kt kts swift "
+    "scala ex exs lua hs m mm dart vue svelte gradle properties lock proto graphql tf mk cmake"
 ).split()
 _KNOWN_EXTENSION = "|".join(
-    sorted({e.lstrip(".") for e in EXTENSIONS} | set(_TEXT_EXTENSIONS), key=len, reverse=True)
+    sorted(
+        {e.lstrip(".") for lang in LANGUAGES.values() if lang.grammar is not None for e in lang.extensions}
+        | set(_TEXT_EXTENSIONS),
+        key=len,
+        reverse=True,
+    )
 )
 _PLAIN = re.compile(rf"^(?:[^\s:=()]*/[^\s:=()]*|[^\s:=()/]+\.(?i:{_KNOWN_EXTENSION})):(?!\d+:|:)")
 # Under a heading: `12:text`, `12-context`.

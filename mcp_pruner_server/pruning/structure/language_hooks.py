@@ -1,14 +1,14 @@
-"""Each language's own rules for code units, as data: one `LanguageHooks` entry per language.
+"""Each language's own rules for code units, as data: one `LanguageHooks` per language.
 
 `code.code_units` ranks every language's definitions alike; what one language adds to that
 (its blocks found by its own lexing, words its headers imply, a reordering of its units, rows of
-documentation outside any definition) is a field of its entry in `HOOKS`, which `code_units`
-reads and never names a language itself.
+documentation outside any definition) is a field of its hooks, the `hooks` of its record
+(`pruning/languages/`), which `code_units` reads and never names a language itself.
 
 To add a rule for a language: write the function in that language's own module with the
 signature of the field (`BlockFinder`, `NameHits`, `Reorder`, `DocRows`; an adapter below when
-its own signature differs), then set the field in the language's entry, keyed by its
-`syntax_grammars.GRAMMARS` name (add the entry if the language has none). `name_hits` and
+its own signature differs), then set the field in the language's hooks (below), which its
+record names. `name_hits` and
 `reorders` are tuples: append to them, they run in order. A rule that reads the whole text or
 question once (not once per definition) is made by the entry's `prepare` for one prune, and holds
 what it read for that prune alone: nothing one prune reads outlives it.
@@ -31,7 +31,6 @@ from mcp_pruner_server.pruning.structure.powershell import approved_verb_first, 
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
 from mcp_pruner_server.pruning.structure.r_blocks import opening_name_first
 from mcp_pruner_server.pruning.structure.r_roxygen import page_owners_first
-from mcp_pruner_server.pruning.structure.syntax_scripts import pod_rows
 from mcp_pruner_server.pruning.structure.vbnet_units import constructor_doc_hits
 
 
@@ -137,30 +136,19 @@ def _usage_named(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return usage_named_first(ranked.question, ranked.names, scores)
 
 
-HOOKS: dict[str, LanguageHooks] = {
-    # Fortran's long derived types and modules of declarations only: hundreds of components as
-    # one unit filled the budget when they won (`syntax_fsharp_fortran.LONG_TYPE_LINES`).
-    # A specific's name says its kind and rank (`_dp`, `_2d`: "double precision", "2D"), cuts its
-    # words short (`vect`, `wts`, `getelm`) and is also its generic's (`interface stop_type`:
-    # `fortran_*.py`).
-    "fortran": LanguageHooks(chunk_long_containers=True, prepare=_fortran_name_hits),
-    # MATLAB's help follows the signature, and a class's help lists its methods (`matlab_docs.py`).
-    "matlab": LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,), doc_bags=matlab_doc_bags),
-    # Perl's POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
-    # documentation as a doc comment is: at full weight it outscored the subs it is about.
-    "perl": LanguageHooks(doc_rows=pod_rows),
-    "powershell": LanguageHooks(
-        block_finder=powershell_blocks,  # its braces, as PowerShell lexes them
-        name_hits=(_dsc_contract,),
-        reorders=(_approved_verb,),
-    ),
-    # R: the function a roxygen page is named for after the title's words (`r_roxygen.py`).
-    "r": LanguageHooks(reorders=(_opening_name, _roxygen_pages)),
-    # Visual Basic: `Sub New` is what "Initializes a new instance …" documents (`vbnet_units.py`).
-    "vbnet": LanguageHooks(name_hits=(constructor_doc_hits,)),
-}
-
-
-def hooks_of(lang: str | None) -> LanguageHooks:
-    """The rules of `lang` (a key of `syntax_grammars.GRAMMARS`, None if unknown)."""
-    return HOOKS.get(lang or "", NO_HOOKS)
+# Fortran's long derived types and modules of declarations only: hundreds of components as
+# one unit filled the budget when they won (`languages/fortran.LONG_TYPE_LINES`).
+# A specific's name says its kind and rank (`_dp`, `_2d`: "double precision", "2D"), cuts its
+# words short (`vect`, `wts`, `getelm`), and is also its generic's (`interface stop_type`: `fortran_*.py`).
+FORTRAN_HOOKS = LanguageHooks(chunk_long_containers=True, prepare=_fortran_name_hits)
+# MATLAB's help follows the signature, and a class's help lists its methods (`matlab_docs.py`).
+MATLAB_HOOKS = LanguageHooks(name_hits=(_operator_words,), reorders=(_usage_named,), doc_bags=matlab_doc_bags)
+POWERSHELL_HOOKS = LanguageHooks(
+    block_finder=powershell_blocks,  # its braces, as PowerShell lexes them
+    name_hits=(_dsc_contract,),
+    reorders=(_approved_verb,),
+)
+# R: the function a roxygen page is named for after the title's words (`r_roxygen.py`).
+R_HOOKS = LanguageHooks(reorders=(_opening_name, _roxygen_pages))
+# Visual Basic: `Sub New` is what "Initializes a new instance …" documents (`vbnet_units.py`).
+VBNET_HOOKS = LanguageHooks(name_hits=(constructor_doc_hits,))

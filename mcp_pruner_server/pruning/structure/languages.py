@@ -1,5 +1,7 @@
 """Which programming language a text is in: from its file's extension, a shebang, or its lines.
 
+The extensions, file names and interpreters are each language's record's (`pruning/languages/`).
+
 Without a path (`prune_text`, `jeeves prune -`), the first lines are looked at for what only one
 language writes at the start of a line (`package main` + `func`, `use std::` / `fn`,
 `#include`, `import x.y.Z;`, R's `f <- function(`, MATLAB's `function [a, b] = f(` …; the table is
@@ -15,157 +17,9 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from mcp_pruner_server.pruning.structure.dot_m import is_matlab
+from mcp_pruner_server.pruning.languages.registry import BY_EXTENSION, BY_FILE_NAME, BY_INTERPRETER, CLAIMANTS
 from mcp_pruner_server.pruning.structure.language_signs import NARROWER, SHARED, SHARED_PARTS, SIGNS
-from mcp_pruner_server.pruning.structure.pascal_blocks import is_pascal
 
-# Extension (lower case) -> language; the names are the keys of `syntax_grammars.GRAMMARS`.
-EXTENSIONS: dict[str, str] = {
-    ".py": "python",
-    ".pyi": "python",
-    ".pyw": "python",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-    ".go": "go",
-    ".groovy": "groovy",
-    ".gradle": "groovy",
-    ".nf": "groovy",  # Nextflow
-    ".rs": "rust",
-    ".c": "c",
-    ".h": "c",  # unless its lines say C++ (`language_of`); `.hpp` says C++ outright
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".cxx": "cpp",
-    ".c++": "cpp",
-    ".hh": "cpp",
-    ".hpp": "cpp",
-    ".hxx": "cpp",
-    ".h++": "cpp",
-    ".ipp": "cpp",  # template implementations included by a header
-    ".inl": "cpp",
-    ".tpp": "cpp",
-    ".cppm": "cpp",  # C++20 module units
-    ".ixx": "cpp",
-    ".cu": "cpp",  # CUDA: C++ with kernels (a `<<<…>>>` launch is one parse error, its functions parse)
-    ".cuh": "cpp",
-    ".ino": "cpp",  # Arduino sketches
-    ".java": "java",
-    ".cs": "csharp",
-    ".csx": "csharp",
-    ".rb": "ruby",
-    ".rake": "ruby",
-    ".gemspec": "ruby",
-    ".ru": "ruby",
-    ".php": "php",
-    ".phtml": "php",
-    ".sh": "bash",
-    ".bash": "bash",
-    ".ksh": "bash",  # as their shebangs are (`INTERPRETERS`): their functions parse as Bash's
-    ".zsh": "bash",
-    ".kt": "kotlin",
-    ".kts": "kotlin",
-    ".lua": "lua",
-    ".zig": "zig",
-    ".hs": "haskell",
-    ".dart": "dart",
-    ".swift": "swift",
-    ".ml": "ocaml",
-    ".mli": "ocaml_interface",
-    ".pl": "perl",
-    ".pm": "perl",
-    ".m": "objc",  # or MATLAB, Octave: `is_matlab` tells
-    ".scala": "scala",
-    ".sc": "scala",
-    ".sol": "solidity",  # else sniffed as JavaScript and misparsed
-    ".ex": "elixir",
-    ".exs": "elixir",
-    ".jl": "julia",
-    ".fs": "fsharp",  # its `///` XML docs would sniff as C#'s, its `let f x =` as OCaml's
-    ".fsx": "fsharp",
-    ".f90": "fortran",  # `.F90` too (preprocessed): extensions are looked up in lower case
-    ".f95": "fortran",
-    ".f03": "fortran",
-    ".f08": "fortran",
-    # Fixed form (columns, `C` comments): most such files fail the free-form parse, which then
-    # gives way to the heuristics; those written with `!` comments parse as free form.
-    ".f": "fortran",
-    ".for": "fortran",
-    ".f77": "fortran",
-}
-# Languages known by their extension but without a grammar here: named, so that their lines
-# are not sniffed (Crystal's `def … end` would read as Ruby, and a wrong parse costs time and its
-# units would be trusted), and their units found by the heuristics.
-UNPARSED_EXTENSIONS: dict[str, str] = {
-    ".r": "r",
-    ".mm": "objcpp",
-    ".erl": "erlang",
-    ".hrl": "erlang",
-    ".clj": "clojure",
-    ".cljs": "clojure",
-    ".cljc": "clojure",
-    ".bb": "clojure",  # babashka
-    ".el": "elisp",
-    ".fsi": "fsharp_signature",  # F#'s grammar of signatures fails on members and nested types
-    ".lisp": "commonlisp",
-    ".lsp": "commonlisp",
-    ".psm1": "powershell",
-    ".cr": "crystal",
-    ".nim": "nim",
-    ".sql": "sql",
-    ".ps1": "powershell",
-    ".vb": "vbnet",
-    # VBA and VB6 modules, VBScript: their procedures close as VB.NET's do (`vbnet_blocks.py`)
-    ".bas": "vbnet",
-    ".vbs": "vbnet",
-    ".pas": "pascal",  # Delphi, Free Pascal (`pascal_blocks.py`); `.pp` is Puppet's too: `is_pascal`
-    ".dpr": "pascal",
-    ".lpr": "pascal",
-    ".dpk": "pascal",
-}
-# Whole file names (lower case) that say the language without an extension.
-FILE_NAMES: dict[str, str] = {
-    "rakefile": "ruby",
-    "gemfile": "ruby",
-    ".bashrc": "bash",
-    ".bash_profile": "bash",
-    ".profile": "bash",
-    "pkgbuild": "bash",
-    "jenkinsfile": "groovy",
-}
-# Interpreter named by a shebang -> language.
-INTERPRETERS: dict[str, str] = {
-    "python": "python",
-    "node": "javascript",
-    "nodejs": "javascript",
-    "deno": "typescript",
-    "ts-node": "typescript",
-    "ruby": "ruby",
-    "php": "php",
-    "bash": "bash",
-    "sh": "bash",  # POSIX sh, dash and ksh scripts parse as Bash well enough for their functions
-    "dash": "bash",
-    "ksh": "bash",
-    "zsh": "bash",
-    "kotlin": "kotlin",  # `kotlin` runs `.main.kts` scripts
-    "lua": "lua",
-    "scala": "scala",
-    "scala-cli": "scala",
-    "swift": "swift",
-    "runhaskell": "haskell",
-    "runghc": "haskell",
-    "perl": "perl",
-    "elixir": "elixir",
-    "julia": "julia",
-    "groovy": "groovy",
-    "pwsh": "powershell",  # read by the heuristics; its calls need no parentheses (`calls.py`)
-    "Rscript": "r",
-}
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
 
@@ -244,20 +98,16 @@ def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
     """The language of the file at `path` holding `lines`, or None if unsure."""
     if path:
         name = PurePosixPath(path.lower())
-        lang = (
-            EXTENSIONS.get(name.suffix) or UNPARSED_EXTENSIONS.get(name.suffix) or FILE_NAMES.get(name.name)
-        )
-        if lang == "c" and name.suffix == ".h" and guess_language(lines) == "cpp":
-            return "cpp"  # a C++ header: `namespace`, `template<…>`, `class X {`, `std::`
-        if lang == "objc" and is_matlab(lines):
-            return "matlab"  # no grammar: its own scan (`matlab_blocks.py`)
-        if name.suffix == ".pp" and is_pascal(lines):
-            return "pascal"
-        if lang is not None:
-            return lang
+        claimant = CLAIMANTS.get(name.suffix)
+        if claimant is not None and claimant.recognises is not None and claimant.recognises(lines):
+            return claimant.name  # a C++ header, a MATLAB `.m`, a Pascal `.pp`
+        found = BY_EXTENSION.get(name.suffix) or BY_FILE_NAME.get(name.name)
+        if found is not None:
+            return found.name
     if lines and lines[0].startswith("<?php"):
         return "php"  # as sure as a shebang
     m = _SHEBANG.match(lines[0] if lines else "")
     if m is not None:
-        return INTERPRETERS.get(m.group(1).rsplit("/", 1)[-1])
+        interpreter = BY_INTERPRETER.get(m.group(1).rsplit("/", 1)[-1])
+        return None if interpreter is None else interpreter.name
     return guess_language(lines)

@@ -8,76 +8,46 @@ statements) is left to `code.py`'s chunks. `syntax_blocks` returns None when the
 no grammar installed, the text is too large to parse in time, or the parse mostly failed:
 the engine then uses `code_blocks.find_blocks`, the language-independent heuristics.
 
-The walk is the same for every language; what each grammar's node types mean (and where its
-wheel is) is `syntax_grammars.py`, which rows a definition's node spans and the name it defines
+The walk is the same for every language; what the grammars' shared node types mean is
+`syntax_grammars.py`, which rows a definition's node spans and the name it defines
 `syntax_spans.py`, what a parse with errors still tells `syntax_recovery.py`, how a window cut
-out of a file (`sed -n '120,360p' f`) that does not parse is read `syntax_window.py`. Languages
-whose definitions no table describes have their readers: Elixir's `def` calls and Julia's
-definitions (`syntax_elixir_julia.py`), F#'s `let`s and members and Fortran's procedures
-(`syntax_fsharp_fortran.py`), Haskell's signature and equations (`syntax_haskell.py`), an OCaml
-interface's `val`s (`syntax_mli.py`), Solidity's contracts (`syntax_solidity_groovy.py`, which
-also says when Groovy's partial grammar is trusted).
+out of a file (`sed -n '120,360p' f`) that does not parse is read `syntax_window.py`. What one
+language adds (its grammar wheel, its own definitions' shapes and names: Elixir's `def` calls,
+F#'s `let`s, Fortran's procedures, Solidity's contracts, Haskell's equations, when Groovy's
+partial grammar is trusted) is the `Syntax` of its record (`pruning/languages/<name>.py`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+
+import tree_sitter
+from tree_sitter import Node
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
+from mcp_pruner_server.pruning.languages.record import Found, Language, Syntax
+from mcp_pruner_server.pruning.languages.registry import by_name, grammar_of
 from mcp_pruner_server.pruning.structure.code_blocks import MODULE_LIKE_LINES, Block
-from mcp_pruner_server.pruning.structure.syntax_elixir_julia import (
-    elixir_kind,
-    elixir_name,
-    elixir_signature_end,
-    julia_kind,
-    julia_name,
-    julia_signature_end,
-    julia_unwrap,
-)
-from mcp_pruner_server.pruning.structure.syntax_fsharp_fortran import READERS as FSHARP_FORTRAN_READERS
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
-    ACCESSORS,
     ANONYMOUS_BINDERS,
     ANONYMOUS_TYPES,
     ANONYMOUS_WRAPPERS,
     BODY_FIELDS,
     CONTAINERS,
-    CSHARP_FUNCTIONS,
-    DART_SIGNATURES,
-    ENUM_CONTAINERS,
     FUNCTION_VALUES,
     FUNCTIONS,
-    HASKELL_FUNCTIONS,
     KEYWORD_NAMES,
     NOT_WRAPPED,
-    OBJC_CONTAINERS,
-    TRAILING_COMMENTS,
     TRANSPARENT,
     WRAPPERS,
-    ZIG_CONTAINERS,
-    language,
-    objc_selector,
-    ocaml_kind,
-    ocaml_name,
-    property_name,
 )
-from mcp_pruner_server.pruning.structure.syntax_haskell import continues_function, signature_above
-from mcp_pruner_server.pruning.structure.syntax_mli import doc_below_end, mli_kind, mli_name
 from mcp_pruner_server.pruning.structure.syntax_parse import RecentResults, parse_until
 from mcp_pruner_server.pruning.structure.syntax_recovery import (
-    blanked_for_parse,
     dropped_tail,
     failed_rows,
     reparse_tails,
     scope_members,
-)
-from mcp_pruner_server.pruning.structure.syntax_scripts import returns_type, script_kind, script_name
-from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import PARTIAL_GRAMMARS, covers_headers
-from mcp_pruner_server.pruning.structure.syntax_solidity_groovy import (
-    READERS as SOLIDITY_READERS,
 )
 from mcp_pruner_server.pruning.structure.syntax_spans import (
     MAX_DEPTH,
@@ -98,64 +68,48 @@ from mcp_pruner_server.pruning.structure.syntax_window import window_blocks
 # Above this many characters the heuristics are used: tree-sitter parses ~20 MB/s, so 2 MB is
 # ~0.1 s, and a text this large is a generated bundle or a dump more than a source file.
 MAX_PARSE_CHARS = 2_000_000
-# F#'s grammar parses ~2 MB/s (~1 MB/s on a busy machine): its bound for the same ~0.1 s.
-MAX_PARSE_CHARS_OF = {"fsharp": 250_000}
 # A parse that could not place what more than this fraction of the lines hold is not trusted
 # (a fragment, a template, the wrong language): the heuristics cope with anything.
 MAX_ERROR_FRACTION = 0.2
-# Languages whose definitions no shared table describes, read by their readers (kind, name, head).
-READERS = {**SOLIDITY_READERS, **FSHARP_FORTRAN_READERS}
-# Languages whose definitions also come in shapes of their own (`syntax_scripts.py`).
-SCRIPT_LANGS = frozenset({"lua", "perl", "zig"})
 
 
-def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
+def _kind(node: Node, syntax: Syntax) -> Found:
     """("function" | "container", the node whose body holds members) for a definition, else None."""
     t = node.type
-    if lang == "elixir":
-        return elixir_kind(node)
-    if lang == "julia":
-        return julia_kind(node)
-    if lang == "ocaml_interface":
-        return mli_kind(node)
-    if lang == "ocaml":  # its `class` and `method` are other nodes than the tables' namesakes
-        return ocaml_kind(node)
-    if lang in READERS:
-        return READERS[lang].kind(node)
-    if t in CONTAINERS or (t == "enum_declaration" and lang in ENUM_CONTAINERS):
+    if syntax.kind is not None:  # a language whose definitions the shared tables do not describe
+        return syntax.kind(node)
+    if t in CONTAINERS or (t == "enum_declaration" and syntax.enum_containers):
         body = body_of(node)
         if body is None:
             return ("function", node) if t in ("struct_specifier", "class_specifier") else None
-        if _kind(body, lang) is not None:  # Scala's `extension (s: String) def shout = …`: one member
+        if _kind(body, syntax) is not None:  # Scala's `extension (s: String) def shout = …`: one member
             return "container", node
         if body.type in ANONYMOUS_TYPES:  # `given Show[Int] = new Show[Int] { … }`
             body = next((c for c in body.named_children if c.type == ANONYMOUS_TYPES[body.type]), body)
         return "container", body
     if t in ANONYMOUS_BINDERS:
-        anonymous = _anonymous_type_body(node, lang)
+        anonymous = _anonymous_type_body(node, syntax)
         if anonymous is not None:
             return "container", anonymous
-    if t == "property_declaration" and lang in ACCESSORS:
-        accessors = ACCESSORS[lang]
+    if t == "property_declaration" and syntax.accessors:
         spans_lines = node.end_point[0] > node.start_point[0]
-        return ("function", node) if spans_lines and any(c.type in accessors for c in node.children) else None
-    if lang == "haskell" and t in HASKELL_FUNCTIONS:
+        return (
+            ("function", node)
+            if spans_lines and any(c.type in syntax.accessors for c in node.children)
+            else None
+        )
+    if t in syntax.equations:
         return "function", node  # one equation (`f 0 = 1`) is a definition too
-    if t in FUNCTIONS or (lang == "csharp" and t in CSHARP_FUNCTIONS):
+    if t in FUNCTIONS or t in syntax.functions:
         if t in ("function_definition", "function_item") or body_of(node) is not None:
             return "function", node
         return ("function", node) if node.end_point[0] > node.start_point[0] else None
-    if lang in SCRIPT_LANGS:
-        found = script_kind(node, lang)
+    if syntax.own_kind is not None:
+        found = syntax.own_kind(node)
         if found is not None:
             return found
-    if t in OBJC_CONTAINERS and lang == "objc":
-        return "container", node  # `@implementation X … @end`: its members are its children
-    if t == "variable_declaration" and lang == "zig":  # `const Foo = struct { … };`
-        body = next((c for c in node.named_children if c.type in ZIG_CONTAINERS), None)
-        return None if body is None else ("container", body)
     if t == "object":  # an object literal of functions (`module.exports = {…}`) is a container
-        members = [c for c in node.named_children if _kind(c, lang) is not None]
+        members = [c for c in node.named_children if _kind(c, syntax) is not None]
         return ("container", node) if members else None
     if t == "pair":
         value = node.child_by_field_name("value")
@@ -165,13 +119,13 @@ def _kind(node: Any, lang: str) -> tuple[str, Any] | None:
         if inner is not None and inner.type in FUNCTION_VALUES:
             return "function", node
         if inner is not None and inner.type in ("object", "class"):
-            found = _kind(inner, lang)
+            found = _kind(inner, syntax)
             if found is not None:
                 return found
     return None
 
 
-def _anonymous_type_body(binder: Any, lang: str) -> Any:
+def _anonymous_type_body(binder: Node, syntax: Syntax) -> Node | None:
     """The body of the anonymous type `binder` binds or returns, when it defines functions."""
     values = binder.named_children
     for _ in range(2):  # the instance, or the function body (`= …`) or indented block holding it
@@ -180,7 +134,7 @@ def _anonymous_type_body(binder: Any, lang: str) -> Any:
             body = next((c for c in found.named_children if c.type == ANONYMOUS_TYPES[found.type]), None)
             if body is None:
                 return None
-            return body if any(_kind(c, lang) is not None for c in body.named_children) else None
+            return body if any(_kind(c, syntax) is not None for c in body.named_children) else None
         wrapper = next((c for c in values if c.type in ANONYMOUS_WRAPPERS), None)
         if wrapper is None or wrapper.named_child_count != 1:
             return None
@@ -188,7 +142,7 @@ def _anonymous_type_body(binder: Any, lang: str) -> Any:
     return None
 
 
-def _unwrap(node: Any) -> Any:
+def _unwrap(node: Node) -> Node:
     """The definition inside wrappers (`export`, decorators, `template<…>`, `const x = …;`)."""
     while node.type in WRAPPERS:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("definition")
@@ -204,101 +158,88 @@ def _unwrap(node: Any) -> Any:
 
 
 def _walk(
-    scope: Any, lang: str, enclosing: int | None, out: list[Block], depth: int, deadline: Deadline
+    scope: Node, syntax: Syntax, enclosing: int | None, out: list[Block], depth: int, deadline: Deadline
 ) -> None:
     if depth > MAX_DEPTH:
         return
     # an error node's tokens say where a class opens (`scope_members`): all its children are read
     siblings = scope.children if scope.type == "ERROR" else scope.named_children
+    unwrap = syntax.unwrap or _unwrap
     # one by one: the members of a class opened in an error node are added to `out` as met
     for index, child, parent in deadline.paced_each(scope_members(scope, siblings, enclosing, out)):
         if "comment" in child.type:
             continue  # defines nothing (C#'s `///` docs are one node per line: most children)
-        if lang == "dart" and child.type in DART_SIGNATURES:
+        if child.type in syntax.bodiless_signatures:
             dart_function(child, siblings, index, parent, out)
             continue
-        node = _UNWRAPPERS.get(lang, _unwrap)(child)
-        found = _kind(node, lang)
+        node = unwrap(child)
+        found = _kind(node, syntax)
         if found is None:
             if child.type in TRANSPARENT or child.type == "ERROR":
-                _walk(child, lang, parent, out, depth + 1, deadline)
+                _walk(child, syntax, parent, out, depth + 1, deadline)
             continue
         kind, inner = found
         definition = inner if kind == "function" else node
         header = max(header_row(definition), child.start_point[0])
-        end = (last_code_row(child) if lang in TRAILING_COMMENTS else last_row(child)) + 1
+        end = (last_code_row(child) if syntax.trailing_comments else last_row(child)) + 1
         container = kind == "container"
-        if lang == "ocaml_interface" and not container:
-            end = doc_below_end(siblings, index, end)
-        if lang in READERS:  # also a container's head
-            sig = READERS[lang].signature_end(definition, header)
+        if syntax.doc_below is not None and not container:
+            end = syntax.doc_below(siblings, index, end)
+        if syntax.head_end is not None and (syntax.head_end_of_containers or not container):
+            sig = syntax.head_end(definition, header)
         elif container:
             sig = container_signature_end(inner, header)
-        elif lang in ("elixir", "julia"):
-            sig = (elixir_signature_end if lang == "elixir" else julia_signature_end)(definition, header)
         else:
             sig = signature_end(definition, header)
         # a container's comments and annotations are not its members' context: left to chunks
-        start = header if container else leading_row(child, siblings, index, lang)
-        if lang in TRAILING_COMMENTS and index > 0 and start == child.start_point[0] and not container:
+        start = header if container else leading_row(child, siblings, index, syntax)
+        if syntax.trailing_comments and index > 0 and start == child.start_point[0] and not container:
             start = trailing_doc_row(siblings[index - 1], start)
-        name = KEYWORD_NAMES.get(definition.type) or _NAMERS.get(lang, definition_name)(node)
-        if lang in SCRIPT_LANGS:
-            name = script_name(definition, lang, name)
-        if name is None and lang == "kotlin" and definition.type == "property_declaration":
-            name = property_name(definition)
-        if name is None and lang == "objc" and definition.type == "method_definition":
-            name = objc_selector(definition)
+        name = KEYWORD_NAMES.get(definition.type) or (syntax.name or definition_name)(node)
+        if syntax.rename is not None:
+            name = syntax.rename(definition, name)
         if name is None and definition.type == "secondary_constructor" and parent is not None:
             name = out[parent].name  # Kotlin's `constructor(…)`: named by its class, as in Java
-        if lang == "haskell" and continues_function(out, parent, name, siblings, index):
+        if syntax.joins_equation is not None and syntax.joins_equation(out, parent, name, siblings, index):
             out[-1] = replace(out[-1], end=end)  # `f 0 = …` then `f n = …`: one function
             continue
-        if lang == "haskell" and not container:  # its head is its type signature
-            signature = signature_above(siblings, index, start, name)
+        if syntax.signature_above is not None and not container:  # its head is its type signature
+            signature = syntax.signature_above(siblings, index, start, name)
             if signature is not None:
                 if last_row(siblings[signature]) + 1 < header:  # apart: the signature alone
                     sig = last_row(siblings[signature]) + 1
                 header = int(siblings[signature].start_point[0])
-                start = min(start, leading_row(siblings[signature], siblings, signature, lang))
+                start = min(start, leading_row(siblings[signature], siblings, signature, syntax))
         out.append(Block(start, header, end, container, parent, sig_end=min(sig, end), name=name))
         if container:
-            _walk(inner, lang, len(out) - 1, out, depth + 1, deadline)
-        elif end - header >= MODULE_LIKE_LINES or returns_type(definition, lang):  # a module-like function
-            _split(definition, lang, out, depth, deadline)
+            _walk(inner, syntax, len(out) - 1, out, depth + 1, deadline)
+        elif end - header >= MODULE_LIKE_LINES or (
+            syntax.returns_type is not None and syntax.returns_type(definition)
+        ):  # a module-like function
+            _split(definition, syntax, out, depth, deadline)
 
 
-# The languages whose definitions' names are read by their own readers, not `definition_name`.
-_NAMERS: dict[str, Callable[[Any], str | None]] = {
-    "ocaml": ocaml_name,
-    "elixir": elixir_name,
-    "julia": julia_name,
-    "ocaml_interface": mli_name,
-}
-_NAMERS.update((lang, reader.name) for lang, reader in READERS.items())
-_UNWRAPPERS = {"julia": julia_unwrap, **{lang: reader.unwrap for lang, reader in READERS.items()}}
-
-
-def _split(function: Any, lang: str, out: list[Block], depth: int, deadline: Deadline) -> None:
+def _split(function: Node, syntax: Syntax, out: list[Block], depth: int, deadline: Deadline) -> None:
     """Make the function just added (`out[-1]`) the container of the functions its body
     defines, if it defines any: kept whole, it would be more than a read's budget."""
     body = function_body(function)
     k = len(out) - 1
     if body is not None:
-        _walk(body, lang, k, out, depth + 1, deadline)
-        for returned in _returned_scopes(body, lang):  # `return (client) => { function respond() … }`
-            _walk(returned, lang, k, out, depth + 1, deadline)
-    anonymous = _anonymous_type_body(function, lang)  # `= object : Handler { override fun … }`
+        _walk(body, syntax, k, out, depth + 1, deadline)
+        for returned in _returned_scopes(body, syntax):  # `return (client) => { function respond() … }`
+            _walk(returned, syntax, k, out, depth + 1, deadline)
+    anonymous = _anonymous_type_body(function, syntax)  # `= object : Handler { override fun … }`
     if anonymous is not None:
-        _walk(anonymous, lang, k, out, depth + 1, deadline)
+        _walk(anonymous, syntax, k, out, depth + 1, deadline)
     if len(out) > k + 1:  # its comments, like a container's, are left to the chunks
         out[k] = replace(out[k], start=out[k].header, container=True)
 
 
-def _returned_scopes(body: Any, lang: str) -> list[Any]:
+def _returned_scopes(body: Node, syntax: Syntax) -> list[Node]:
     """What holds the definitions of the functions and types `body` returns: a factory's closure
     holds its helpers, Zig's `fn Server(comptime H: type) type { return struct {…}; }` its methods."""
     found = []
+    inner: Node | None
     for statement in body.named_children:
         if statement.type == "expression_statement" and statement.named_child_count == 1:
             statement = statement.named_children[0]  # Zig's `return struct {…};`
@@ -307,10 +248,10 @@ def _returned_scopes(body: Any, lang: str) -> list[Any]:
         for value in statement.named_children:
             if value.type in FUNCTION_VALUES:
                 inner = function_body(value)
-            elif lang == "zig" and value.type in ZIG_CONTAINERS:
+            elif value.type in syntax.type_values:
                 inner = value
             else:
-                kind = _kind(value, lang)
+                kind = _kind(value, syntax)
                 inner = kind[1] if kind is not None and kind[0] == "container" else None
             if inner is not None and inner.named_child_count:
                 found.append(inner)
@@ -334,15 +275,18 @@ def syntax_blocks(
     Raises:
         EngineTimeout: `deadline` passed during the parse.
     """
-    if lang is None or len(text) > MAX_PARSE_CHARS_OF.get(lang, MAX_PARSE_CHARS):
+    if lang is None:
         return None
-    if lang == "php" and "<?" not in text:
-        lang = "php_only"  # else the whole fragment would be HTML text, with no units and no error
-    if language(lang) is None:
+    language = by_name(lang)
+    if len(text) > (language.max_parse_chars or MAX_PARSE_CHARS):
         return None
-    parse = functools.partial(_blocks, text, line_count, lang, deadline)
+    if language.fragment is not None and "<?" not in text:
+        language = by_name(language.fragment)  # else the whole fragment would be HTML text, with no units
+    if grammar_of(language.name) is None:
+        return None
+    parse = functools.partial(_blocks, text, line_count, language, deadline)
     found = (
-        _RECENT_PARSES.get_or_compute((text, line_count, lang), parse)
+        _RECENT_PARSES.get_or_compute((text, line_count, language.name), parse)
         if len(text) <= MAX_CACHED_CHARS
         else parse()
     )
@@ -354,22 +298,22 @@ def clear_parse_cache() -> None:
     _RECENT_PARSES.clear()
 
 
-def _blocks(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[Block, ...] | None:
-    import tree_sitter
-
-    parser = tree_sitter.Parser(language(lang))
-    read = functools.partial(_read, parser, line_count=line_count, lang=lang, deadline=deadline)
+def _blocks(text: str, line_count: int, language: Language, deadline: Deadline) -> tuple[Block, ...] | None:
+    parser = tree_sitter.Parser(grammar_of(language.name))
+    read = functools.partial(_read, parser, line_count=line_count, language=language, deadline=deadline)
     found, _ = read(text)
     # untrusted or empty: perhaps a window cut out of a file, its ends inside units
-    window = None if found else window_blocks(text, lang, read)
+    window = None if found else window_blocks(text, language.name, read)
     return found if window is None else window
 
 
 def _read(
-    parser: Any, text: str, *, line_count: int, lang: str, deadline: Deadline
+    parser: tree_sitter.Parser, text: str, *, line_count: int, language: Language, deadline: Deadline
 ) -> tuple[tuple[Block, ...] | None, int]:
     """The blocks of a parse of `text`, None if not trusted; and how many rows failed."""
-    text = blanked_for_parse(text, lang)
+    syntax = language.syntax
+    if syntax.blanked is not None:
+        text = syntax.blanked(text)
     tree = parse_until(parser, text.encode("utf-8", "surrogatepass"), deadline)
     most_failed = MAX_ERROR_FRACTION * line_count
     failed = failed_rows(tree.root_node, deadline=deadline, most=most_failed)
@@ -379,17 +323,17 @@ def _read(
             failed,
         )  # before the walk: a text of errors (binary, a log under a code name) took seconds
     out: list[Block] = []
-    _walk(tree.root_node, lang, None, out, 0, deadline)  # the root too may be one error node
+    _walk(tree.root_node, syntax, None, out, 0, deadline)  # the root too may be one error node
     has_error = tree.root_node.has_error
     if dropped_tail(tree.root_node, deadline) is not None:
         parse = functools.partial(parse_until, parser, deadline=deadline)
-        walk = functools.partial(_walk, lang=lang, enclosing=None, out=out, depth=0, deadline=deadline)
+        walk = functools.partial(_walk, syntax=syntax, enclosing=None, out=out, depth=0, deadline=deadline)
         failed += reparse_tails(parse, text, tree.root_node, walk, deadline)
     if failed > most_failed:
         return None, failed
     if not out and has_error:
         return None, failed  # a parse that failed and found nothing: the heuristics can't do worse
-    if lang in PARTIAL_GRAMMARS and not covers_headers(out, text):
+    if syntax.trusted is not None and not syntax.trusted(out, text):
         return None, failed
     for k in range(len(out) - 1, -1, -1):  # a recovered container's `}` can close before a member's
         parent = out[k].parent

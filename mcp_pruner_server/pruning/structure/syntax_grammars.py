@@ -1,56 +1,17 @@
-"""The tree-sitter grammars and what their node types mean: the tables `syntax.py` walks by.
+"""What the tree-sitter grammars' node types mean: the shared tables `syntax.py` walks by.
 
 `syntax.py` finds definition blocks with one walk for every language; what differs between
 languages is which node types define a function, hold members, wrap a definition or merely
-nest it (`#ifdef`), and where a grammar gives no field for a body or a name. Those tables are
-here, with the grammar wheels (`GRAMMARS`, loaded on first use by `language`) and the readers of
-nodes only one grammar has (OCaml's `let` and `module`, Objective-C's selectors), so adding a
-language is mostly adding rows here.
+nest it (`#ifdef`), and where a grammar gives no field for a body or a name. The tables shared by
+every grammar are here; what one language adds (its own node types and their readers: OCaml's
+`let` and `module`, Objective-C's selectors), and its grammar wheel, is its record's
+(`pruning/languages/`).
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-import warnings
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from tree_sitter import Node
 
-# Language -> (grammar module, its function returning the language pointer).
-# Python is not here: its indentation is its syntax, and `code_blocks.py` finds its blocks as
-# well (dev set: recall 0.95 by indentation, 0.93 with the parser).
-GRAMMARS: dict[str, tuple[str, str]] = {
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "groovy": ("tree_sitter_groovy", "language"),  # partial: `syntax_solidity_groovy.covers_headers`
-    "rust": ("tree_sitter_rust", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "php": ("tree_sitter_php", "language_php"),  # PHP inside HTML too, not only `<?php` files
-    "php_only": ("tree_sitter_php", "language_php_only"),  # a fragment without `<?php`
-    "bash": ("tree_sitter_bash", "language"),
-    "kotlin": ("tree_sitter_kotlin", "language"),
-    "scala": ("tree_sitter_scala", "language"),
-    "lua": ("tree_sitter_lua", "language"),
-    "zig": ("tree_sitter_zig", "language"),
-    "haskell": ("tree_sitter_haskell", "language"),
-    "dart": ("tree_sitter_dart", "language"),
-    "swift": ("tree_sitter_swift", "language"),
-    "solidity": ("tree_sitter_solidity", "language"),  # its definitions: `syntax_solidity_groovy.py`
-    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
-    "ocaml_interface": ("tree_sitter_ocaml", "language_ocaml_interface"),  # `.mli`: `syntax_mli.py`
-    "objc": ("tree_sitter_objc", "language"),
-    "perl": ("tree_sitter_perl", "language"),
-    "elixir": ("tree_sitter_elixir", "language"),  # its definitions: `syntax_elixir_julia.py`
-    "julia": ("tree_sitter_julia", "language"),
-    "fsharp": ("tree_sitter_fsharp", "language"),  # its definitions: `syntax_fsharp_fortran.py`
-    "fortran": ("tree_sitter_fortran", "language"),  # free form; fixed form mostly fails to parse
-}
 # Nodes that define a function-like unit.
 FUNCTIONS = frozenset(
     {
@@ -121,13 +82,6 @@ CONTAINERS = frozenset(
         "mixin_declaration",
     }
 )
-# Java's and PHP's enums hold methods; TS's and C#'s hold constants only.
-ENUM_CONTAINERS = frozenset({"java", "php", "php_only", "dart"})
-# C# properties and indexers: a unit when their accessors span lines (one-liners are fields).
-CSHARP_FUNCTIONS = frozenset({"property_declaration", "indexer_declaration"})
-# A Kotlin or Swift property with accessors of its own (`val size: Int get() { … }`, `var count:
-# Int { … }`): a unit, like a method, when they span lines (a stored property is a field).
-ACCESSORS = {"kotlin": frozenset({"getter", "setter"}), "swift": frozenset({"computed_property"})}
 # An anonymous type's instance (Kotlin's `object : Handler { … }`, Scala's `new Show[A] { … }`) bound
 # to a name is a class: its methods are the units, the binding their container. (A function that
 # returns one is a unit as any other, split only when long.) Node type -> its body's type.
@@ -139,10 +93,6 @@ ANONYMOUS_WRAPPERS = frozenset({"function_body", "indented_block"})
 # Definitions named by their keyword: a Swift `subscript(i: Int) -> T` (whose `name` field is its
 # result type) and `deinit`; several subscripts of a type are overloads.
 KEYWORD_NAMES = {"subscript_declaration": "subscript", "deinit_declaration": "deinit"}
-# Haskell's equations (`f x = …`, `x = …`); a function of several equations is one block.
-HASKELL_FUNCTIONS = frozenset({"function", "bind"})
-# What sits above a Haskell equation and belongs to it: its `-- |` doc, type signature, pragmas.
-HASKELL_ANNOTATIONS = frozenset({"haddock", "signature", "pragma"})
 # Nodes wrapping a definition whose doc comment sits above the wrapper.
 WRAPPERS = frozenset(
     {
@@ -219,117 +169,14 @@ BODY_NODES = frozenset(
         "internal_procedures",  # a Fortran procedure's own procedures, after its `contains`
     }
 )
-# Dart gives a function as two siblings: its signature, then its `function_body` (a member's is a
-# `method_signature`; a top-level getter or setter has its own).
-DART_SIGNATURES = frozenset(
-    {"method_signature", "function_signature", "getter_signature", "setter_signature"}
-)
-# Objective-C's `@implementation`, whose members are its direct children. An `@interface` only
-# declares them (a `.m` file's class extension, `@interface Foo ()`): its lines are chunks, never a
-# unit named like the class that outranks the methods it lists.
-OBJC_CONTAINERS = frozenset({"class_implementation"})
-# Zig's types are values: `const Foo = struct { … };` holds its methods.
-ZIG_CONTAINERS = frozenset(
-    {"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"}
-)
-# Grammars whose indentation-delimited bodies reach over the comments and blank lines after
-# them (Scala 3's `def f =` and its lines): such a block ends at its last token of code.
-# Groovy's field without `;` (`int total = 0`) reaches over the doc comment of the method below it.
-# F#'s grammar gives the `///` doc above a definition to the body before it, however it is indented.
-TRAILING_COMMENTS = frozenset({"scala", "groovy", "fsharp"})
 
 
-class Reader(NamedTuple):
-    """What `syntax.py`'s walk asks of a language whose definitions no shared table describes
-    (its reader's module: `syntax_solidity_groovy.py`, `syntax_fsharp_fortran.py`)."""
-
-    kind: Callable[[Any], tuple[str, Any] | None]  # ("function" | "container", its members' node)
-    unwrap: Callable[[Any], Any]  # the definition a wrapper holds, else the node
-    name: Callable[[Any], str | None]  # the name the (unwrapped) node defines
-    signature_end: Callable[[Any, int], int]  # exclusive end of a definition's head, from its header
-
-
-def unwrapped(node: Any) -> Any:
-    """`Reader.unwrap` of a language whose definitions come without a wrapper: the node itself."""
+def unwrapped(node: Node) -> Node:
+    """`Syntax.unwrap` of a language whose definitions come without a wrapper: the node itself."""
     return node
 
 
-@functools.cache
-def language(lang: str) -> Any:
-    """The grammar of `lang`, None when its wheel is not installed (optional at run time)."""
-    entry = GRAMMARS.get(lang)
-    if entry is None:
-        return None
-    try:
-        import tree_sitter
-
-        module = importlib.import_module(entry[0])
-        with warnings.catch_warnings():  # an older wheel (Perl's) hands over an int, deprecated
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return tree_sitter.Language(getattr(module, entry[1])())
-    except (ImportError, AttributeError, ValueError):
-        return None
-
-
-def ocaml_kind(node: Any) -> tuple[str, Any] | None:
-    """A `let` or `method` over several lines is a function; a `module X = struct … end`, an
-    `include struct … end` and a `class c = object … end` hold their members."""
-    t = node.type
-    if t in ("value_definition", "method_definition"):
-        return ("function", node) if node.end_point[0] > node.start_point[0] else None
-    if t == "module_definition":
-        binding = next((c for c in node.named_children if c.type == "module_binding"), None)
-        body = (
-            None
-            if binding is None
-            else next((c for c in binding.named_children if c.type == "structure"), None)
-        )
-    elif t == "include_module":
-        body = next((c for c in node.named_children if c.type == "structure"), None)
-    elif t == "class_definition":  # a class computed before its `object` (`let … in object`) is a chunk
-        binding = next((c for c in node.named_children if c.type == "class_binding"), None)
-        body = None if binding is None else binding.child_by_field_name("body")
-        body = body if body is not None and body.type == "object_expression" else None
-    else:
-        return None
-    return None if body is None else ("container", body)
-
-
-# The nodes an OCaml definition binds its name in, and the name's node in each.
-_OCAML_BINDINGS = {"let_binding": "pattern", "module_binding": "", "class_binding": ""}
-_OCAML_NAMES = frozenset({"module_name", "class_name", "method_name"})
-
-
-def ocaml_name(node: Any) -> str | None:
-    """The name an OCaml `let`, `module`, `class` or `method` binds (its binding's `pattern`, or
-    its module, class or method name)."""
-    binding = next((c for c in node.named_children if c.type in _OCAML_BINDINGS), node)
-    field = _OCAML_BINDINGS.get(binding.type)
-    found = (binding.child_by_field_name(field) if field else None) or next(
-        (c for c in binding.named_children if c.type in _OCAML_NAMES), None
-    )
-    return None if found is None else name_text(found)
-
-
-def objc_selector(method: Any) -> str | None:
-    """An Objective-C method's name: its selector's first part (`setImage` of `setImage:forKey:`)."""
-    found = next((c for c in method.named_children if c.type == "identifier"), None)
-    return None if found is None else name_text(found)
-
-
-def property_name(node: Any) -> str | None:
-    """The name a Kotlin property declares (its `variable_declaration`'s identifier); Swift's
-    has a `name` field."""
-    declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
-    found = (
-        None
-        if declared is None
-        else next((c for c in declared.named_children if "identifier" in c.type), None)
-    )
-    return None if found is None else name_text(found)
-
-
-def name_text(node: Any) -> str | None:
+def name_text(node: Node) -> str | None:
     """The node's text as a name, None when it is too long to be one (`MAX_NAME`)."""
     text = node.text
     return text.decode("utf-8", "replace") if text is not None and len(text) <= MAX_NAME else None

@@ -13,7 +13,8 @@ own (`dropped_tail`, `restart_row`). And, before a C++ parse, the export macro o
 of hundreds of lines; before a C, C++ or Objective-C one, a line of one macro alone
 (`blank_macro_lines`); before a Kotlin one, syntax newer than its grammar (`blank_newer_kotlin`);
 before a Fortran one, its fypp preprocessor's lines (`blank_fypp`); before a Perl one, a `=cut`
-that closes no POD (`syntax_scripts.blank_stray_cuts`). All of these: `blanked_for_parse`.
+that closes no POD (`perl_pod.blank_stray_cuts`). Each language's record names its own
+(`Syntax.blanked`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from typing import Any
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.syntax_scripts import blank_stray_cuts
 
 # Tokens that open a container when an identifier and `{` follow (`public class PgReader {`).
 CONTAINER_KEYWORDS = frozenset({"class", "struct", "interface", "namespace", "record", "trait", "union"})
@@ -243,16 +243,6 @@ def _blank_guard(line: str) -> str:
     return line[:guard] + " " * (end - guard) + line[end:]
 
 
-def blanked_for_parse(text: str, lang: str) -> str:
-    """`text` with what `lang`'s grammar misreads blanked (rows and columns stay), as above."""
-    if lang in ("c", "cpp"):
-        return blank_export_macros(blank_macro_lines(text))
-    if lang == "objc":
-        return blank_macro_lines(text)
-    if lang == "kotlin":
-        return blank_newer_kotlin(text)
-    if lang == "fortran":
-        return blank_fypp(text)
-    if lang == "perl":
-        return blank_stray_cuts(text)
-    return text
+def blank_c_macros(text: str) -> str:
+    """C's and C++'s macro lines and export macros blanked (rows and columns stay), as above."""
+    return blank_export_macros(blank_macro_lines(text))

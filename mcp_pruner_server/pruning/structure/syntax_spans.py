@@ -10,21 +10,21 @@ a Dart function's block from its two nodes, the signature and the body after it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from tree_sitter import Node
+
+from mcp_pruner_server.pruning.languages.record import NO_SYNTAX, Syntax
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.syntax_elixir_julia import elixir_annotates
+from mcp_pruner_server.pruning.structure.perl_pod import pod_doc_row
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ATTRIBUTES,
     BODY_FIELDS,
     BODY_NODES,
     DECLARATORS,
     FUNCTION_VALUES,
-    HASKELL_ANNOTATIONS,
     STARTS_AT_FIRST_CHILD,
     name_text,
 )
-from mcp_pruner_server.pruning.structure.syntax_scripts import pod_doc_row
 
 # A Perl POD block ends at `=cut`, and the sub it documents starts at most this many lines below.
 POD_GAP = 2
@@ -32,7 +32,7 @@ POD_GAP = 2
 MAX_DEPTH = 64
 
 
-def body_of(node: Any) -> Any:
+def body_of(node: Node) -> Node | None:
     """The `body` field, or the body child where the grammar has no such field."""
     found = node.child_by_field_name("body")
     if found is None:
@@ -40,7 +40,7 @@ def body_of(node: Any) -> Any:
     return found
 
 
-def function_body(function: Any) -> Any:
+def function_body(function: Node) -> Node | None:
     """The body of a function, also of one bound to a name (`const f = () => {…}`)."""
     body = body_of(function)  # also a Kotlin `function_body`, which no field names
     for field in BODY_FIELDS[1:]:
@@ -50,13 +50,13 @@ def function_body(function: Any) -> Any:
     return body
 
 
-def last_row(node: Any) -> int:
+def last_row(node: Node) -> int:
     """The node's last line: a Rust `///` comment ends at column 0 of the next one."""
     row, col = node.end_point
     return int(row) - 1 if col == 0 and row > node.start_point[0] else int(row)
 
 
-def leading_row(node: Any, siblings: Sequence[Any], index: int, lang: str) -> int:
+def leading_row(node: Node, siblings: Sequence[Node], index: int, syntax: Syntax) -> int:
     """First row of the comments and attributes directly above `node` (no blank line between).
 
     `node` is `siblings[index]`: the siblings above it are read from that list rather than
@@ -66,25 +66,26 @@ def leading_row(node: Any, siblings: Sequence[Any], index: int, lang: str) -> in
     if index > 0:
         while index > 0:
             index -= 1
-            prev = siblings[index]
-            if lang == "perl" and prev.type == "pod" and row - POD_GAP <= last_row(prev) < top:
-                return pod_doc_row(prev)  # `=cut`, a blank line, then the sub
-            if not row - 1 <= last_row(prev) < top or not _annotates(prev, lang):
+            above = siblings[index]
+            if syntax.pod_docs and above.type == "pod" and row - POD_GAP <= last_row(above) < top:
+                return pod_doc_row(above)  # `=cut`, a blank line, then the sub
+            if not row - 1 <= last_row(above) < top or not _annotates(above, syntax):
                 break
-            row = int(prev.start_point[0])
+            row = int(above.start_point[0])
         return row
-    prev, parent = None, node.parent
+    prev: Node | None = None
+    parent = node.parent
     while prev is None and parent is not None and parent.type in STARTS_AT_FIRST_CHILD:
         if parent.start_point[0] != row:
             break
         prev, parent = parent.prev_named_sibling, parent.parent
-    while prev is not None and row - 1 <= last_row(prev) < top and _annotates(prev, lang):
+    while prev is not None and row - 1 <= last_row(prev) < top and _annotates(prev, syntax):
         row = int(prev.start_point[0])
         prev = prev.prev_named_sibling
     return row
 
 
-def last_code_row(node: Any) -> int:
+def last_code_row(node: Node) -> int:
     """The row of the last token of `node` that is not a comment."""
     for _ in range(MAX_DEPTH):
         k = node.child_count - 1  # from the end: most nodes end in code, found at once
@@ -96,7 +97,7 @@ def last_code_row(node: Any) -> int:
     return last_row(node)
 
 
-def trailing_doc_row(prev: Any, top: int) -> int:
+def trailing_doc_row(prev: Node, top: int) -> int:
     """First row of the comments ending `prev` directly above row `top` (a Scala indented body
     holds the next member's doc comment), else `top`."""
     if last_row(prev) < top - 1:
@@ -112,21 +113,17 @@ def trailing_doc_row(prev: Any, top: int) -> int:
     return row
 
 
-def _is_comment(node: Any) -> bool:
+def _is_comment(node: Node) -> bool:
     return "comment" in node.type or node.type == "xml_doc"  # F#'s `///` lines
 
 
-def _annotates(node: Any, lang: str) -> bool:
-    if lang == "elixir":
-        return "comment" in node.type or elixir_annotates(node)
-    if lang == "haskell":
-        return node.type in HASKELL_ANNOTATIONS or "comment" in node.type
-    if lang == "fsharp":  # its `///` docs are `xml_doc` nodes, a line each
-        return _is_comment(node) or node.type == "attributes"
+def _annotates(node: Node, syntax: Syntax) -> bool:
+    if syntax.annotates is not None:
+        return syntax.annotates(node)
     return "comment" in node.type or node.type in ATTRIBUTES
 
 
-def definition_name(node: Any) -> str | None:
+def definition_name(node: Node) -> str | None:
     """The defined name: a `name` / `key` field, or down a C declarator to its identifier."""
     for _ in range(MAX_DEPTH):
         found = node.child_by_field_name("name") or node.child_by_field_name("key")
@@ -134,9 +131,10 @@ def definition_name(node: Any) -> str | None:
             found = found.child_by_field_name("name") or found
         if found is not None and found.type not in DECLARATORS:
             return name_text(found)
-        node = found or node.child_by_field_name("declarator")
-        if node is None:
+        inner = found or node.child_by_field_name("declarator")
+        if inner is None:
             return None
+        node = inner
         if node.type in ("identifier", "field_identifier", "type_identifier", "operator_name"):
             return name_text(node)
         if node.type in ("qualified_identifier", "destructor_name"):
@@ -147,17 +145,17 @@ def definition_name(node: Any) -> str | None:
     return None
 
 
-def header_row(node: Any) -> int:
+def header_row(node: Node) -> int:
     named = node.child_by_field_name("name") or node.child_by_field_name("declarator")
     return int(named.start_point[0]) if named is not None else int(node.start_point[0])
 
 
-def _opens_with_brace(body: Any) -> bool:
+def _opens_with_brace(body: Node) -> bool:
     first = body.child(0) if body.child_count else None  # a leaf body (`def x = 1`) has none
     return first is not None and first.type == "{"
 
 
-def signature_end(node: Any, header: int) -> int:
+def signature_end(node: Node, header: int) -> int:
     """Exclusive end of the signature: the line opening the body (`{`), or the one before it."""
     body = body_of(node)
     if body is None:
@@ -169,7 +167,7 @@ def signature_end(node: Any, header: int) -> int:
     return max(header + 1, row + 1 if _opens_with_brace(body) else row)
 
 
-def container_signature_end(body: Any, header: int) -> int:
+def container_signature_end(body: Node, header: int) -> int:
     """A container's signature ends on the line its body opens (`{`, or `:` in Python)."""
     if body.type == "body_statement":  # Ruby's body starts at its first member
         return header + 1
@@ -177,7 +175,7 @@ def container_signature_end(body: Any, header: int) -> int:
 
 
 def dart_function(
-    signature: Any, siblings: Sequence[Any], index: int, parent: int | None, out: list[Block]
+    signature: Node, siblings: Sequence[Node], index: int, parent: int | None, out: list[Block]
 ) -> None:
     """A Dart function: its signature node and the `function_body` sibling after it (Dart gives
     a function as the two), added to `out` unless abstract (a declaration only, left to the chunks)."""
@@ -191,7 +189,7 @@ def dart_function(
     sig = max(
         header + 1, int(body.start_point[0]) + (1 if body.text is not None and body.text[:1] == b"{" else 0)
     )
-    start = leading_row(signature, siblings, index, "dart")
+    start = leading_row(signature, siblings, index, NO_SYNTAX)  # Dart reads its docs as most do
     name = definition_name(inner)
     if name is None and inner.type == "factory_constructor_signature":  # `factory Box.of(…)`
         name = next((name_text(c) for c in inner.named_children if c.type == "identifier"), None)

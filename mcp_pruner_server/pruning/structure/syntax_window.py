@@ -14,8 +14,9 @@ characters are blanked or put in front):
   and when the window opens inside a block comment, the lines down to its `*/`. A reading
   without the orphan is tried too (the window may open at a member);
 - the headless container: the `}`s that still close nothing are blanked, and for each a
-  container header of the language (`class _ {`) is put on the row where the window's own code
-  starts, so that its members parse as members (one at least below an indented orphan `}`).
+  container header of the language (`class _ {`: its record's `Syntax.container_opener`) is put
+  on the row where the window's own code starts, so that its members parse as members (one at
+  least below an indented orphan `}`).
 
 `syntax.py` parses these only when the text as given did not parse (`window_blocks`), so a file
 that parses is not concerned, and keeps the reading with the fewest failed rows; the container
@@ -29,33 +30,9 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
+from mcp_pruner_server.pruning.languages.registry import by_name
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 
-# A header that opens a container whose members are the language's methods.
-CONTAINER_OPENERS = {
-    "java": "class _ {",
-    "csharp": "class _ {",
-    "kotlin": "class _ {",
-    "javascript": "class _ {",
-    "typescript": "class _ {",
-    "tsx": "class _ {",
-    "dart": "class _ {",
-    "swift": "class _ {",
-    "scala": "class _ {",
-    "groovy": "class _ {",
-    "php": "class _ {",
-    "php_only": "class _ {",
-    "solidity": "contract _ {",
-    "cpp": "struct _ {",
-    "rust": "impl _ {",
-    "zig": "const _ = struct {",
-    "objc": "@implementation _",
-}
-# Languages whose methods parse only inside their container (`- (void)f {` outside an
-# `@implementation` is no method): one is put in front whatever the braces say.
-METHODS_INSIDE = frozenset({"objc"})
-# Languages of braces without such containers: their stray `}`s are only blanked.
-BRACE_ONLY = frozenset({"c", "go"})
 # What a brace count skips on a line: strings, characters and a line comment (braces in a
 # block comment are rare enough to count).
 _NOT_CODE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*')
@@ -83,7 +60,8 @@ def window_texts(text: str, lang: str) -> Iterator[tuple[str, int | None]]:
     """The readings of `text` as a window cut out of a file, if it looks like one (some `}`
     closes nothing, a `*/` opens nothing, or no line is at the left margin), each with the row
     where containers were put in front (None if none was); nothing for other texts and languages."""
-    if lang not in CONTAINER_OPENERS and lang not in BRACE_ONLY:
+    syntax = by_name(lang).syntax
+    if syntax.container_opener is None and not syntax.brace_only:
         return
     lines = text.split("\n")
     top = _comment_end(lines)
@@ -111,8 +89,9 @@ def _reading(lines: list[str], top: int, lang: str, *, nested: bool) -> tuple[st
         blanked[row][col] = " "
     for row, chars in blanked.items():
         out[row] = "".join(chars)
-    opener = CONTAINER_OPENERS.get(lang)
-    openers = 1 if lang in METHODS_INSIDE else max(len(stray), int(nested))
+    syntax = by_name(lang).syntax
+    opener = syntax.container_opener
+    openers = 1 if syntax.methods_inside else max(len(stray), int(nested))
     first = next((i for i in range(top, len(out)) if out[i].strip()), None)
     if not openers or opener is None or first is None:
         return "\n".join(out), None

@@ -1,4 +1,4 @@
-"""Visual Basic's own rules for ranking its units (`language_hooks.HOOKS["vbnet"]`).
+"""Visual Basic's own rules for ranking its units (`language_hooks.VBNET_HOOKS`, its record's hooks).
 
 A constructor is `Sub New`, and .NET documents every one alike: "Initializes a new instance of the
 X class." `new` is a stop word and the class's name is in every member's name field (as their

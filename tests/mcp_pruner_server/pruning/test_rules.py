@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES
 from mcp_pruner_server.pruning.rules import RULES, hook_rule, on, rules_off
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import code_units
-from mcp_pruner_server.pruning.structure.language_hooks import HOOKS
 
 _STACK = [
     "class Stack:",
@@ -22,7 +22,7 @@ _STACK = [
 
 def test_every_language_rule_is_named_in_the_table() -> None:
     lines = ["subroutine gf_unpack6(a)", "end subroutine"]
-    for lang, hooks in HOOKS.items():
+    for lang, hooks in ((name, record.hooks) for name, record in LANGUAGES.items()):
         prepared = hooks.prepare(lines, {"section": 1.0}) if hooks.prepare is not None else ()
         for hook in (*hooks.name_hits, *prepared, *hooks.reorders):
             assert hook_rule(lang, hook) in RULES, hook_rule(lang, hook)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from mcp_pruner_server.pruning.structure.calls import called_credit, ocaml_code, unit_names
+from mcp_pruner_server.pruning.structure.calls import called_credit, unit_names
 from mcp_pruner_server.pruning.structure.code_blocks import find_blocks
+from mcp_pruner_server.pruning.structure.ml_code import ocaml_code
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
 CALLS_SOURCE = """\
@@ -253,7 +254,7 @@ def test_a_fortran_hash_is_text_but_a_preprocessor_line_holds_no_call() -> None:
 
 def test_fsharp_multiplication_operator_opens_no_comment() -> None:
     lines = ["let product xs = List.fold (*) 1 xs", "let total = Banner.draw xs", "let draw x =", "    x"]
-    assert ocaml_code(lines, "fsharp")[1] == lines[1]
+    assert ocaml_code(lines, fsharp=True)[1] == lines[1]
     assert _credit(lines, 1, "fsharp")[-1] == 2.0
     assert ocaml_code(["let x = (*) still a comment", "y *) z"])[1].split() == ["z"]  # OCaml's `(*)`
 
@@ -269,7 +270,7 @@ def test_an_fsharp_line_comment_or_triple_quoted_string_hides_no_code_and_names_
         "let draw x =",
         "    x",
     ]
-    code = ocaml_code(lines, "fsharp")
+    code = ocaml_code(lines, fsharp=True)
     assert [c.split() for c in code[1:5]] == [[], ["let", "doc", "="], [], []]
     assert code[5] == lines[5]
     assert _credit(lines, 5, "fsharp")[-1] == 2.0
@@ -320,7 +321,7 @@ def test_an_fsharp_verbatim_string_ends_at_its_quote_and_an_interpolated_ones_ho
         "let render page =",
         "    page",
     ]
-    code = ocaml_code(lines, "fsharp")
+    code = ocaml_code(lines, fsharp=True)
     assert code[0].split() == ["let", "load", "file", "=", "Path.Combine(", ",", "file)", "|>", "normalize"]
     assert code[1].split() == ["let", "caption", "page", "=", "render", "page", "page.Count"]
     assert code[2].split() == ["let", "quoted", "="]
@@ -331,5 +332,5 @@ def test_an_fsharp_verbatim_string_ends_at_its_quote_and_an_interpolated_ones_ho
 
 def test_braces_in_a_plain_fsharp_string_are_text_not_holes() -> None:
     lines = ['let price = "${render page}" + $"{page.Count}$"', "let render page =", "    page"]
-    assert ocaml_code(lines, "fsharp")[0].split() == ["let", "price", "=", "+", "page.Count"]
+    assert ocaml_code(lines, fsharp=True)[0].split() == ["let", "price", "=", "+", "page.Count"]
     assert _credit(lines, 0, "fsharp")[-1] == 0.0

@@ -4,9 +4,10 @@ between its reading and its use."""
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.languages.registry import hooks_of
 from mcp_pruner_server.pruning.scoring import query_weights
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.language_hooks import NameHits, hooks_of
+from mcp_pruner_server.pruning.structure.language_hooks import NameHits
 
 CONVERTER = [
     "module converter",

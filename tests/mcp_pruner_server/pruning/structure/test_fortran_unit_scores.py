@@ -1,4 +1,4 @@
-"""Fortran's own hooks (`language_hooks.HOOKS`) as `code.code_units` scores with them: a
+"""Fortran's own hooks (`language_hooks.FORTRAN_HOOKS`) as `code.code_units` scores with them: a
 procedure's name field holds the kind and rank its suffixes name (`_dp`, `_2d`) and the question
 words its parts abbreviate (`vect`), so of specifics documented alike the one the question spells
 out is kept (`fortran_names.py`); a generic interface's specifics are named by its words too

@@ -1,4 +1,4 @@
-"""Each language's rules as a table entry: `code_units` reads `HOOKS`, never a language's name."""
+"""Each language's rules are its record's hooks: `code_units` reads them, never a language's name."""
 
 from __future__ import annotations
 
@@ -6,16 +6,12 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from mcp_pruner_server.pruning.languages.record import Language
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES, hooks_of
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.code_blocks import Block
-from mcp_pruner_server.pruning.structure.language_hooks import (
-    HOOKS,
-    NO_HOOKS,
-    LanguageHooks,
-    Ranked,
-    hooks_of,
-)
+from mcp_pruner_server.pruning.structure.language_hooks import NO_HOOKS, LanguageHooks, Ranked
 from mcp_pruner_server.pruning.structure.powershell_blocks import powershell_blocks
 
 LINES = [
@@ -38,10 +34,12 @@ def _save_first(ranked: Ranked, scores: Sequence[float]) -> list[float]:
     return [s * 10 if name == "save_config" else s for s, name in zip(scores, ranked.names, strict=True)]
 
 
-def test_a_new_languages_reorder_is_one_table_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_languages_reorder_is_a_field_of_its_record(monkeypatch: pytest.MonkeyPatch) -> None:
     question = "load the config"
     assert _best("toylang", question) == "def load_config(path):"
-    monkeypatch.setitem(HOOKS, "toylang", LanguageHooks(reorders=(_save_first,)))
+    monkeypatch.setitem(
+        LANGUAGES, "toylang", Language("toylang", hooks=LanguageHooks(reorders=(_save_first,)))
+    )
     assert _best("toylang", question) == "def save_config(path, data):"
 
 
@@ -53,11 +51,12 @@ def test_a_new_languages_name_hits_join_the_name_field(monkeypatch: pytest.Monke
         return implied if "save" in lines[block.header] else {}
 
     assert _best("toylang", question) == "def load_config(path):"
-    monkeypatch.setitem(HOOKS, "toylang", LanguageHooks(name_hits=(frob_is_save,)))
+    toylang = Language("toylang", hooks=LanguageHooks(name_hits=(frob_is_save,)))
+    monkeypatch.setitem(LANGUAGES, "toylang", toylang)
     assert _best("toylang", question) == "def save_config(path, data):"
 
 
-def test_a_language_without_an_entry_has_no_rules() -> None:
+def test_a_language_without_a_record_has_no_rules() -> None:
     assert hooks_of(None) is NO_HOOKS
     assert hooks_of("no-such-language") is NO_HOOKS
     assert hooks_of("powershell").block_finder is powershell_blocks

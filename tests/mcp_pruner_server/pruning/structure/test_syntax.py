@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.structure import syntax, syntax_grammars
+from mcp_pruner_server.pruning.languages import registry as languages
+from mcp_pruner_server.pruning.languages.record import Grammar, Language
+from mcp_pruner_server.pruning.structure import syntax
 from mcp_pruner_server.pruning.structure.code_blocks import MODULE_LIKE_LINES, Block
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 from mcp_pruner_server.pruning.types import PruneOptions
@@ -197,12 +201,13 @@ def test_a_missing_grammar_wheel_means_the_heuristics(
     monkeypatch: pytest.MonkeyPatch, lang: str, text: str
 ) -> None:
     assert syntax_blocks(text, 3, lang)  # installed: the parser finds the unit
-    monkeypatch.setitem(syntax_grammars.GRAMMARS, lang, ("tree_sitter_not_installed", "language"))
-    syntax_grammars.language.cache_clear()
+    missing = replace(languages.by_name(lang), grammar=Grammar("tree_sitter_not_installed"))
+    monkeypatch.setitem(languages.LANGUAGES, lang, missing)
+    languages.grammar_of.cache_clear()
     try:
         assert syntax_blocks(text, 3, lang) is None
     finally:
-        syntax_grammars.language.cache_clear()
+        languages.grammar_of.cache_clear()
 
 
 def test_the_same_text_is_parsed_once_and_each_caller_gets_its_own_list(
@@ -211,9 +216,11 @@ def test_the_same_text_is_parsed_once_and_each_caller_gets_its_own_list(
     parses: list[str] = []
     parse = syntax._blocks
 
-    def counting(text: str, line_count: int, lang: str, deadline: Deadline) -> tuple[Block, ...] | None:
-        parses.append(lang)
-        return parse(text, line_count, lang, deadline)
+    def counting(
+        text: str, line_count: int, language: Language, deadline: Deadline
+    ) -> tuple[Block, ...] | None:
+        parses.append(language.name)
+        return parse(text, line_count, language, deadline)
 
     monkeypatch.setattr(syntax, "_blocks", counting)
     syntax.clear_parse_cache()

@@ -11,9 +11,9 @@ import tree_sitter
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.errors import EngineTimeout
+from mcp_pruner_server.pruning.languages.registry import grammar_of as language
 from mcp_pruner_server.pruning.structure import syntax
 from mcp_pruner_server.pruning.structure.syntax import clear_parse_cache, syntax_blocks
-from mcp_pruner_server.pruning.structure.syntax_grammars import language
 from mcp_pruner_server.pruning.structure.syntax_parse import RecentResults, parse_until
 from mcp_pruner_server.pruning.types import PruneOptions
 

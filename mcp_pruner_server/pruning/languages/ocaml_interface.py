@@ -9,14 +9,16 @@ element's). `module X : sig … end` and `module type S = sig … end` hold thei
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from tree_sitter import Node
+
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 
 MLI_FUNCTIONS = frozenset({"value_specification", "external"})
 
 
-def mli_kind(node: Any) -> tuple[str, Any] | None:
+def mli_kind(node: Node) -> tuple[str, Node] | None:
     """("function" | "container", the node holding its members) for a declaration, else None."""
     if node.type in MLI_FUNCTIONS:
         return "function", node
@@ -30,7 +32,7 @@ def mli_kind(node: Any) -> tuple[str, Any] | None:
     return None
 
 
-def mli_name(node: Any) -> str | None:
+def mli_name(node: Node) -> str | None:
     """The name a `val`, `external` or `module` declares."""
     if node.type == "module_definition":
         node = next((c for c in node.named_children if c.type == "module_binding"), node)
@@ -40,7 +42,7 @@ def mli_name(node: Any) -> str | None:
     return None if found is None else name_text(found)
 
 
-def doc_below_end(siblings: Sequence[Any], index: int, end: int) -> int:
+def doc_below_end(siblings: Sequence[Node], index: int, end: int) -> int:
     """The exclusive end of `siblings[index]` (`end`) with the doc comment directly below it,
     when a blank line (or nothing) follows that comment: else it is the next element's doc."""
     if index + 1 >= len(siblings):
@@ -53,3 +55,11 @@ def doc_below_end(siblings: Sequence[Any], index: int, end: int) -> int:
     if after is not None and int(after.start_point[0]) <= int(doc.end_point[0]) + 1:
         return end
     return int(doc.end_point[0]) + 1
+
+
+LANGUAGE = Language(
+    name="ocaml_interface",
+    extensions=(".mli",),
+    grammar=Grammar("tree_sitter_ocaml", "language_ocaml_interface"),
+    syntax=Syntax(kind=mli_kind, name=mli_name, doc_below=doc_below_end),
+)

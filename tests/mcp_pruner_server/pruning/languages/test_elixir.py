@@ -1,11 +1,8 @@
-"""Elixir and Julia units from their grammars: Elixir's `def…` calls with their `@doc` / `@spec` /
-`@impl`, inside the `defmodule` that holds them, up to the call's `end` (`rescue` clauses included);
-Julia's functions, macros and structs inside their module, a signature over several lines and a
-macro around a function included, its docstring left to the chunks."""
+"""Elixir units from its grammar: its `def…` calls with their `@doc` / `@spec` / `@impl`, inside the
+`defmodule` that holds them, up to the call's `end` (`rescue` clauses included)."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,42 +45,6 @@ end
 """
 
 
-JULIA = """\
-module Shapes
-
-using LinearAlgebra
-
-\"\"\"
-    area(r)
-
-The area of a disc.
-\"\"\"
-function area(r::Real)
-    return pi * r^2
-end
-
-# Scales it.
-@inline function scale(
-    x::T,
-    k::Real,
-) where {T}
-    y = k * x
-
-    return y
-end
-
-Base.size(s::Shape) = s.n
-perimeter(r) =
-    2 * pi * r
-
-struct Disc{T} <: Shape
-    r::T
-end
-
-end
-"""
-
-
 def _spans(text: str, lang: str = "elixir") -> list[tuple[int, int, int, bool, int | None, str | None]]:
     return [(b.start, b.header, b.end, b.container, b.parent, b.name) for b in blocks_of(text, lang)]
 
@@ -109,23 +70,11 @@ def test_the_engine_keeps_the_whole_elixir_function_with_its_rescue_clause() -> 
     assert "  def pad7(x) do" not in kept  # pruned, not a fail-open copy of the text
 
 
-def test_julia_units_are_functions_macros_and_structs_inside_their_module() -> None:
-    assert _spans(JULIA, "julia") == [
-        (0, 0, 32, True, None, "Shapes"),
-        (9, 9, 12, False, 0, "area"),  # its docstring above is a chunk of its own
-        (13, 14, 22, False, 0, "scale"),  # its comment and `@inline`; `) where {T}` then the body
-        (24, 24, 26, False, 0, "perimeter"),  # a short function over two lines; one line is a chunk
-        (27, 27, 30, False, 0, "Disc"),
-    ]
-    assert blocks_of(JULIA, "julia")[2].sig_end == 18  # the signature runs to `) where {T}`
-
-
-@pytest.mark.parametrize("lang", ["elixir", "julia"])
-def test_a_failed_parse_means_the_heuristics(lang: str) -> None:
-    assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, lang) is None
+def test_a_failed_parse_means_the_heuristics() -> None:
+    assert syntax_blocks("{{{{ ]] (( end end fi } def\n" * 20, 21, "elixir") is None
 
 
 @settings(max_examples=40, deadline=None)
-@given(lang=st.sampled_from(["elixir", "julia"]), keep=st.lists(st.booleans(), min_size=40, max_size=40))
-def test_blocks_of_damaged_elixir_and_julia_nest(lang: str, keep: list[bool]) -> None:
-    _damaged_blocks_nest(ELIXIR if lang == "elixir" else JULIA, lang, keep)
+@given(keep=st.lists(st.booleans(), min_size=40, max_size=40))
+def test_blocks_of_damaged_elixir_code_nest(keep: list[bool]) -> None:
+    _damaged_blocks_nest(ELIXIR, "elixir", keep)

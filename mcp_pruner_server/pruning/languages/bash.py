@@ -1,0 +1,17 @@
+"""Bash, and the shells whose functions parse as Bash's (sh, dash, ksh, zsh)."""
+
+from __future__ import annotations
+
+import re
+
+from mcp_pruner_server.pruning.languages.record import Calls, Grammar, Language
+
+LANGUAGE = Language(
+    name="bash",
+    grep_shape="shell",
+    extensions=(".sh", ".bash", ".ksh", ".zsh"),
+    file_names=(".bashrc", ".bash_profile", ".profile", "pkgbuild"),
+    interpreters=("bash", "sh", "dash", "ksh", "zsh"),
+    grammar=Grammar("tree_sitter_bash"),
+    calls=Calls(bare_words=re.compile(r"(?<![\w$-])[A-Za-z_][\w-]*")),
+)

@@ -1,0 +1,20 @@
+"""Dart: a function is its signature and the body after it."""
+
+from __future__ import annotations
+
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
+
+# Dart gives a function as two siblings: its signature, then its `function_body` (a member's is a
+# `method_signature`; a top-level getter or setter has its own).
+DART_SIGNATURES = frozenset(
+    {"method_signature", "function_signature", "getter_signature", "setter_signature"}
+)
+
+
+LANGUAGE = Language(
+    name="dart",
+    grep_shape="typed",
+    extensions=(".dart",),
+    grammar=Grammar("tree_sitter_dart"),
+    syntax=Syntax(enum_containers=True, bodiless_signatures=DART_SIGNATURES, container_opener="class _ {"),
+)

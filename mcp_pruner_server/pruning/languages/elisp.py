@@ -1,0 +1,10 @@
+"""Emacs Lisp: known by its extension, read by the heuristics."""
+
+from __future__ import annotations
+
+from mcp_pruner_server.pruning.languages.record import Language
+
+LANGUAGE = Language(
+    name="elisp",
+    extensions=(".el",),
+)

@@ -1,0 +1,14 @@
+"""PHP, in HTML too; a fragment without `<?` is parsed as PHP alone (`php_only.py`)."""
+
+from __future__ import annotations
+
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
+
+LANGUAGE = Language(
+    name="php",
+    extensions=(".php", ".phtml"),
+    interpreters=("php",),
+    grammar=Grammar("tree_sitter_php", "language_php"),
+    fragment="php_only",
+    syntax=Syntax(enum_containers=True, container_opener="class _ {"),
+)

@@ -1,0 +1,13 @@
+"""TypeScript."""
+
+from __future__ import annotations
+
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
+
+LANGUAGE = Language(
+    name="typescript",
+    extensions=(".ts", ".mts", ".cts"),
+    interpreters=("deno", "ts-node"),
+    grammar=Grammar("tree_sitter_typescript", "language_typescript"),
+    syntax=Syntax(container_opener="class _ {"),
+)
