@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from mcp_pruner_server.pipeline.prune_step import tool_output_options
 from mcp_pruner_server.pruning.engine import prune
-from mcp_pruner_server.pruning.model_view import MODEL_MARKER, MODEL_NUMBERED, view_tokens
+from mcp_pruner_server.pruning.model_view import (
+    MODEL_MARKER,
+    MODEL_NUMBERED,
+    numbers_its_own_lines,
+    view_tokens,
+)
 from mcp_pruner_server.pruning.render import build_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
 from runner.bench.tokens import count_tokens, tokenizer
@@ -78,6 +83,7 @@ def test_the_view_estimate_is_within_a_fifth_of_the_real_count() -> None:
     assert abs(view_tokens(view) - count_tokens(view)) <= 0.2 * count_tokens(view)
 
 
+_OWN_NUMBER = re.compile(r"^ *(\d+)\t")
 _LINE = st.text(alphabet=st.sampled_from(list("ab 1[]⟦\t│-")), max_size=12)
 
 
@@ -91,14 +97,16 @@ def test_the_model_view_reads_back_unambiguously(lines: list[str], data: st.Data
     options = PruneOptions(max_prune_ratio=1.0, annotate_lines=True, include_markers=True, model_view=True)
     result = build_result(text, keep, "prn_x", options, backend="heuristic", elapsed_ms=0.0)
 
+    # a text numbering its own lines from 1 (`cat -n`'s `N\t`) is shown under its numbers, not ours
+    own = numbers_its_own_lines(lines)
     shown: dict[int, str] = {}
     hidden: list[tuple[int, int]] = []
     next_number = 1  # the number the next line of the view stands for
     for line in result.pruned_text.split("\n"):
-        numbered, marker = MODEL_NUMBERED.match(line), MODEL_MARKER.match(line)
+        numbered, marker = (_OWN_NUMBER if own else MODEL_NUMBERED).match(line), MODEL_MARKER.match(line)
         if numbered is not None:
             next_number = int(numbered.group(1))
-            shown[next_number] = line[numbered.end() :]
+            shown[next_number] = line if own else line[numbered.end() :]
         elif marker is not None:
             start, end = int(marker.group(1)), int(marker.group(2))
             assert start == next_number

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions
 from runner.bench.quality import ENGINE_TIMEOUT_MS, model_view_tokens
@@ -35,3 +40,14 @@ def test_the_bench_counts_the_text_block_a_model_receives_numbers_markers_and_tr
     viewed = model_view_tokens(text, goal, "code", 0.8, "view")
 
     assert count_tokens(without_numbers) < viewed < count_tokens(text)
+
+
+def test_counting_leaves_no_copy_of_the_encoding_in_the_temporary_directory(tmp_path: Path) -> None:
+    # tiktoken copies what it loads to $TMPDIR/data-gym-cache by default: left behind by every
+    # `jeeves run` whose ledger or demo counted tokens
+    code = (
+        "from runner.bench.tokens import count_tokens, tokenizer; assert tokenizer().exact; count_tokens('x')"
+    )
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
+    assert list(tmp_path.iterdir()) == []
