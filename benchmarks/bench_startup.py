@@ -33,6 +33,8 @@ from pathlib import Path
 
 import httpx
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))  # tests.interop's Codex driver
 
@@ -118,7 +120,7 @@ def _pruned(answer: dict[str, object]) -> None:
     result = answer.get("result")
     assert isinstance(result, dict), answer
     text = result["content"][0]["text"]
-    assert "⟦PRUNÉ: prune_id=" in text, text[:500]
+    assert any(MODEL_MARKER.match(line) for line in text.split("\n")), text[:500]
     assert "def compute_tax(amount):" in text, text[:500]
 
 

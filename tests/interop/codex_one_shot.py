@@ -11,10 +11,12 @@ rest and with every core busy.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from tests.interop.agent_dialects import codex_our_tools, codex_results
 from tests.interop.agent_loop import codex_home
 from tests.interop.fake_models import FakeModel, FinalText, JsonDict, ToolCall, Turn, serving
@@ -52,9 +54,10 @@ class OneShot:
 
 
 def is_pruned_read(text: str) -> bool:
+    lines = text.split("\n")
     return (
-        f"│ def {TARGET_FUNCTION}(lines, tax_rate):" in text
-        and "⟦PRUNÉ: prune_id=" in text
+        any(re.fullmatch(rf"\d+ def {TARGET_FUNCTION}\(lines, tax_rate\):", line) for line in lines)
+        and any(MODEL_MARKER.match(line) for line in lines)
         and not text.lstrip().startswith("{")
     )
 
