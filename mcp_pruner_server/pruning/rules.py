@@ -37,6 +37,7 @@ _TABLE = (
     ),
     # re-orderings of the scored units
     Rule("namesakes_together", "namesakes (sync/async twins, overloads) score near the best of them"),
+    Rule("namesakes_one_owner", "namesakes are together only inside one class, not across sibling classes"),
     Rule("twins_together", "near-twins (`get` / `get_mut`, `alpha0` / `alpha1`) score near the best of them"),
     Rule("named_twins_first", "among twins, the one the question's words name ranks first"),
     Rule("containers_as_context", "a container with members is their context, never a unit of its own"),

@@ -208,7 +208,9 @@ def code_units(
         if hook_on(lang, reorder):
             scores = reorder(ranked, scores)
     if on("namesakes_together"):
-        scores = namesakes_together(defined, scores, deadline=deadline)
+        owners = [b.parent for b in blocks] if parsed else []
+        owners += [None] * (len(bodies) - len(owners))
+        scores = namesakes_together(defined, scores, owners, deadline=deadline)
     if on("twins_together"):
         scores = twins_together(defined, scores, deadline=deadline)
     if on("named_twins_first"):
@@ -300,16 +302,25 @@ def _namesake_key(name: str) -> str:
 
 
 def namesakes_together(
-    names: Sequence[str | None], scores: Sequence[float], *, deadline: Deadline = NO_DEADLINE
+    names: Sequence[str | None],
+    scores: Sequence[float],
+    owners: Sequence[int | None] | None = None,
+    *,
+    deadline: Deadline = NO_DEADLINE,
 ) -> list[float]:
-    """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted).
+    """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted);
+    with `owners` (each unit's container), only namesakes in one container are raised together.
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
     out = list(scores)
-    keys = [None if n is None or n.startswith("__") else _namesake_key(n) for n in deadline.paced(names)]
-    best: dict[str, float] = {}
+    scope = owners if owners is not None and on("namesakes_one_owner") else [None] * len(names)
+    keys = [
+        None if n is None or n.startswith("__") else (owner, _namesake_key(n))
+        for n, owner in zip(deadline.paced(names), scope, strict=True)
+    ]
+    best: dict[tuple[int | None, str], float] = {}
     for key, score in zip(keys, scores, strict=True):
         if key is not None:
             best[key] = max(best.get(key, 0.0), score)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.select import Unit
-from mcp_pruner_server.pruning.structure.code import code_units
+from mcp_pruner_server.pruning.structure.code import NAMESAKE_SHARE, code_units
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
 
@@ -176,3 +176,27 @@ def test_perl_pod_outside_any_sub_counts_as_a_doc_not_as_code() -> None:
     lines = PERL_POD_AT_END
     units = _units(lines, "the cache drops expired entries once their time has passed", "perl")
     assert _best_header(lines, units) == "sub expire_entries {"
+
+
+# Two classes with a method of one name: the question is about the invoice's total.
+SIBLING_CLASSES = [
+    "class Invoice {",
+    "    // the invoice total adds every line item's price and the tax",
+    "    int total() {",
+    "        return items.stream().mapToInt(Item::price).sum() + tax;",
+    "    }",
+    "}",
+    "",
+    "class Basket {",
+    "    int total() {",
+    "        return things.size();",
+    "    }",
+    "}",
+]
+
+
+def test_a_method_named_like_one_in_a_sibling_class_is_not_raised_with_it() -> None:
+    units = _units(SIBLING_CLASSES, "the invoice total adds every line item's price and the tax", "java")
+    invoice_total = max(u.score for u in units if 2 in u.lines)
+    basket_total = max(u.score for u in units if 8 in u.lines)
+    assert basket_total < NAMESAKE_SHARE * invoice_total  # its own score, not its namesake's share
