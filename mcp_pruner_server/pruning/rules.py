@@ -30,28 +30,17 @@ class Rule:
 _TABLE = (
     # the units' fields
     Rule(
-        "constructor_named",
-        "a constructor's name field holds the words 'new' / 'create' a question uses for it",
-    ),
-    Rule(
-        "acronyms_named", "a definition named by the question's acronym (`TLS` -> `TransportLayerSecurity`)"
-    ),
-    Rule(
         "code_words_named", "a question's code-like word that is a stop word (`get`) still names a definition"
     ),
-    Rule("overloads_by_code", "overloads' alike docs: their parameters and code say which one is meant"),
     Rule("unsaid_name_lowered", "a name the question says only in part counts less than one it says wholly"),
-    Rule("callers_named", "'callers of X' / 'uses X': the units calling X, not X itself"),
     Rule(
         "called_credit", "a definition called from a line relevant to the question gets a share of its score"
     ),
     # re-orderings of the scored units
-    Rule("predicates_first", "a yes/no question raises predicates (`is_x`, `-> bool`)"),
-    Rule("subject_first", "the definition the question's subject names ('the parser …') is raised"),
     Rule("namesakes_together", "namesakes (sync/async twins, overloads) score near the best of them"),
+    Rule("namesakes_one_owner", "namesakes are together only inside one class, not across sibling classes"),
     Rule("twins_together", "near-twins (`get` / `get_mut`, `alpha0` / `alpha1`) score near the best of them"),
     Rule("named_twins_first", "among twins, the one the question's words name ranks first"),
-    Rule("stubs_below_implementation", "an `@overload` stub scores 0: its implementation answers for it"),
     Rule("containers_as_context", "a container with members is their context, never a unit of its own"),
     Rule("class_fields", "a method comes with the fields of its class it reads"),
     Rule("imports_used", "the best units bring the imports their bodies use"),

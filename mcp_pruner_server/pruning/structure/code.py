@@ -7,7 +7,6 @@ stay close to the best of them. Where the blocks are is `structure/code_blocks.p
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -27,20 +26,8 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.language_hooks import Ranked
-from mcp_pruner_server.pruning.structure.name_words import (
-    acronyms_named,
-    named_twins_first,
-    question_acronyms,
-)
-from mcp_pruner_server.pruning.structure.overloads import overloads_ranked
-from mcp_pruner_server.pruning.structure.unit_kinds import (
-    callers_named,
-    constructor_hits,
-    named_by_code_words,
-    predicates_first,
-    stubs_below_implementation,
-    subject_first,
-)
+from mcp_pruner_server.pruning.structure.name_words import named_twins_first, question_acronyms
+from mcp_pruner_server.pruning.structure.unit_kinds import named_by_code_words
 
 # `import_lines` and `is_header` are also used by the backends' safety rules through here.
 __all__ = [
@@ -149,7 +136,6 @@ def code_units(
         for hit in (*hooks.name_hits, *(hooks.prepare(lines, query) if hooks.prepare is not None else ()))
         if hook_on(lang, hit)
     ]
-    constructors, acronyms_on = on("constructor_named"), on("acronyms_named")
     for k, b in deadline.paced(enumerate(blocks)):
         if parsed:
             # a parser's container is its signature alone (fields and comments become chunks):
@@ -178,13 +164,9 @@ def code_units(
             bags.append(lh.led(b.start, b.header, end) if parsed else lh.doc(body))
         owner = [blocks[b.parent].header] * CLASS_NAME_REPEAT if b.parent is not None else []
         name_field = lh.doc(range(b.header, sig_end[k]), repeat=[*nested_headers.get(k, ()), *owner])
-        if constructors and (created := constructor_hits(b.name if parsed else None, query)):
-            name_field = Doc({**name_field.hits, **created}, name_field.length)
         for name_hits in all_name_hits:  # the field's own hits win
             if implied := name_hits(b, lines, query):
                 name_field = Doc({**implied, **name_field.hits}, name_field.length)
-        if acronyms_on and (initials := acronyms_named(b.name if parsed else None, acronyms)):
-            name_field = Doc({**name_field.hits, **initials}, name_field.length)
         names.append(name_field)
     # documentation outside definitions counts as a doc comment does (`LEAD_WEIGHT` a line)
     doc_rows = hooks.doc_rows(lines) if hooks.doc_rows is not None else set()
@@ -197,11 +179,6 @@ def code_units(
         names.append(Doc({}, 0))
         measured.append(chunk[0] not in doc_rows)
     body_scores = bm25(query, bags, b=UNIT_B, deadline=deadline)
-    # overloads' docs are alike: their parameters and code say which one is meant
-    if parsed and on("overloads_by_code"):
-        ends = [body[-1] + 1 for body, _ in spans]
-        rescore = functools.partial(bm25, query, b=UNIT_B, deadline=deadline)
-        body_scores = overloads_ranked(lines, blocks, ends, lh, bags, body_scores, rescore, deadline)
     name_query = {**acronyms, **query}
     coded = named_by_code_words(question, [b.name for b in blocks] if parsed else [])
     coded = coded if on("code_words_named") else {}
@@ -219,8 +196,6 @@ def code_units(
     if on("unsaid_name_lowered"):
         said = names_said([d if s else None for s, d in zip(name_scores, defined, strict=True)], query)
         name_scores = [s * f for s, f in zip(name_scores, said, strict=True)]
-    if on("callers_named"):
-        name_scores = callers_named(question, defined, name_scores)
     scores = [body + NAME_WEIGHT * name for body, name in zip(body_scores, name_scores, strict=True)]
     if line_scores is not None and on("called_credit"):
         credit = called_credit(lines, bodies, line_scores, names=defined, lang=lang, deadline=deadline)
@@ -228,24 +203,19 @@ def code_units(
     # Each pass below is one loop over the units, which nothing inside looks at the clock for:
     # a look between two of them keeps a deadline passing there from waiting for all the rest.
     deadline.check()
-    if on("predicates_first"):
-        scores = predicates_first(question, defined, scores, signatures)
-    if on("subject_first"):
-        scores = subject_first(question, defined, scores)
     ranked = Ranked(question, defined, signatures, lines, bodies)
     for reorder in hooks.reorders:
         deadline.check()
         if hook_on(lang, reorder):
             scores = reorder(ranked, scores)
     if on("namesakes_together"):
-        scores = namesakes_together(defined, scores, deadline=deadline)
+        owners = [b.parent for b in blocks] if parsed else []
+        owners += [None] * (len(bodies) - len(owners))
+        scores = namesakes_together(defined, scores, owners, deadline=deadline)
     if on("twins_together"):
         scores = twins_together(defined, scores, deadline=deadline)
     if on("named_twins_first"):
         scores = named_twins_first(defined, scores, query, [bag.hits for bag in bags], deadline=deadline)
-    deadline.check()
-    if on("stubs_below_implementation"):
-        scores = stubs_below_implementation(lines, bodies, defined, scores)
     deadline.check()
     # a container with members (`impl X {`) is their context, never a unit of its own:
     if parsed and on("containers_as_context"):
@@ -333,16 +303,25 @@ def _namesake_key(name: str) -> str:
 
 
 def namesakes_together(
-    names: Sequence[str | None], scores: Sequence[float], *, deadline: Deadline = NO_DEADLINE
+    names: Sequence[str | None],
+    scores: Sequence[float],
+    owners: Sequence[int | None] | None = None,
+    *,
+    deadline: Deadline = NO_DEADLINE,
 ) -> list[float]:
-    """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted).
+    """`scores` with every namesake raised to `NAMESAKE_SHARE` of the best (dunders excepted);
+    with `owners` (each unit's container), only namesakes in one container are raised together.
 
     Raises:
         EngineTimeout: `deadline` passed.
     """
     out = list(scores)
-    keys = [None if n is None or n.startswith("__") else _namesake_key(n) for n in deadline.paced(names)]
-    best: dict[str, float] = {}
+    scope = owners if owners is not None and on("namesakes_one_owner") else [None] * len(names)
+    keys = [
+        None if n is None or n.startswith("__") else (owner, _namesake_key(n))
+        for n, owner in zip(deadline.paced(names), scope, strict=True)
+    ]
+    best: dict[tuple[int | None, str], float] = {}
     for key, score in zip(keys, scores, strict=True):
         if key is not None:
             best[key] = max(best.get(key, 0.0), score)

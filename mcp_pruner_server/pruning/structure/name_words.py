@@ -124,10 +124,3 @@ ACRONYM_WEIGHT = 0.5
 def question_acronyms(question: str, query: Mapping[str, float]) -> dict[str, float]:
     """The acronyms of the question's words that are no question term, with their weight."""
     return {a: ACRONYM_WEIGHT for a in map(stem, acronym_terms(question)) if a not in query}
-
-
-def acronyms_named(name: str | None, acronyms: Mapping[str, float]) -> dict[str, int]:
-    """The acronyms that are parts of `name`, as hits of its name field."""
-    if name is None or not acronyms:
-        return {}
-    return {part: 1 for part in _parts(name) if part in acronyms}

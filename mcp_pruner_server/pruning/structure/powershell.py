@@ -200,7 +200,7 @@ PWSH_COMMENT = re.compile(r"^\s*(?:<#|#(?!!))")
 # A DSC resource's three functions are the contract the DSC engine calls, named for nothing they
 # do: Microsoft's documentation and the resources' help describe them by the state they handle
 # ("Returns the current state of …", "Sets the desired state …", "Tests if … is in the desired
-# state"), the words their name field holds here as a `new` holds "create" (`constructor_hits`).
+# state"), the words their name field holds here as a `new` holds "create".
 _TARGET_RESOURCE = re.compile(r"^\s*function\s+(?:\w+:)?(get|set|test)-TargetResource\b", re.IGNORECASE)
 _DSC_CONTRACT = {
     verb: terms(words)

@@ -134,7 +134,7 @@ def r_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[
 # R's functions are named for what they do (`summarise`, `expand`, `recode`, `pivot_wider`), and a
 # roxygen title opens with that verb ("Summarise each group …", "Expand data frame …") or with the
 # name written as code ("`pivot_wider()` widens …"): a question so opened names the function as
-# plainly as "The equal method …" does (`unit_kinds.subject_first`), and the function of that
+# plainly as "The equal method …" does, and the function of that
 # name (not its S3 methods, `summarise.data.frame`) scores this many times its own.
 OPENING_NAME_BOOST = 2.0
 _OPENING_WORD = re.compile(r"\W*([A-Za-z.][\w.]*)")

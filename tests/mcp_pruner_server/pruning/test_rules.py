@@ -11,12 +11,12 @@ from mcp_pruner_server.pruning.structure.code import code_units
 
 _STACK = [
     "class Stack:",
-    "    def size(self):",
-    "        # the stack's items, empty or not",
-    "        return len(self.items)",
+    "    def top(self):",
+    "        # the item on top of the stack, read only",
+    "        return self.items[-1]",
     "",
-    "    def is_empty(self):",
-    "        return not self.items",
+    "    def top_mut(self):",
+    "        return self.items",
 ]
 
 
@@ -43,12 +43,12 @@ def _scores(question: str) -> list[float]:
 
 
 def test_a_rule_switched_off_stops_applying_inside_the_block_only() -> None:
-    question = "Returns true if the stack is empty"
-    size, is_empty = _scores(question)
-    assert is_empty > size  # the predicate is raised for a yes/no question
-    with rules_off("predicates_first"):
-        assert not on("predicates_first")
-        _, empty_off = _scores(question)
-    assert empty_off < is_empty
-    assert on("predicates_first")
-    assert _scores(question) == [size, is_empty]
+    question = "The item on top of the stack, read only"
+    top, twin = _scores(question)
+    assert twin >= 0.5 * top  # the near-twin is raised towards the one the question describes
+    with rules_off("twins_together"):
+        assert not on("twins_together")
+        _, twin_off = _scores(question)
+    assert twin_off < twin
+    assert on("twins_together")
+    assert _scores(question) == [top, twin]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.select import Unit
-from mcp_pruner_server.pruning.structure.code import code_units
+from mcp_pruner_server.pruning.structure.code import NAMESAKE_SHARE, code_units
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
 
@@ -144,162 +144,6 @@ def test_removing_all_of_something_ranks_clear_next_to_remove() -> None:
     ]
 
 
-# Three overloads: the first two are documented, the third's doc is missing; the question asks
-# for the third in the first one's words, and says which parameter it takes.
-OVERLOADS = [
-    "public static class OrdinalizeExtensions",
-    "{",
-    "    /// <summary>",
-    "    /// Turns a number into an ordinal string used to denote the position in an ordered sequence",
-    "    /// such as 1st, 2nd, 3rd, 4th, the suffix chosen by the ordinalizer of the current thread.",
-    "    /// </summary>",
-    "    public static string Ordinalize(this int number) =>",
-    "        Configurator.Ordinalizers.Current.Convert(number, number.ToString());",
-    "",
-    "    /// <summary>",
-    "    /// Turns a number string into an ordinal string in the given culture.",
-    "    /// </summary>",
-    "    public static string Ordinalize(this string numberString, CultureInfo culture) =>",
-    "        Configurator.Ordinalizers.ResolveForCulture(culture).Convert(int.Parse(numberString));",
-    "",
-    "    public static string Ordinalize(this int number, CultureInfo culture) =>",
-    "        Configurator.Ordinalizers.ResolveForCulture(culture).Convert(number, number.ToString());",
-    "}",
-]
-
-
-def test_an_overload_is_told_from_its_documented_twins_by_its_parameters() -> None:
-    question = (
-        "Turns a number into an ordinal string used to denote the position in an ordered sequence"
-        " such as 1st, 2nd, 3rd, 4th, in the given culture."
-    )
-    best = _best_header(OVERLOADS, _units(OVERLOADS, question, "csharp"))
-    assert best == "public static string Ordinalize(this int number, CultureInfo culture) =>"
-
-
-# The same overloads in two extensions of one type (Swift reopens a type as often as it likes):
-# one scope, so the undocumented overload shares its twin's doc.
-EXTENSION_OVERLOADS = [
-    "extension Int {",
-    "    /// Turns a number into an ordinal string used to denote the position in an ordered",
-    "    /// sequence such as 1st, 2nd, 3rd, 4th, the suffix chosen by the current ordinalizer.",
-    "    public func ordinalized() -> String {",
-    "        Ordinalizers.current.convert(self, String(self))",
-    "    }",
-    "}",
-    "",
-    "extension Int {",
-    "    public func ordinalized(culture: Locale) -> String {",
-    "        Ordinalizers.resolve(for: culture).convert(self, String(self))",
-    "    }",
-    "",
-    "    public func spelledOut(culture: Locale) -> String {",
-    "        Spellers.resolve(for: culture).spell(self)",
-    "    }",
-    "}",
-]
-
-
-def test_overloads_in_two_extensions_of_one_type_share_their_docs() -> None:
-    question = (
-        "Turns a number into an ordinal string used to denote the position in an ordered sequence"
-        " such as 1st, 2nd, 3rd, 4th, in the given culture."
-    )
-    best = _best_header(EXTENSION_OVERLOADS, _units(EXTENSION_OVERLOADS, question, "swift"))
-    assert best == "public func ordinalized(culture: Locale) -> String {"
-
-
-# Kotlin's secondary constructors are overloads of their class, named by it as Java's are.
-KOTLIN_CONSTRUCTORS = [
-    "class Ordinal(val text: String) {",
-    "    /**",
-    "     * Turns a number into an ordinal string used to denote the position in an ordered",
-    "     * sequence such as 1st, 2nd, 3rd, 4th, the suffix chosen by the current ordinalizer.",
-    "     */",
-    "    constructor(number: Int) : this(Ordinalizers.current.convert(number, number.toString())) {",
-    "        check(number >= 0)",
-    "    }",
-    "",
-    "    constructor(number: Int, culture: Locale) :",
-    "        this(Ordinalizers.resolve(culture).convert(number, number.toString())) {",
-    "        check(number >= 0)",
-    "    }",
-    "",
-    "    fun spelledOut(culture: Locale): String = Spellers.resolve(culture).spell(text)",
-    "}",
-]
-
-
-def test_kotlin_secondary_constructors_share_their_docs() -> None:
-    question = (
-        "Turns a number into an ordinal string used to denote the position in an ordered sequence"
-        " such as 1st, 2nd, 3rd, 4th, in the given culture."
-    )
-    best = _best_header(KOTLIN_CONSTRUCTORS, _units(KOTLIN_CONSTRUCTORS, question, "kotlin"))
-    assert best == "constructor(number: Int, culture: Locale) :"
-
-
-# Three `@overload` stubs of `to_unicode`, its implementation, and the function the question means.
-STUBS = [
-    "@typing.overload",
-    "def to_unicode(value: str) -> str:",
-    "    pass",
-    "",
-    "@typing.overload",
-    "def to_unicode(value: bytes) -> str:",
-    "    pass",
-    "",
-    "def to_unicode(value):",
-    '    """Converts a byte string to a unicode string."""',
-    "    if isinstance(value, bytes):",
-    "        return value.decode('utf-8')",
-    "    return value",
-    "",
-    "def recursive_unicode(obj):",
-    "    if isinstance(obj, dict):",
-    "        return {recursive_unicode(k): recursive_unicode(v) for k, v in obj.items()}",
-    "    if isinstance(obj, list):",
-    "        return [recursive_unicode(i) for i in obj]",
-    "    return to_unicode(obj)",
-]
-
-
-def test_an_overload_stub_does_not_compete_with_its_implementation() -> None:
-    query = query_weights("converting byte strings to unicode")
-    lh = line_hits(line_terms(STUBS), query)
-    units = code_units(STUBS, lh, query, window_scores(query, lh))
-    score = {STUBS[u.lines[0]]: u.score for u in units if u.lines[0] in (0, 4, 8, 14)}
-    assert score["@typing.overload"] == 0.0  # both stubs (the dict keeps the second)
-    assert score["def to_unicode(value):"] > score["def recursive_unicode(obj):"] > 0
-
-
-# `is_root`'s doc comment is missing; its neighbour's code says "parent" more often.
-PREDICATE = [
-    "impl Ignore {",
-    "    pub fn depth(&self) -> usize {",
-    "        let parent = self.0.parent.as_ref();",
-    "        parent.map_or(0, |p| p.depth() + 1)",
-    "    }",
-    "",
-    "    pub fn is_root(&self) -> bool {",
-    "        self.0.parent.is_none()",
-    "    }",
-    "}",
-]
-
-
-def test_a_question_asking_whether_prefers_a_predicate() -> None:
-    blocks = syntax_blocks("\n".join(PREDICATE), len(PREDICATE), "rust")
-    assert blocks is not None
-    question = "Return true if this matcher has no parent."
-    query = query_weights(question)
-    lh = line_hits(line_terms(PREDICATE), query)
-    units = code_units(PREDICATE, lh, query, window_scores(query, lh), blocks=blocks, question=question)
-    assert _best_header(PREDICATE, units) == "pub fn is_root(&self) -> bool {"
-    units = code_units(PREDICATE, lh, query, window_scores(query, lh), blocks=blocks)  # no question, no boost
-    assert _best_header(PREDICATE, units) == "pub fn depth(&self) -> usize {"
-
-
 # A module documented in POD after `__END__`: its prose is worded like the questions about it.
 PERL_POD_AT_END = [
     "package Cache;",
@@ -334,32 +178,25 @@ def test_perl_pod_outside_any_sub_counts_as_a_doc_not_as_code() -> None:
     assert _best_header(lines, units) == "sub expire_entries {"
 
 
-PERL_QUEUE = [
-    "package Queue;",
-    "",
-    "sub new {",
-    "    my ($class, %args) = @_;",
-    "    return bless { items => [], %args }, $class;",
+# Two classes with a method of one name: the question is about the invoice's total.
+SIBLING_CLASSES = [
+    "class Invoice {",
+    "    // the invoice total adds every line item's price and the tax",
+    "    int total() {",
+    "        return items.stream().mapToInt(Item::price).sum() + tax;",
+    "    }",
     "}",
     "",
-    "sub enqueue {",
-    "    my ($self, $priority, $item) = @_;",
-    "    push @{$self->{items}}, [$priority, $item];",
-    "}",
-    "",
-    "sub size {",
-    "    my ($self) = @_;",
-    "    return scalar @{$self->{items}};",
-    "}",
-    "",
-    "sub clear {",
-    "    my ($self) = @_;",
-    "    $self->{items} = [];",
+    "class Basket {",
+    "    int total() {",
+    "        return things.size();",
+    "    }",
     "}",
 ]
 
 
-def test_a_constructor_named_new_is_what_creating_one_asks_for() -> None:
-    lines = PERL_QUEUE
-    units = _units(lines, "Creates a new queue, empty unless given items.", "perl")
-    assert _best_header(lines, units) == "sub new {"
+def test_a_method_named_like_one_in_a_sibling_class_is_not_raised_with_it() -> None:
+    units = _units(SIBLING_CLASSES, "the invoice total adds every line item's price and the tax", "java")
+    invoice_total = max(u.score for u in units if 2 in u.lines)
+    basket_total = max(u.score for u in units if 8 in u.lines)
+    assert basket_total < NAMESAKE_SHARE * invoice_total  # its own score, not its namesake's share

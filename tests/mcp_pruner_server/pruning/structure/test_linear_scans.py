@@ -10,7 +10,6 @@ from mcp_pruner_server.pruning.structure.clojure_blocks import clojure_blocks
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.matlab_blocks import matlab_blocks
 from mcp_pruner_server.pruning.structure.r_blocks import r_blocks
-from mcp_pruner_server.pruning.structure.unit_kinds import stubs_below_implementation
 
 
 class CountedLines(Sequence[str]):
@@ -132,17 +131,6 @@ def test_r_reads_each_line_a_bounded_number_of_times() -> None:
         counted = CountedLines(lines)
         r_blocks(counted)
         assert counted.reads <= 12 * len(lines) + 20_000, lines[-1]
-
-
-def test_overload_stubs_are_read_once() -> None:
-    stub = ["@overload", "def f(x: int) -> int: ..."]
-    lines = CountedLines(stub * 2000 + ["def g(x):", "    return x"])
-    bodies = [[2 * k, 2 * k + 1] for k in range(2000)] + [[4000, 4001]]
-    scores = stubs_below_implementation(lines, bodies, ["f"] * 2000 + ["g"], [1.0] * 2001)
-    assert scores == [1.0] * 2001  # no implementation of `f` below its stubs
-    assert lines.reads <= 2 * len(lines)
-    below = stubs_below_implementation(stub * 2 + ["def f(x):"], [[0, 1], [2, 3], [4]], ["f"] * 3, [1.0] * 3)
-    assert below == [0.0, 0.0, 1.0]
 
 
 def test_matlab_reads_a_file_of_long_functions_a_bounded_number_of_times() -> None:

@@ -11,9 +11,7 @@ from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weigh
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.name_words import (
     NAMED_TWIN_LEAD,
-    acronyms_named,
     named_twins_first,
-    question_acronyms,
 )
 from mcp_pruner_server.pruning.structure.syntax import syntax_blocks
 
@@ -93,38 +91,6 @@ def test_acronyms_are_the_initials_of_three_or_four_words_without_stop_words() -
     assert "tic" not in found  # "the" is a stop word
     assert "dfq" not in found  # a clause ends at the parenthesis
     assert acronym_terms("a mean squared error") == ["mse"]
-
-
-def test_a_name_part_that_is_an_acronym_of_the_question_is_a_hit_of_its_name() -> None:
-    question = "Computes the inverse cumulative distribution function"
-    acronyms = question_acronyms(question, query_weights(question))
-    assert acronyms_named("InvCDF", acronyms) == {"cdf": 1}
-    assert acronyms_named("model_delta", question_acronyms("delete every leaf", {})) == {}  # a part whole
-    assert acronyms_named(None, acronyms) == {}
-
-
-def test_code_units_rank_a_definition_named_by_the_questions_acronym_first() -> None:
-    text = "\n".join(
-        [
-            "let pdf x =",
-            "  exp (-. x *. x)",
-            "",
-            "let cdf x =",
-            "  erf x",
-            "",
-            "let quantile p =",
-            "  p",
-        ]
-    )
-    lines = text.split("\n")
-    question = "The cumulative distribution function at x"
-    query = query_weights(question)
-    blocks = syntax_blocks(text, len(lines), "ocaml")
-    units = code_units(
-        lines, line_hits(line_terms(lines), query), query, blocks=blocks, lang="ocaml", question=question
-    )
-    best = max(units, key=lambda u: u.score)
-    assert lines[best.lines[0]] == "let cdf x ="
 
 
 def test_comparing_names_stops_at_a_deadline_passing_once_their_parts_are_known() -> None:
