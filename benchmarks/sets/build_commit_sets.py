@@ -7,8 +7,8 @@ The manifest lists public repositories, each at a pinned commit, with its langua
 (`dev` or `untouched`; a split is by repository). `--mirror-dir` holds their git directories as the
 search tool's `fetch github:owner/name` leaves them (`owner+name/repo`; any bare or non-bare git
 directory laid out that way will do: `git clone --bare <the repository's public URL>
-MIRROR_DIR/owner+name/repo` for each manifest entry). Nothing is checked out: the builder reads the history with
-`git log` / `git show` / `git diff`, from the pinned commit back. It writes
+MIRROR_DIR/owner+name/repo` for each manifest entry). Nothing is checked out: the builder reads
+the history with `git log` / `git show` / `git diff`, from the pinned commit back. It writes
 `OUT/<split>/<language>.jsonl` in the shared harness's task format (id, kind, source_type "code",
 goal_hint, text, gold, critical; line numbers 1-based) plus `path` (the file's path in its
 repository, as `read` tells the engine), `question_kind`, `repo` and `commit`.
