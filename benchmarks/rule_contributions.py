@@ -16,48 +16,24 @@ count the tasks whose recall the rule raises and lowers.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import statistics
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from mcp_pruner_server.pruning.engine import prune
+from lang_bench import _harness, _load
+from real_questions_bench import engine_kept
+
 from mcp_pruner_server.pruning.rules import RULES, rules_off
 from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.text import split_lines
-from mcp_pruner_server.pruning.types import PruneOptions
-
-HARNESS = Path("/work/shared/eval/prune_eval.py")
-# Generous: the runs compare outputs, never timeouts (the machine is shared).
-TIMEOUT_MS = 600_000
-
-
-def _harness() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("prune_eval", HARNESS)
-    assert spec is not None
-    assert spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _task_scores(
     task: dict[str, Any], ratio: float, nonblank: set[int]
 ) -> tuple[float, float, float | None, float]:
-    options = PruneOptions(
-        max_prune_ratio=ratio,
-        min_keep_lines=0,
-        timeout_ms=TIMEOUT_MS,
-        include_markers=False,
-        path=task.get("path"),
-    )
-    res = prune(task["text"], task["goal_hint"], task["source_type"], options, "rules")
-    n = len(task["text"].split("\n"))
-    pruned = {i for a in res.annotations for i in range(a.original_start_line - 1, a.original_end_line)}
-    kept = (set(range(n)) - pruned) & nonblank
+    kept = engine_kept(task, ratio) & nonblank
     gold = {g - 1 for g in task["gold"]}
     crit = {c - 1 for c in task["critical"]}
     critical = len(kept & crit) / len(crit) if crit else None
@@ -103,8 +79,7 @@ def _run(paths: list[str], ratio: float, names: list[str]) -> int:
     harness = _harness()
     sets: dict[str, list[dict[str, Any]]] = {}
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            tasks = [json.loads(line) for line in f if line.strip()]
+        tasks = _load(path)
         if tasks:  # a split may be empty (a small project's)
             sets[Path(path).stem] = tasks
     nonblank: dict[str, set[int]] = {}
