@@ -4,11 +4,12 @@
         --mirror-dir /work/.mirror --out /work/sets/real
 
 The manifest lists public repositories, each at a pinned commit, with its language and its split
-(`dev` or `untouched`; a split is by repository). `--mirror-dir` holds their git directories as the
-search tool's `fetch github:owner/name` leaves them (`owner+name/repo`; any bare or non-bare git
-directory laid out that way will do: `git clone --bare <the repository's public URL>
-MIRROR_DIR/owner+name/repo` for each manifest entry). Nothing is checked out: the builder reads
-the history with `git log` / `git show` / `git diff`, from the pinned commit back. It writes
+(`dev`, `untouched`, `train` or `fresh`, as `SPLITS` says; a split is by repository). `--mirror-dir`
+holds their git directories as the search tool's `fetch github:owner/name` leaves them
+(`owner+name/repo`; any bare or non-bare git directory laid out that way will do: `git clone --bare
+<the repository's public URL> MIRROR_DIR/owner+name/repo` for each manifest entry). Nothing is
+checked out: the builder reads the history with `git log` / `git show` / `git diff`, from the pinned
+commit back. It writes
 `OUT/<split>/<language>.jsonl` in the shared harness's task format (id, kind, source_type "code",
 goal_hint, text, gold, critical; line numbers 1-based) plus `path` (the file's path in its
 repository, as `read` tells the engine), `question_kind`, `repo` and `commit`.
@@ -45,7 +46,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SPLITS = ("dev", "untouched")
+# dev: rules are chosen on it; untouched: scored once (done); train: a learned scorer is fitted on it;
+# fresh: the held-out split the lead scores once, at the end. Each split is by repository.
+SPLITS = ("dev", "untouched", "train", "fresh")
 # The file before the commit: long enough that pruning matters, short enough to be one `read`.
 MIN_TEXT_LINES, MAX_TEXT_LINES = 100, 4000
 # A larger change is a rewrite, not a question about a place in the file.
@@ -208,7 +211,7 @@ def load_manifest(text: str) -> Manifest:
 
 
 def check_splits(repos: Iterable[Repo], languages: set[str]) -> None:
-    """Each repository is in exactly one known split, once: no project feeds both dev and untouched.
+    """Each repository is in exactly one known split, once: no project feeds two splits.
 
     Raises:
         ManifestError: an unknown split or language, or a repository listed twice.
@@ -512,7 +515,10 @@ def build_task(
 def git_dir_of(mirror_dir: Path, repo: Repo) -> Path:
     """Where `fetch github:owner/name` leaves a repository's git directory."""
     base = mirror_dir / repo.name.replace("/", "+")
-    return base / "repo" if (base / "repo").is_dir() else base
+    for git_dir in (base / "repo" / ".git", base / "repo"):  # some snapshots are clones with a work tree
+        if git_dir.is_dir():
+            return git_dir
+    return base
 
 
 def main() -> int:

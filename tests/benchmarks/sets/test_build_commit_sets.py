@@ -112,11 +112,16 @@ def test_a_repository_in_both_splits_or_an_unknown_split_is_refused() -> None:
     check_splits([dev, Repo("o/b", "0" * 40, "python", "untouched")], {"python"})
 
 
-def test_the_shipped_manifest_keeps_dev_and_untouched_projects_apart_in_every_language() -> None:
+def test_the_shipped_manifest_has_every_split_in_every_language() -> None:
     manifest = load_manifest(MANIFEST.read_text())
     for language in manifest.languages:
         splits = {r.split for r in manifest.repos if r.language == language}
-        assert splits == {"dev", "untouched"}, language
+        assert splits == {"dev", "untouched", "train", "fresh"}, language
+
+
+def test_a_repository_in_train_and_fresh_is_refused() -> None:
+    with pytest.raises(ManifestError):
+        check_splits([Repo("o/a", "0" * 40, "go", "train"), Repo("o/a", "0" * 40, "go", "fresh")], {"go"})
 
 
 def test_tool_boilerplate_in_a_squashed_message_is_left_out() -> None:
