@@ -16,7 +16,8 @@ repository, as `read` tells the engine), `question_kind`, `repo` and `commit`.
 
 A task is one commit that changes exactly one source file of its language (tests, docs and
 changelog files beside it are allowed), written by a person (bots and merges are left out), whose
-message has a real subject:
+message has a real subject (three words or more, saying more than a ticket id, "wip", review chatter
+or bookkeeping: a merge, revert, version bump, release, typo fix, formatting run):
   - the question is the subject and body as written, less trailers (Signed-off-by, Co-authored-by,
     ...), issue and pull-request references and CI tags;
   - the text is the file as it was before the commit (100-4000 lines);
@@ -27,15 +28,16 @@ message has a real subject:
     or only imports.
 `question_kind` is `names_symbol` when the message names an identifier the file defines (a
 code-like word: `snake_case`, `camelCase`, quoted, called `()`, or capitalised mid-sentence), else
-`plain`. Candidates are sampled with the manifest's seed, at most `max_tasks_per_repo` per
-repository and `max_tasks_per_file` per file, so a rebuild gives the same tasks.
+`plain`. Candidates are sampled with the manifest's seed (in the order of a hash of seed, repository
+and commit, so a change to a filter swaps only the tasks it concerns), at most `max_tasks_per_repo`
+per repository and `max_tasks_per_file` per file, so a rebuild gives the same tasks.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-import random
 import re
 import subprocess
 import sys
@@ -97,12 +99,38 @@ _BOT = re.compile(
 )
 # Subjects that are bookkeeping, not a question about the code.
 _NOT_A_QUESTION = re.compile(
-    r"^(merge\b|revert\b|bump\b|release\b|prepare\b.*\brelease|version\b|v?\d+(\.\d+)+\b|wip\b"
-    r"|(fix(ed|es)?\s+)?typos?\b"
-    r"|(apply|run|ran)\s+(black|prettier|clang-format|gofmt|rustfmt|cargo fmt|ruff|isort)"
+    r"^(merge\b|revert(s|ed|ing)?\b|bump(s|ed|ing)?\b|releas(e|ed|ing)\b|prepare\b.*\brelease|version\b"
+    r"|v?\d+(\.\d+)+\b|\[?wip\b"
+    r"|(fix(ed|es|ing)?\s+(a\s+|some\s+)?)?typos?\b"
+    r"|(apply|run|ran)\s+['\"`]?(black|prettier|clang-format|gofmt|rustfmt|cargo fmt|ruff|isort)"
     r"|(re)?format(ting)?\b|lint\b|update\s+(readme|changelog|docs?|copyright|license)\b)",
     re.IGNORECASE,
 )
+# A subject that only names a version: "Intermediate version 0.4.12.1.", "Update to 2.0.1".
+_VERSION_ONLY = re.compile(r"^\W*(\w+\s+){0,2}(to\s+)?(version\s+)?v?\d+(\.\d+)+\W*$", re.IGNORECASE)
+# GitHub's web editor's default subject ("Update src/app.rs", "Edited lib/x.rb via GitHub"): no words.
+_WEB_EDIT = re.compile(
+    r"^(update|create|edit(ed)?)\s+[\w./-]+\.\w+(\s+(via\s+github|for|in))*\W*$", re.IGNORECASE
+)
+# Ticket and revision ids a subject may hold instead of words: `LANG-1793`, `issue 156`, `r723`, tags.
+_TICKET = re.compile(
+    r"\b[A-Z][A-Z0-9]+-\d+\b|\b[Rr]\d{3,}\b|\[[^\]]*\]"
+    r"|(?i:\b(issue|bug|ticket|pr|pull request|case)\s*#?\s*\d+\b)"
+)
+# Words that say a change happened, not what it is about: a subject of nothing else ("Fixed issue
+# 156.", "Addressed PR feedback", "Minor tweaks") names no place in the code.
+# fmt: off
+_EMPTY_WORDS = frozenset((
+    "fix", "fixes", "fixed", "fixing", "issue", "issues", "bug", "bugs", "ticket", "pr", "part",
+    "for", "the", "a", "an", "of", "see", "per", "from", "to", "and", "in", "on", "with", "by", "as",
+    "address", "addresses", "addressed", "addressing", "code", "review", "reviews", "reviewed",
+    "feedback", "comment", "comments", "request", "requests", "change", "changes", "suggestion",
+    "suggestions", "resolve", "resolves", "resolved", "close", "closes", "closed", "implement",
+    "implements", "implemented", "apply", "applies", "applied", "more", "some", "minor", "small",
+    "misc", "stuff", "things", "update", "updates", "updated", "tweak", "tweaks", "cleanup",
+    "cleanups", "wip", "again", "another", "try", "attempt", "work", "progress",
+))
+# fmt: on
 # Trailers: `Key: value` lines git and review tools append (Signed-off-by, Co-authored-by, ...).
 _TRAILER = re.compile(
     r"^\s*([A-Z][\w-]*-(by|to)|Co-authored-by|Change-Id|Cc|Fixes|Closes|Resolves|Refs?|See-also|"
@@ -235,7 +263,7 @@ def clean_message(raw: str) -> str | None:
     """The commit message as a question: subject and body as written, less trailers, issue and
     pull-request references, CI tags and tools' boilerplate (pre-commit.ci, "Generated with");
     None when the subject is not a real one (bookkeeping such as a merge, revert, version bump or
-    typo fix, or fewer than three words)."""
+    typo fix; work in progress; only a ticket id or review chatter; or fewer than three words)."""
     lines = raw.strip().splitlines()
     if not lines:
         return None
@@ -249,11 +277,26 @@ def clean_message(raw: str) -> str | None:
     if not kept:
         return None
     subject = kept[0].strip()
-    if len(subject.split()) < MIN_SUBJECT_WORDS or _NOT_A_QUESTION.match(subject):
+    if (
+        len(subject.split()) < MIN_SUBJECT_WORDS
+        or _NOT_A_QUESTION.match(subject)
+        or _VERSION_ONLY.match(subject)
+        or not says_something(subject)
+    ):
         return None
     body = "\n".join(kept[1:]).strip()
     body = re.sub(r"\n{3,}", "\n\n", body)
     return f"{subject}\n\n{body}" if body else subject
+
+
+def says_something(subject: str) -> bool:
+    """True when the subject has a word beyond ticket ids and the words that only say a change
+    happened ("Fixed issue 156.", "[JavaDoc] Fix LANG-1793", "Addressed PR feedback" and GitHub's
+    "Update src/app.rs" say nothing)."""
+    words_only = _TICKET.sub(" ", subject)
+    if _WEB_EDIT.match(words_only.strip()):
+        return False
+    return any(w.lower() not in _EMPTY_WORDS for w in _WORD.findall(words_only))
 
 
 def is_bot(author: str) -> bool:
@@ -443,8 +486,7 @@ def build_repo(git_dir: Path, repo: Repo, manifest: Manifest) -> tuple[list[dict
             why["no real subject"] += 1
             continue
         candidates.append((c, path, question))
-    rng = random.Random(f"{manifest.seed}:{repo.name}")
-    rng.shuffle(candidates)
+    candidates.sort(key=lambda cand: sample_key(manifest.seed, repo.name, cand[0].sha))
     tasks: list[dict[str, Any]] = []
     per_file: Counter[str] = Counter()
     for c, path, question in candidates:
@@ -458,6 +500,13 @@ def build_repo(git_dir: Path, repo: Repo, manifest: Manifest) -> tuple[list[dict
             per_file[path] += 1
             tasks.append(task)
     return tasks, why
+
+
+def sample_key(seed: int, repo: str, sha: str) -> str:
+    """A commit's place in its repository's seeded sample: a hash of the seed, repository and commit,
+    so the sample keeps every task it had when a filter drops or admits other commits (a shuffle of
+    the candidate list would draw another sample from any change to the list)."""
+    return hashlib.sha256(f"{seed}:{repo}:{sha}".encode()).hexdigest()
 
 
 def build_task(

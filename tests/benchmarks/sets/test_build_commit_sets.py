@@ -1,16 +1,21 @@
-"""The commit-set builder's pure parts: diff to gold lines, message cleaning, split checks."""
+"""The commit-set builder: diff to gold lines, message cleaning, split checks, and its seeded sample
+drawn from a real git repository made here."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[3] / "benchmarks" / "sets"))
+import build_commit_sets
 from build_commit_sets import (
     ManifestError,
     Repo,
+    build_repo,
     check_splits,
     clean_message,
     defined_names,
@@ -142,3 +147,80 @@ def test_a_dotnet_test_project_beside_the_source_file_counts_as_tests() -> None:
         ("M", "Src/Json.Tests/Data.cs"),
     )
     assert source_file(changes, csharp) == "Src/Json/JsonReader.cs"
+
+
+def test_messages_that_are_only_a_ticket_id_wip_or_review_chatter_are_not_questions() -> None:
+    for raw in (
+        "Fixed issue 156.",
+        "[JavaDoc] Fix LANG-1793",
+        "- Fixed IOC-91",
+        "Comments from r723.",
+        "Addressed PR feedback",
+        "address more review comments",
+        "WIP: parser rework in progress",
+        "[WIP] parser rework in progress",
+    ):
+        assert clean_message(raw) is None, raw
+
+
+def test_version_bumps_in_any_tense_are_not_questions() -> None:
+    for raw in (
+        "Bumped to version 0.8.4.1",
+        "bumping to 2.0.1 to work around Rack",
+        "Intermediate version 0.4.12.1.",
+        "Update to 1.2.3",
+        "Run 'cargo fmt'",
+    ):
+        assert clean_message(raw) is None, raw
+
+
+def test_githubs_web_editor_subject_is_not_a_question() -> None:
+    assert clean_message("Edited lib/generators/templates/devise.rb via GitHub") is None
+    assert clean_message("Update src/bin/bat/clap_app.rs for PR 2309") is None
+    assert clean_message("Update error serializer for nested causes") is not None
+
+
+def test_a_subject_with_a_ticket_id_and_words_is_a_question() -> None:
+    for raw in (
+        "LANG-771 Fix DateUtils.ceiling increment on exact boundary",
+        "Fix Issue 1340. Bring back default behavior for the binder",
+        "Fix Python 3 issue with errors arg",
+        "Use global constant if available for libpq version",
+    ):
+        assert clean_message(raw) is not None, raw
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True, text=True).stdout
+
+
+def test_a_filter_dropping_one_commit_leaves_the_rest_of_the_sample_in_place(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.email", "dev@example.org")
+    _git(repo, "config", "user.name", "A Developer")
+    for i in range(12):  # one file per commit: the per-file cap plays no part
+        (repo / f"mod{i}.py").write_text("".join(f"def f{j}():\n    return {j}\n\n" for j in range(40)))
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "Add the modules")
+    for i in range(12):
+        path = repo / f"mod{i}.py"
+        path.write_text(path.read_text().replace("return 7\n", "return 70\n"))
+        _git(repo, "commit", "-q", "-am", f"Return seventy from f7 in module {i}")
+    manifest = replace(load_manifest(MANIFEST.read_text()), max_tasks_per_repo=5)
+    spec = Repo("o/r", _git(repo, "rev-parse", "HEAD").strip(), "python", "train")
+    before = [t["commit"] for t in build_repo(repo / ".git", spec, manifest)[0]]
+    assert len(before) == 5
+    dropped = before[2]
+    dropped_subject = _git(repo, "log", "-1", "--format=%s", dropped).strip()
+    stricter = build_commit_sets.clean_message
+
+    def clean_message_without_one(raw: str) -> str | None:
+        return None if raw.strip() == dropped_subject else stricter(raw)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(build_commit_sets, "clean_message", clean_message_without_one)
+        after = [t["commit"] for t in build_repo(repo / ".git", spec, manifest)[0]]
+    assert len(after) == 5
+    assert set(before) - set(after) == {dropped}
