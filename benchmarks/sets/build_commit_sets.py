@@ -98,12 +98,16 @@ _BOT = re.compile(
     r"\[bot\]|dependabot|renovate|github-actions|pre-commit-ci|greenkeeper|mergify|snyk-bot", re.I
 )
 # Subjects that are bookkeeping, not a question about the code.
+# A conventional-commit type or a scope may lead the subject ("docs(mainpage): fix typo",
+# "Config: update version nr to next").
 _NOT_A_QUESTION = re.compile(
-    r"^(merge\b|revert(s|ed|ing)?\b|bump(s|ed|ing)?\b|releas(e|ed|ing)\b|prepare\b.*\brelease|version\b"
+    r"^([\w./-]+(\([^)]*\))?!?:\s*)?"
+    r"(merge\b|revert(s|ed|ing)?\b|bump(s|ed|ing)?\b|releas(e|ed|ing)\b|prepare\b.*\brelease|version\b"
     r"|v?\d+(\.\d+)+\b|\[?wip\b"
     r"|(fix(ed|es|ing)?\s+(a\s+|some\s+)?)?typos?\b"
     r"|(apply|run|ran)\s+['\"`]?(black|prettier|clang-format|gofmt|rustfmt|cargo fmt|ruff|isort)"
-    r"|(re)?format(ting)?\b|lint\b|update\s+(readme|changelog|docs?|copyright|license)\b)",
+    r"|(re)?format(ting)?\b|lint\b|update\s+(readme|changelog|docs?|copyright|license)\b"
+    r"|(update|set|increase|change)\s+(the\s+)?version\b)",
     re.IGNORECASE,
 )
 # A subject that only names a version: "Intermediate version 0.4.12.1.", "Update to 2.0.1".
@@ -114,7 +118,10 @@ _WEB_EDIT = re.compile(
 )
 # Ticket and revision ids a subject may hold instead of words: `LANG-1793`, `issue 156`, `r723`, tags.
 _TICKET = re.compile(
-    r"\b[A-Z][A-Z0-9]+-\d+\b|\b[Rr]\d{3,}\b|\[[^\]]*\]"
+    r"\b[A-Z][A-Z0-9]+-(ISSUE-)?\d+\b|\b[Rr]\d{3,}\b|\[[^\]]*\]"
+    # Who sent the patch says nothing about the code: "Applied Tyler Burd's patch", "Patch by A. B."
+    r"|\b([A-Z][\w.-]*\s+){0,2}[A-Z][\w.-]*'s\s+patch\b"
+    r"|(?i:\bpatch(es)?\s+(submitted\s+)?(by|from)\s+[\w.-]+)(\s+[A-Z][\w.-]*){0,2}"
     r"|(?i:\b(issue|bug|ticket|pr|pull request|case)\s*#?\s*\d+\b)"
 )
 # Words that say a change happened, not what it is about: a subject of nothing else ("Fixed issue
@@ -128,7 +135,8 @@ _EMPTY_WORDS = frozenset((
     "suggestions", "resolve", "resolves", "resolved", "close", "closes", "closed", "implement",
     "implements", "implemented", "apply", "applies", "applied", "more", "some", "minor", "small",
     "misc", "stuff", "things", "update", "updates", "updated", "tweak", "tweaks", "cleanup",
-    "cleanups", "wip", "again", "another", "try", "attempt", "work", "progress",
+    "cleanups", "wip", "again", "another", "try", "attempt", "work", "progress", "this", "one",
+    "missed", "patch", "applied", "applying", "submitted", "thanks",
 ))
 # fmt: on
 # Trailers: `Key: value` lines git and review tools append (Signed-off-by, Co-authored-by, ...).

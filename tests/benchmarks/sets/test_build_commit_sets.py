@@ -224,3 +224,19 @@ def test_a_filter_dropping_one_commit_leaves_the_rest_of_the_sample_in_place(tmp
         after = [t["commit"] for t in build_repo(repo / ".git", spec, manifest)[0]]
     assert len(after) == 5
     assert set(before) - set(after) == {dropped}
+
+
+def test_a_leading_type_or_scope_does_not_hide_bookkeeping() -> None:
+    for raw in ("docs(mainpage): fix typo", "Config: update version nr to next", "chore: bump deps"):
+        assert clean_message(raw) is None, raw
+    assert clean_message("fix(middleware): reset ContentLength after gzip decompression") is not None
+
+
+def test_who_sent_the_patch_is_not_what_it_is_about() -> None:
+    for raw in (
+        "- Applied Tyler Burd's patch for AR-242.",
+        "Fixed AR-208. Patch submitted by Michael Thomas.",
+        "Fixing  IOC-ISSUE-83, applying patch from alwin",
+    ):
+        assert clean_message(raw) is None, raw
+    assert clean_message("Applied Bill Pierce's patch fixing AR-179: support Any properties") is not None
