@@ -52,6 +52,10 @@ _TABLE = (
         "a unit too large for the lines still missing keeps its first line and best window",
     ),
     Rule(
+        "windows_by_best_lines",
+        "a large unit whose best lines score near the best unit's is windowed too, whatever its fields",
+    ),
+    Rule(
         "best_lines_fill", "the fill ranks a unit by its best lines' scores too, not only its fields' match"
     ),
     Rule("vague_keeps_more", "a question whose words fit many units alike keeps more lines (all: none fit)"),

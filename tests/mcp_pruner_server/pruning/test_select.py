@@ -114,6 +114,24 @@ def test_a_unit_too_large_for_the_budget_keeps_its_first_line_and_its_best_scori
     assert not any(keep[10:70])
 
 
+def test_a_large_unit_whose_best_lines_score_highest_is_windowed_though_its_fields_score_low() -> None:
+    n = 100
+    scores = [0.0] * n
+    scores[2] = 3.0  # the best unit's best line
+    scores[50:53] = [6.0, 7.0, 6.0]  # what the question says, in a unit its name and doc don't fit
+    units = [
+        Unit(tuple(range(0, 5)), 10.0, peak=3.0),
+        Unit(tuple(range(10, 70)), 2.0, peak=19.0),
+        *(Unit(tuple(range(start, start + 5)), 1.0, peak=1.0) for start in (75, 82, 89)),
+    ]
+    keep = choose(n, units, [], 20, scores, [False] * n)
+    assert keep[10]
+    assert all(keep[50:53])
+    with rules_off("windows_by_best_lines"):
+        keep = choose(n, units, [], 20, scores, [False] * n)
+    assert not any(keep[10:70])
+
+
 def test_the_fill_takes_first_the_unit_whose_best_lines_score_highest_among_equals() -> None:
     n = 100
     units = [
