@@ -2,7 +2,8 @@
 the body, `defmodule X do … end` one of `defmodule` whose `do_block` holds the members, and `@doc`,
 `@spec`, `@impl` above a function are attribute calls that belong to it; a `@doc` heredoc over
 several lines is left to the chunks: joined to its function, a long one made the unit larger than a
-read's budget whenever a neighbour's doc won.
+read's budget whenever a neighbour's doc won. Which calls define what, and their names, is its
+definitions query (`queries/elixir.scm`).
 """
 
 from __future__ import annotations
@@ -10,49 +11,11 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
-
-# Elixir calls that define a function-like unit, and those whose `do` block holds members.
-ELIXIR_FUNCTIONS = frozenset(
-    {b"def", b"defp", b"defmacro", b"defmacrop", b"defguard", b"defguardp", b"defdelegate", b"defn", b"defnp"}
-)
-
-
-ELIXIR_CONTAINERS = frozenset({b"defmodule", b"defprotocol", b"defimpl"})
-
 
 # Module attributes that describe the module or declare types, not the function below them.
 ELIXIR_MODULE_ATTRIBUTES = frozenset(
     {b"moduledoc", b"typedoc", b"type", b"typep", b"opaque", b"callback", b"macrocallback", b"behaviour"}
 )
-
-
-def elixir_kind(node: Node) -> tuple[str, Node] | None:
-    """("function" | "container", the node holding its members) for a `def…` call, else None."""
-    if node.type != "call":
-        return None
-    target = node.child_by_field_name("target")
-    if target is None or target.type != "identifier":
-        return None
-    if target.text in ELIXIR_FUNCTIONS:
-        return "function", node
-    if target.text in ELIXIR_CONTAINERS:
-        body = next((c for c in node.named_children if c.type == "do_block"), None)
-        return None if body is None else ("container", body)
-    return None
-
-
-def elixir_name(node: Node) -> str | None:
-    """The name a `def…` call defines: `f` of `def f(x) when …`, `Acme.Widget` of `defmodule`."""
-    arguments = next((c for c in node.named_children if c.type == "arguments"), None)
-    head = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
-    if head is not None and head.type == "binary_operator":  # `f(x) when is_list(x)`
-        head = head.child_by_field_name("left")
-    if head is not None and head.type == "call":
-        head = head.child_by_field_name("target")
-    if head is None or head.type not in ("identifier", "alias"):
-        return None
-    return name_text(head)
 
 
 def elixir_signature_end(node: Node, header: int) -> int:
@@ -83,5 +46,5 @@ LANGUAGE = Language(
     extensions=(".ex", ".exs"),
     interpreters=("elixir",),
     grammar=Grammar("tree_sitter_elixir"),
-    syntax=Syntax(kind=elixir_kind, name=elixir_name, head_end=elixir_signature_end, annotates=_annotates),
+    syntax=Syntax(definitions="ours", head_end=elixir_signature_end, annotates=_annotates),
 )

@@ -47,6 +47,10 @@ class Grammar:
 class Syntax:
     """What `structure/syntax.py`'s walk asks of a grammar beyond the shared node tables."""
 
+    # Its definitions and their names said by a query (`structure/syntax_definitions.py`), in
+    # place of `kind` and `name`: "wheel", the grammar wheel's own `queries/tags.scm`; "ours",
+    # `languages/queries/<name>.scm` (the wheel ships none, or it misses shapes the engine reads).
+    definitions: Literal["wheel", "ours"] | None = None
     # Reads every node itself: the shared tables of definitions do not apply (Elixir's `def`
     # calls, Solidity's contracts, F#'s `let`s).
     kind: Kind | None = None

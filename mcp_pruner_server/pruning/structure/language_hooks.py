@@ -137,7 +137,7 @@ def _usage_named(ranked: Ranked, scores: Sequence[float]) -> list[float]:
 
 
 # Fortran's long derived types and modules of declarations only: hundreds of components as
-# one unit filled the budget when they won (`languages/fortran.LONG_TYPE_LINES`).
+# one unit filled the budget when they won (`languages/queries/fortran.scm`'s `min_rows`).
 # A specific's name says its kind and rank (`_dp`, `_2d`: "double precision", "2D"), cuts its
 # words short (`vect`, `wts`, `getelm`), and is also its generic's (`interface stop_type`: `fortran_*.py`).
 FORTRAN_HOOKS = LanguageHooks(chunk_long_containers=True, prepare=_fortran_name_hits)

@@ -29,6 +29,7 @@ from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.languages.record import Found, Language, Syntax
 from mcp_pruner_server.pruning.languages.registry import by_name, grammar_of
 from mcp_pruner_server.pruning.structure.code_blocks import MODULE_LIKE_LINES, Block
+from mcp_pruner_server.pruning.structure.syntax_definitions import definitions_query
 from mcp_pruner_server.pruning.structure.syntax_grammars import (
     ANONYMOUS_BINDERS,
     ANONYMOUS_TYPES,
@@ -307,11 +308,23 @@ def _blocks(text: str, line_count: int, language: Language, deadline: Deadline) 
     return found if window is None else window
 
 
+@functools.cache
+def _syntax_of(name: str) -> Syntax:
+    """The record's `Syntax`, its `kind` and `name` read from its definitions query if it has one."""
+    language = by_name(name)
+    syntax = language.syntax
+    grammar = grammar_of(name)
+    if syntax.definitions is None or grammar is None or language.grammar is None:
+        return syntax
+    query = definitions_query(name, grammar, language.grammar.module, syntax.definitions == "ours")
+    return replace(syntax, kind=query.kind, name=query.name)
+
+
 def _read(
     parser: tree_sitter.Parser, text: str, *, line_count: int, language: Language, deadline: Deadline
 ) -> tuple[tuple[Block, ...] | None, int]:
     """The blocks of a parse of `text`, None if not trusted; and how many rows failed."""
-    syntax = language.syntax
+    syntax = _syntax_of(language.name)
     if syntax.blanked is not None:
         text = syntax.blanked(text)
     tree = parse_until(parser, text.encode("utf-8", "surrogatepass"), deadline)

@@ -1,0 +1,101 @@
+"""Definitions read from a grammar's query: one extractor for every language that has one.
+
+A language's definitions query (`Syntax.definitions`: its grammar wheel's own `queries/tags.scm`,
+or ours, `pruning/languages/queries/<name>.scm`) says in tree-sitter's query language which nodes
+define what, with the capture names of the tags queries (https://tree-sitter.github.io/tree-sitter/4-code-navigation.html):
+
+- `@definition.function`, `@definition.method`, `@definition.macro`: a function-like unit;
+- `@definition.class`, `@definition.module`, `@definition.interface`: a container, whose members
+  are in its `@body` capture (else its `body` field, else the node itself);
+- `@definition.type`: a declaration that is a unit only over several lines (a one-line `struct`
+  or `event` is left to the chunks, as a one-line value is);
+- `@name`: the name it defines, or `(#set! name "constructor")` where the language names it by
+  its keyword;
+- `(#set! min_rows "30")` on a container's pattern: a container only when its last row is that
+  many rows below its first (a long type holds chunks; a short one is a unit, by another pattern).
+
+Patterns are matched at the node the walk asks about (rooted there: `set_max_start_depth(0)`),
+so a pattern must start at the definition itself: a wheel's pattern rooted above it (Solidity's
+methods as `(contract_declaration (_ (function_definition) @definition.method))`, F#'s `let`s
+under `file`) is not seen, and such a language's query is ours. Several patterns may match one node: a
+container's capture wins over a function's, and the name is the first pattern's (in the file's
+order) that captures one, so a file can list specific shapes before a catch-all without a name.
+Captures of other names (`@reference.call`, `@_keyword` for a predicate) are ignored.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from dataclasses import dataclass
+
+import tree_sitter
+from tree_sitter import Node
+
+from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
+from mcp_pruner_server.pruning.structure.syntax_spans import body_of
+
+FUNCTION_CAPTURES = frozenset({"definition.function", "definition.method", "definition.macro"})
+CONTAINER_CAPTURES = frozenset({"definition.class", "definition.module", "definition.interface"})
+MULTI_LINE_CAPTURES = frozenset({"definition.type"})
+DEFINITION_CAPTURES = FUNCTION_CAPTURES | CONTAINER_CAPTURES | MULTI_LINE_CAPTURES
+# Where a wheel keeps its tags query (`tree_sitter_x/queries/tags.scm`).
+WHEEL_QUERY = "queries/tags.scm"
+
+
+@dataclass(frozen=True)
+class DefinitionsQuery:
+    """A compiled definitions query: `kind` and `name` of a node, as `Syntax.kind` and `.name`."""
+
+    query: tree_sitter.Query
+
+    def _matches(self, node: Node) -> list[tuple[int, dict[str, list[Node]]]]:
+        cursor = tree_sitter.QueryCursor(self.query)
+        cursor.set_max_start_depth(0)  # only patterns rooted at `node`, not at its descendants
+        return sorted(
+            (match for match in cursor.matches(node) if DEFINITION_CAPTURES & match[1].keys()),
+            key=lambda match: match[0],
+        )
+
+    def kind(self, node: Node) -> tuple[str, Node] | None:
+        """("function" | "container", the node holding its members) for a definition, else None."""
+        matches = self._matches(node)
+        rows = node.end_point[0] - node.start_point[0]
+        for pattern, captures in matches:
+            if CONTAINER_CAPTURES & captures.keys():
+                if rows < int(self.query.pattern_settings(pattern).get("min_rows") or 0):
+                    continue  # a container only when it is long (Fortran's derived types)
+                body = captures.get("body")
+                return "container", body[0] if body else (body_of(node) or node)
+        for _, captures in matches:
+            if FUNCTION_CAPTURES & captures.keys():
+                return "function", node
+        if rows > 0 and any(MULTI_LINE_CAPTURES & captures.keys() for _, captures in matches):
+            return "function", node
+        return None
+
+    def name(self, node: Node) -> str | None:
+        """The name the definition `node` binds: its first `@name` capture or `name` setting."""
+        for pattern, captures in self._matches(node):
+            named = self.query.pattern_settings(pattern).get("name")
+            if named is not None:
+                return named
+            if "name" in captures:
+                return name_text(captures["name"][0])
+        return None
+
+
+def _source(language_name: str, wheel: str, own: bool) -> str:
+    """The query's text: ours (`languages/queries/<name>.scm`) or the wheel's tags query."""
+    if own:
+        ours = importlib.resources.files("mcp_pruner_server.pruning.languages") / "queries"
+        return (ours / f"{language_name}.scm").read_text(encoding="utf-8")
+    return (importlib.resources.files(wheel) / WHEEL_QUERY).read_text(encoding="utf-8")
+
+
+@functools.cache
+def definitions_query(
+    language_name: str, grammar: tree_sitter.Language, wheel: str, own: bool
+) -> DefinitionsQuery:
+    """The compiled definitions query of a language (compiled once per process)."""
+    return DefinitionsQuery(tree_sitter.Query(grammar, _source(language_name, wheel, own)))
