@@ -34,6 +34,7 @@ from tools_exec.limits import (
     SPOOL_AFTER_BYTES,
 )
 from tools_exec.paths import relative_to_root, resolve_inside
+from tools_exec.text import InvalidUtf8Count
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,14 @@ class ReadResult:
     start_line: int = 1
     omitted: Omitted | None = None  # what the cut to `max_output_bytes` left out
     capture: HeadTailCapture | None = None  # with `capture_bytes`: the range whole; the caller closes it
+    invalid_utf8_bytes: int = 0  # bytes of what was read that are not UTF-8 (each shown as U+FFFD)
 
 
 @dataclass(frozen=True)
 class _Slice:
     cut: Cut
     file_bytes: int
+    invalid_utf8_bytes: int
 
 
 async def read_text(
@@ -123,6 +126,7 @@ async def read_text(
         start_line=first,
         omitted=part.cut.omitted,
         capture=capture if capture_bytes is not None else None,
+        invalid_utf8_bytes=part.invalid_utf8_bytes,
     )
 
 
@@ -130,28 +134,35 @@ def _read_slice(
     fd: int, shown: str, first: int, last: int | None, capture: HeadTailCapture, cap: int
 ) -> _Slice:
     """Read the range from `fd`, which it takes over and closes, into `capture`; cut it to `cap`."""
+    invalid = InvalidUtf8Count()
     with os.fdopen(fd, "rb", buffering=0) as handle:
         file_bytes = os.fstat(handle.fileno()).st_size
         try:
             middle = file_bytes - capture.head_room - capture.tail_limit
             if first == 1 and last is None and middle > READ_COUNT_LINES_MAX_BYTES:
-                _head_skip_tail(handle, shown, file_bytes, capture)
+                _head_skip_tail(handle, shown, file_bytes, capture, invalid)
             else:
-                _scan(handle, shown, first, last, capture)
+                _scan(handle, shown, first, last, capture, invalid)
         except OSError as exc:
             raise IoError(f"reading {shown} failed: {exc.strerror or exc}") from exc
-    return _Slice(capture.text(cap, head_share=READ_HEAD_SHARE), file_bytes)
+    invalid.finish()
+    return _Slice(capture.text(cap, head_share=READ_HEAD_SHARE), file_bytes, invalid.invalid_bytes)
 
 
-def _head_skip_tail(handle: BinaryIO, shown: str, file_bytes: int, capture: HeadTailCapture) -> None:
+def _head_skip_tail(
+    handle: BinaryIO, shown: str, file_bytes: int, capture: HeadTailCapture, invalid: InvalidUtf8Count
+) -> None:
     """A whole file far larger than what the capture keeps: its head, then a seek to its tail.
     The middle is counted, not read (a 10 GB log costs two small reads, not a scan)."""
-    _scan(_Limited(handle, capture.head_room), shown, 1, None, capture)
+    _scan(_Limited(handle, capture.head_room), shown, 1, None, capture, invalid)
     tail_start = max(handle.tell(), file_bytes - capture.tail_limit)
     capture.skip(tail_start - handle.tell())
     handle.seek(tail_start)
+    check = invalid.restart
     while chunk := handle.read(READ_CHUNK_BYTES):
         capture.feed(chunk)
+        check(chunk)
+        check = invalid.feed
 
 
 class _Reader(Protocol):
@@ -190,8 +201,15 @@ def _open_regular(resolved: Path, shown: str) -> int:
     return fd
 
 
-def _scan(handle: _Reader, shown: str, first: int, last: int | None, capture: HeadTailCapture) -> None:
-    """Stream the file, feeding lines first..last to `capture`."""
+def _scan(
+    handle: _Reader,
+    shown: str,
+    first: int,
+    last: int | None,
+    capture: HeadTailCapture,
+    invalid: InvalidUtf8Count,
+) -> None:
+    """Stream the file, feeding lines first..last to `capture` and to `invalid`."""
     line_no = 1  # number of the line the next byte belongs to
     sniffed = False
     while True:
@@ -212,10 +230,12 @@ def _scan(handle: _Reader, shown: str, first: int, last: int | None, capture: He
                 at = chunk.index(b"\n", at) + 1
                 line_no += 1
         if last is None:
-            capture.feed(chunk[at:] if at else chunk)
-            continue
-        stop, line_no, done = _range_end(chunk, at, line_no, last)
-        capture.feed(chunk[at:stop])
+            kept, done = (chunk[at:] if at else chunk), False
+        else:
+            stop, line_no, done = _range_end(chunk, at, line_no, last)
+            kept = chunk[at:stop]
+        capture.feed(kept)
+        invalid.feed(kept)
         if done:
             return
 

@@ -5,6 +5,9 @@ Pure functions plus `CappedBuffer`, the head-keeping accumulator the pipe reader
 
 from __future__ import annotations
 
+import codecs
+import re
+
 _CONTINUATION_MASK = 0xC0
 _CONTINUATION_BITS = 0x80
 _MAX_UTF8_CHAR_BYTES = 4
@@ -31,6 +34,46 @@ def cut_utf8(data: bytes, limit: int) -> bytes:
 def decode_lossy(data: bytes) -> str:
     """UTF-8 decoding where undecodable bytes become U+FFFD instead of failing."""
     return data.decode("utf-8", errors="replace")
+
+
+# `surrogateescape` turns each byte that is not UTF-8 into one of these (and nothing else does:
+# the UTF-8 decoder refuses encoded surrogates), so counting them counts the bad bytes.
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+class InvalidUtf8Count:
+    """Counts the bytes of a stream that are not UTF-8 (each shown as U+FFFD by `decode_lossy`).
+
+    Fed the stream's chunks in order; a character split between two chunks is not counted. An
+    ASCII chunk after a complete character costs one `isascii` scan, nothing more.
+    """
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self.invalid_bytes = 0
+
+    def feed(self, chunk: bytes) -> None:
+        """Count the bad bytes of the stream's next `chunk`."""
+        if chunk.isascii() and not self._decoder.getstate()[0]:
+            return
+        self._count(self._decoder.decode(chunk))
+
+    def restart(self, chunk: bytes) -> None:
+        """Continue after a gap (a skipped middle) with `chunk`, which may start inside a character;
+        a character the gap cut at its start is not counted either."""
+        self._decoder.reset()
+        skip = 0
+        while skip < min(len(chunk), _MAX_UTF8_CHAR_BYTES - 1) and _is_continuation(chunk[skip]):
+            skip += 1
+        self.feed(chunk[skip:])
+
+    def finish(self) -> None:
+        """The stream ended: an incomplete character left at its end is bad bytes too."""
+        self._count(self._decoder.decode(b"", final=True))
+
+    def _count(self, text: str) -> None:
+        if not text.isascii():
+            self.invalid_bytes += sum(1 for _ in _ESCAPED_BYTE.finditer(text))
 
 
 def strip_line_ending(text: str) -> str:

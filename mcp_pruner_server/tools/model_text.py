@@ -80,6 +80,9 @@ def trailer(result: Mapping[str, object], texts: Mapping[str, str]) -> str | Non
         notes.append("pruner failed: raw output")
     if result.get("truncated") is True:
         notes.append("output truncated (max_output_bytes)")
+    invalid = result.get("invalid_utf8_bytes")
+    if isinstance(invalid, int) and invalid:
+        notes.append(f"not UTF-8: {invalid} bytes shown as \N{REPLACEMENT CHARACTER}")
     return f"[{' · '.join(notes)}]" if notes else None
 
 

@@ -112,5 +112,7 @@ def finish_read(
         "start_line": result.start_line,
         "duration_ms": round(result.duration_ms, 3),
         **({"omitted": result.omitted.to_dict()} if result.omitted else {}),
+        # the file is not (all) UTF-8: what `content` shows as U+FFFD is not the file's text
+        **({"invalid_utf8_bytes": result.invalid_utf8_bytes} if result.invalid_utf8_bytes else {}),
         "pruning": meta.to_dict(),
     }

@@ -240,6 +240,7 @@ READ_OUTPUT = _result_schema(
         "encoding": {"type": "string"},
         "content": {"type": "string"},
         "truncated": {"type": "boolean"},
+        "invalid_utf8_bytes": {"type": "integer"},
         "bytes": {"type": "integer"},
         "duration_ms": {"type": "number"},
     },

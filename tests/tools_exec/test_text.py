@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from tools_exec.text import (
     CappedBuffer,
+    InvalidUtf8Count,
     OutputBudget,
     cut_utf8,
     decode_lossy,
@@ -81,3 +82,35 @@ def test_split_output_reserves_a_quarter_for_stderr(
     stdout_bytes: int, stderr_bytes: int, kept: tuple[int, int]
 ) -> None:
     assert split_output(stdout_bytes, stderr_bytes, 4_000, stderr_reserve=1_000) == kept
+
+
+def _invalid_bytes(*chunks: bytes) -> int:
+    count = InvalidUtf8Count()
+    for chunk in chunks:
+        count.feed(chunk)
+    count.finish()
+    return count.invalid_bytes
+
+
+def test_invalid_utf8_count_counts_latin1_bytes_but_not_a_real_replacement_character() -> None:
+    latin1 = "Größe: 3 € über café\n".encode("latin-1", "replace")
+    assert _invalid_bytes(latin1) == 4  # ö ß ü é (Latin-1 has no €: written as "?")
+    assert _invalid_bytes("ok \ufffd ö 😀\n".encode()) == 0
+
+
+@given(st.text(), st.integers(min_value=0, max_value=40))
+def test_invalid_utf8_count_is_zero_for_utf8_split_anywhere(text: str, at: int) -> None:
+    data = text.encode("utf-8", "replace")  # a lone surrogate is not text: written as "?"
+    assert _invalid_bytes(data[:at], data[at:]) == 0
+
+
+def test_invalid_utf8_count_counts_a_character_cut_by_the_end_of_the_stream() -> None:
+    assert _invalid_bytes(b"ok \xf0\x9f", b"\x98") == 3
+
+
+def test_invalid_utf8_count_skips_a_character_cut_by_a_gap() -> None:
+    count = InvalidUtf8Count()
+    count.feed(b"head \xe2\x82")  # the head ends inside a character the gap cut
+    count.restart(b"\xac tail \xff\n")  # the tail starts inside one
+    count.finish()
+    assert count.invalid_bytes == 1
