@@ -42,7 +42,7 @@ class ServerParts:
     ledger: LedgerSink | None = None  # None: off (`JEEVES_LEDGER=0`) or its settings are invalid
 
     def close_ledger(self) -> None:
-        """Write the ledger's queued calls (server shutdown)."""
+        """Have the ledger's writer write the queued calls and exit (server shutdown)."""
         if self.ledger is not None:
             self.ledger.close()
 
@@ -89,7 +89,7 @@ def build_ledger(
         return None
     if not config.enabled:
         return None
-    return LedgerSink(config, session=session_id(env), project=settings.root)
+    return LedgerSink(config, session=session_id(env), project=settings.root, log_format=settings.log_format)
 
 
 def build_parts(

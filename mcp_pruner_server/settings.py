@@ -26,6 +26,9 @@ READY_EVENT: Final = "mcp_pruner.ready"
 # read by the server, so one exported variable serves both ends. TOKEN_ENV wins when both are set:
 # `jeeves run` hands its per-run token to its server under TOKEN_ENV.
 CLIENT_TOKEN_ENV: Final = "JEEVES_MCP_TOKEN"
+# Set by `jeeves run` for every process of the run: the watchdog finds the run's processes by it
+# (`runner/watchdog.py`), and the server writes its ledger rows under it as their session.
+RUN_ID_ENV: Final = "JEEVES_RUN_ID"
 # The documented input limit of every POST route (413 beyond it): a `prune_text` of a 4 MiB
 # text still fits after JSON escaping; the SDK's own 4 MiB default is raised to match.
 MAX_REQUEST_BODY_BYTES: Final = 16 * 1024 * 1024

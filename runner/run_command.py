@@ -84,7 +84,7 @@ def run_command(
     # Imported here so that other `jeeves` commands start without the runner's stack.
     import anyio
 
-    from mcp_pruner_server.ledger.config import RUN_ID_ENV
+    from mcp_pruner_server.settings import RUN_ID_ENV
     from runner.config import load_config
     from runner.errors import RunnerError
     from runner.events import EventLog

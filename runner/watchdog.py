@@ -43,7 +43,8 @@ from pathlib import Path
 
 import psutil
 
-RUN_ID_ENV = "JEEVES_RUN_ID"
+from mcp_pruner_server.settings import RUN_ID_ENV
+
 # How often the runner's tree is recorded: a process born and orphaned within one interval is
 # only found by its environment marker. 4 Hz costs a /proc scan each time (~1 ms).
 WATCH_INTERVAL_S = 0.25

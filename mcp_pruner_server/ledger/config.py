@@ -19,9 +19,6 @@ from mcp_pruner_server.errors import ConfigError
 
 TOML_TABLE = "ledger"
 LEDGER_RELATIVE_PATH = Path("jeeves") / "ledger.sqlite3"  # under $XDG_STATE_HOME
-# Set by `jeeves run` for every process of the run: the server uses it as its session id, so
-# the runner finds its session's rows.
-RUN_ID_ENV = "JEEVES_RUN_ID"
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})

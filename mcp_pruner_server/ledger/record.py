@@ -1,8 +1,10 @@
 """One tool call as the ledger receives it: built on the request path, cheap, immutable.
 
-Everything that costs (counting tokens, rendering the model's text, deciding a re-read,
-linking a `recover_text` to its call) is left to the writer thread (`writer.py`): the record
-carries the result objects it needs for that, not numbers computed in the request.
+Everything that costs (building the unpruned result, rendering the model's text, counting
+tokens, deciding a re-read, linking a `recover_text` to its call) is left to the writer process
+(`writer.py`): the record carries what it needs for that (the reply's JSON text, the partial
+that builds the unpruned result), not numbers computed in the request. It crosses the pipe
+pickled (`wire.py`): every field is a plain value or a module-level function's partial.
 """
 
 from __future__ import annotations
@@ -58,9 +60,9 @@ class CallRecord:
     prune_id: str | None = None  # pruned: the first id; recover_text: the id it recovered
     prune_ids: tuple[str, ...] = ()
     removed: tuple[RemovedRanges, ...] = ()
-    # For the writer to count tokens: the result the model was answered with, and for a pruned
-    # call what builds the result it would have received unpruned (same tool, texts unpruned).
-    result: JsonObject | None = None
+    # For the writer to count tokens: the JSON of the result the model was answered with ("":
+    # none, a refused call), and for a pruned call what builds the result it would have
+    # received unpruned (same tool, texts unpruned).
     result_text: str = ""
     unpruned_result: Callable[[], JsonObject] | None = None
     agent: str | None = None

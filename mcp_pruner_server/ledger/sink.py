@@ -1,8 +1,9 @@
 """The ledger as the dispatcher sees it: `submit(record)`, opened on the first call.
 
 The server builds a `LedgerSink` on its start-up path, which must stay light (an agent waits
-for `initialize` and `tools/list`): nothing here imports `sqlite3` or starts a thread until
-the first tool call hands it a record (`writer.py` does both).
+for `initialize` and `tools/list`): nothing here starts a thread or a process until the first
+tool call hands it a record (`channel.py` does both; the writing is `writer.py`'s, in its own
+process).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcp_pruner_server.ledger.config import RUN_ID_ENV, LedgerConfig
+from mcp_pruner_server.ledger.config import LedgerConfig
 from mcp_pruner_server.ledger.record import CallRecord
+from mcp_pruner_server.logs import LogFormat
+from mcp_pruner_server.settings import RUN_ID_ENV
 
 if TYPE_CHECKING:
-    from mcp_pruner_server.ledger.writer import LedgerWriter
+    from mcp_pruner_server.ledger.channel import WriterChannel
 
 
 def session_id(env: Mapping[str, str]) -> str:
@@ -26,53 +29,47 @@ def session_id(env: Mapping[str, str]) -> str:
 
 
 class LedgerSink:
-    """Hands each finished call to the ledger's writer, creating it on the first one."""
+    """Hands each finished call to the ledger's writer process, starting it on the first one."""
 
-    def __init__(self, config: LedgerConfig, *, session: str, project: Path) -> None:
+    def __init__(
+        self, config: LedgerConfig, *, session: str, project: Path, log_format: LogFormat = "json"
+    ) -> None:
         self.config = config
         self.session = session
         self.project = str(project)
-        self._agent: str | None = None
-        self._writer: LedgerWriter | None = None
+        self.log_format = log_format
+        # The MCP client's `clientInfo.name`, from its `initialize`; each record carries it.
+        self.agent: str | None = None
+        self._channel: WriterChannel | None = None
         self._lock = threading.Lock()
 
     @property
-    def agent(self) -> str | None:
-        return self._agent
-
-    @agent.setter
-    def agent(self, name: str | None) -> None:
-        """The MCP client's `clientInfo.name`, from its `initialize`."""
-        self._agent = name
-        if self._writer is not None:
-            self._writer.agent = name
-
-    @property
-    def writer(self) -> LedgerWriter | None:
-        """The writer, once a call has been submitted."""
-        return self._writer
+    def channel(self) -> WriterChannel | None:
+        """The pipe to the writer process, once a call has been submitted."""
+        return self._channel
 
     def submit(self, record: CallRecord) -> None:
-        """Queue `record`; never raises, never waits on I/O."""
-        writer = self._writer
-        if writer is None:
-            writer = self._open()
-        writer.submit(record)
+        """Hand `record` to the writer; never raises, never waits."""
+        channel = self._channel
+        if channel is None:
+            channel = self._open()
+        channel.send(record)
 
-    def _open(self) -> LedgerWriter:
+    def _open(self) -> WriterChannel:
         with self._lock:
-            if self._writer is None:
-                from mcp_pruner_server.ledger.writer import LedgerWriter
+            if self._channel is None:
+                from mcp_pruner_server.ledger.channel import WriterChannel
+                from mcp_pruner_server.ledger.wire import WriterSetup
 
-                self._writer = LedgerWriter(self.config, session=self.session, project=self.project)
-                self._writer.agent = self._agent
-            return self._writer
+                setup = WriterSetup(self.config, self.session, self.project, self.log_format)
+                self._channel = WriterChannel(setup)
+            return self._channel
 
     def flush(self, timeout: float) -> bool:
         """Wait up to `timeout` for every submitted record to be written; False if it ran out."""
-        return True if self._writer is None else self._writer.flush(timeout)
+        return True if self._channel is None else self._channel.flush(timeout)
 
     def close(self) -> None:
-        """Write what is queued and stop the writer."""
-        if self._writer is not None:
-            self._writer.close()
+        """Have the writer write what it was sent, and stop it."""
+        if self._channel is not None:
+            self._channel.close()

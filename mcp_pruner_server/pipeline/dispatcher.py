@@ -222,9 +222,9 @@ class ToolDispatcher:
     def _to_ledger(self, note: CallNote, reply: ToolReply | None) -> None:
         if self.ledger is None:
             return
-        structured, text = (reply.structured, reply.text) if reply is not None else (None, "")
+        text = reply.text if reply is not None else ""
         try:
-            record = to_record(note, self._context.root, result=structured, result_text=text, agent=None)
+            record = to_record(note, self._context.root, result_text=text, agent=self.ledger.agent)
             self.ledger.submit(record)
         except Exception:  # the ledger is a bystander: a bug in it must not fail the call
             log_exception("ledger.internal_error", tool=note.tool)
@@ -280,7 +280,7 @@ class ToolDispatcher:
         note.printed_path, note.metadata, note.pruned = raw.path, step.metadata, dict(step.results)
         if step.metadata.applied and self.ledger is not None:
             # what the model would have read unpruned: the same result over the tool's own texts,
-            # built by the ledger's writer thread (a finish function is pure)
+            # built by the ledger's writer process (a finish function is pure)
             note.unpruned_result = functools.partial(
                 tool.finish, raw.detail, raw.texts, {}, PruningMetadata()
             )

@@ -2,7 +2,7 @@
 
 `CallNote` is filled in by the dispatcher at each step it passes (the parsed arguments, the
 prune step, the reply or the refusal); `to_record` turns it into the immutable `CallRecord` the
-ledger's writer thread takes. Only attribute reads and a few small objects here: the request
+ledger's writer process takes. Only attribute reads and a few small objects here: the request
 path pays for nothing else (tokens are counted by the writer).
 """
 
@@ -81,9 +81,7 @@ def _outcome(note: CallNote) -> tuple[str, str | None]:
     return RAW, meta.reason
 
 
-def to_record(
-    note: CallNote, root: Path, *, result: JsonObject | None, result_text: str, agent: str | None
-) -> CallRecord:
+def to_record(note: CallNote, root: Path, *, result_text: str, agent: str | None) -> CallRecord:
     """The ledger's record of the finished call."""
     outcome, reason = _outcome(note)
     target, kind = _target(note, root)
@@ -117,7 +115,6 @@ def to_record(
         prune_id=prune_id,
         prune_ids=prune_ids,
         removed=removed,
-        result=result,
         result_text=result_text,
         unpruned_result=note.unpruned_result if outcome == PRUNED else None,
         agent=agent,

@@ -1,6 +1,6 @@
 """A ledger that cannot be written never costs a tool call: real stdio servers (the SDK client)
 with a read-only state directory, a file-size limit (RLIMIT_FSIZE: the disk is "full"), a
-corrupt database file, and a database another process holds locked."""
+corrupt database file, a database another process holds locked, and a killed writer process."""
 
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.mcp_pruner_server.ledger.writer_process import read_call, until_dead, writer_of
+from tests.mcp_pruner_server.stdio_process import stdio_server
 
 pytestmark = pytest.mark.anyio
 
@@ -137,3 +140,23 @@ async def test_a_ledger_locked_by_another_process_holds_no_tool_call(root: Path,
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+
+
+def test_tool_calls_work_after_the_ledger_writer_process_was_killed(root: Path, tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    with stdio_server(root, env=server_env(ledger)) as server:
+        server.handshake()
+        server.send(read_call(2))
+        assert "result" in server.answer_to(2)
+        writer = writer_of(server)
+        writer.kill()
+        until_dead(writer)
+        answers = []
+        for request_id in range(3, 3 + CALLS):
+            server.send(read_call(request_id))
+            answers.append(server.answer_to(request_id))
+        stderr = server.stderr()
+
+    assert all("def compute_tax(amount):" in str(a.get("result")) for a in answers), answers[-1]
+    assert stderr.count(UNAVAILABLE) == 1, stderr[-2000:]
+    assert "the ledger writer exited (status -9)" in stderr, stderr[-2000:]

@@ -1,5 +1,6 @@
 """The ledger as the dispatcher fills it: one row per call, tokens counted as the demo counts them,
-re-reads and recovers marked, questions optional, old rows deleted (engine in threads)."""
+re-reads and recovers marked, questions optional, old rows deleted (engine in threads, the
+writer its own process)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from mcp_pruner_server.errors import DomainRpcError
-from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
-from mcp_pruner_server.ledger.writer import RECOVERS_COLUMN
+from mcp_pruner_server.ledger.store import INSERT_SQL, open_for_writing
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
 from mcp_pruner_server.server_parts import build_parts
 from mcp_pruner_server.settings import ServerSettings
@@ -182,9 +182,5 @@ async def test_no_file_is_opened_before_the_first_tool_call(root: Path, tmp_path
     async with dispatcher(root, ledger) as d:
         d.list_tools()
         assert d.ledger is not None
-        assert d.ledger.writer is None
+        assert d.ledger.channel is None
         assert not ledger.exists()
-
-
-def test_the_writer_knows_where_the_recovers_column_is() -> None:
-    assert COLUMNS[RECOVERS_COLUMN] == "recovers"

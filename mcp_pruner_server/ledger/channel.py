@@ -1,0 +1,317 @@
+"""The server's end of the ledger: a pipe to the writer process (`writer.py`).
+
+What a tool call does for the ledger is `send(record)`: pickle the record (`wire.py`) and one
+non-blocking `os.write` into the pipe, which is enlarged to `PIPE_BYTES`. No thread of this
+process counts, renders or touches SQLite, and no thread of the ledger runs while the pipe has
+room, so a call never waits for the GIL behind the ledger's work. The rest are edge cases:
+
+- the writer process is not running yet: the first call starts a thread that spawns it (a
+  spawn is milliseconds the call must not pay); frames wait in a backlog in memory meanwhile.
+- the writer is behind (the pipe is full): frames wait in the backlog, and the event loop the
+  call came from writes them when the pipe has room (`add_writer`: in the loop's own thread,
+  between tasks, no GIL handed to anyone). A caller without a running asyncio loop gets a
+  drain thread instead, which waits in `select` with the GIL released.
+- the backlog is over `MAX_BACKLOG_BYTES` (the writer is stuck), the writer process exited
+  or could not start: the record is dropped, with one `ledger.unavailable` warning per
+  process. A call is never delayed or failed for the ledger.
+
+`close()` (server shutdown; `atexit` as a backstop) writes the backlog, closes the pipe and
+waits for the writer to write what it read and exit, bounded by `CLOSE_TIMEOUT_S`; past it the
+writer is killed. A server that dies closes the pipe too: the writer writes what reached it
+and exits, so it never outlives its server by more than that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import fcntl
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from typing import Final
+
+from mcp_pruner_server.ledger.record import CallRecord
+from mcp_pruner_server.ledger.wire import FlushRequest, WriterSetup, encode
+from mcp_pruner_server.logs import log_event
+from mcp_pruner_server.settings import RUN_ID_ENV
+
+# The pipe's size: a few hundred results fit before a writer that fell behind makes the calls
+# use the backlog (Linux's default unprivileged maximum, /proc/sys/fs/pipe-max-size).
+PIPE_BYTES: Final = 1 << 20
+# Frames waiting in memory beyond this are dropped: a writer that cannot keep up must not grow
+# the server's memory without bound. 64 MiB is thousands of results of the busiest agent.
+MAX_BACKLOG_BYTES: Final = 64 << 20
+# Shutdown waits this long for the writer to write its last batches (its first batch loads the
+# tokenizer, seconds on a loaded machine); a wedged disk must not hold the exit longer.
+CLOSE_TIMEOUT_S: Final = 10.0
+# How long `close()`, in another thread, waits for the event loop to stop watching the pipe
+# before closing it (a loop that is busy or gone must not hold the shutdown).
+LOOP_HANDOFF_TIMEOUT_S: Final = 1.0
+# What the writer needs to find Python, our packages and a temporary directory, plus the run's
+# marker (the watchdog of `jeeves run` finds the run's processes by it); no secret.
+WRITER_ENV_KEYS: Final = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", RUN_ID_ENV)
+WRITER_MODULE: Final = "mcp_pruner_server.ledger.writer"
+
+
+class WriterChannel:
+    """One server's pipe to its writer process. `send` may be called from any thread."""
+
+    def __init__(self, setup: WriterSetup) -> None:
+        self.setup = setup
+        self.dropped = 0
+        self.process: subprocess.Popen[bytes] | None = None
+        self._fd: int | None = None  # the pipe's write end, non-blocking, once the writer runs
+        # Guards the backlog and every write into the pipe: a frame is never interleaved.
+        self._lock = threading.Lock()
+        self._backlog: deque[memoryview] = deque()
+        self._backlog_bytes = 0
+        self._spawner: threading.Thread | None = None
+        self._spawned = threading.Event()  # set once the writer runs or could not start
+        self._loop: asyncio.AbstractEventLoop | None = None  # watching the pipe for room
+        self._loop_fd: int | None = None  # what it watches
+        self._drainer: threading.Thread | None = None  # the same, for a caller without a loop
+        self._closing = False
+        self._broken = False
+        self._warned = False
+        self._flushes = 0
+
+    # --- the request path -------------------------------------------------------------------
+
+    def send(self, record: CallRecord) -> None:
+        """Hand `record` to the writer without waiting; never raises."""
+        if self._broken or self._closing:
+            self.dropped += 1
+            return
+        try:
+            frame = encode(record)
+        except Exception as exc:  # an unpicklable field is a bug: drop this record, not the call
+            with self._lock:
+                self._drop_locked(f"{type(exc).__name__}: {exc}")
+            return
+        self._put(frame)
+
+    def _put(self, frame: bytes) -> None:
+        with self._lock:
+            if self._spawner is None:
+                self._start_locked()
+            if self._backlog_bytes + len(frame) > MAX_BACKLOG_BYTES:
+                self._drop_locked(f"the ledger writer is {self._backlog_bytes} bytes behind")
+                return
+            self._backlog.append(memoryview(frame))
+            self._backlog_bytes += len(frame)
+            self._write_backlog_locked()
+            if self._backlog:
+                self._drain_later_locked()
+
+    def _write_backlog_locked(self) -> None:
+        """Write waiting frames while the pipe takes them, without blocking."""
+        while self._backlog and self._fd is not None:
+            frame = self._backlog[0]
+            try:
+                written = os.write(self._fd, frame)
+            except BlockingIOError:
+                return
+            except OSError as exc:  # EPIPE: the writer exited
+                self._writer_gone_locked(exc)
+                return
+            self._backlog_bytes -= written
+            if written < len(frame):  # the pipe is full: the rest of this frame goes first later
+                self._backlog[0] = frame[written:]
+                return
+            self._backlog.popleft()
+
+    def _drain_later_locked(self) -> None:
+        """Have the backlog written when the pipe has room: by the caller's event loop, else a thread."""
+        if self._fd is None or self._loop is not None or self._drainer is not None:
+            return  # the spawner writes it once the writer runs, or a drain is under way
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:
+            loop.add_writer(self._fd, self._on_room, loop)
+            self._loop, self._loop_fd = loop, self._fd
+            return
+        self._drainer = threading.Thread(target=self._drain, name="jeeves-ledger-drain", daemon=True)
+        self._drainer.start()
+
+    def _on_room(self, loop: asyncio.AbstractEventLoop) -> None:
+        """In the event loop: the pipe has room."""
+        with self._lock:
+            self._write_backlog_locked()
+            if (self._backlog and self._fd is not None) or self._loop is not loop:
+                return  # more to write later; or `close()` took the pipe over
+            fd, self._loop, self._loop_fd = self._loop_fd, None, None
+        if fd is not None:
+            loop.remove_writer(fd)
+
+    def _drain(self) -> None:
+        """A drain thread: write the backlog, waiting in `select` (the GIL released) for room."""
+        self._wait_written(None, clear_drainer=True)
+
+    def _wait_written(self, deadline: float | None, *, clear_drainer: bool = False) -> bool:
+        """Write the backlog, waiting for room up to `deadline`; True once it is empty."""
+        while True:
+            with self._lock:
+                self._write_backlog_locked()
+                fd = self._fd
+                if not self._backlog or fd is None:
+                    if clear_drainer:
+                        self._drainer = None
+                    return not self._backlog
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            try:
+                select.select([], [fd], [], left)
+            except (OSError, ValueError):  # closed by `close()` after its timeout
+                return False
+
+    # --- the writer process -----------------------------------------------------------------
+
+    def _start_locked(self) -> None:
+        spawner = threading.Thread(target=self._spawn, name="jeeves-ledger-spawn", daemon=True)
+        self._spawner = spawner
+        spawner.start()
+        atexit.register(self.close)
+
+    def _spawn(self) -> None:
+        env = {key: os.environ[key] for key in WRITER_ENV_KEYS if key in os.environ}
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)  # as this process imports
+        process: subprocess.Popen[bytes] | None = None
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", WRITER_MODULE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,  # the answers to `flush`
+                stderr=None,  # its warnings go where the server's go
+                env=env,
+            )
+            assert process.stdin is not None
+            fd = process.stdin.fileno()
+            with contextlib.suppress(OSError):  # a smaller pipe only fills sooner
+                fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+            os.write(fd, encode(self.setup))  # a few hundred bytes: an empty pipe takes them
+            os.set_blocking(fd, False)
+        except OSError as exc:
+            if process is not None:  # started, then its pipe broke: it is of no use
+                process.kill()
+                process.wait()
+            with self._lock:
+                self._writer_gone_locked(exc)
+            self._spawned.set()
+            return
+        with self._lock:
+            self.process, self._fd = process, fd
+        self._spawned.set()
+        self._wait_written(None)  # what the calls sent while it started
+
+    # --- failures -----------------------------------------------------------------------------
+
+    def _writer_gone_locked(self, exc: BaseException) -> None:
+        self._broken = True
+        lost = len(self._backlog)
+        self._backlog.clear()
+        self._backlog_bytes = 0
+        code = self.process.poll() if self.process is not None else None
+        what = "could not start" if self.process is None else f"exited (status {code})"
+        self._drop_locked(f"the ledger writer {what}: {type(exc).__name__}: {exc}", lost)
+
+    def _drop_locked(self, reason: str, count: int = 1) -> None:
+        self.dropped += count
+        if not self._warned:
+            self._warned = True
+            log_event("ledger.unavailable", level="warning", error=reason, dropped=self.dropped)
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until every record sent so far is written (or dropped) by the writer; False if
+        `timeout` ran out or the writer is gone. For tests and benchmarks: the server never waits."""
+        with self._lock:
+            if self._spawner is None:
+                return True
+            self._flushes += 1
+            number = self._flushes
+        deadline = time.monotonic() + timeout
+        self._put(encode(FlushRequest(number)))
+        if not self._spawned.wait(timeout) or not self._wait_written(deadline):
+            return False
+        process = self.process
+        if process is None or process.stdout is None:
+            return False
+        answers = process.stdout.fileno()
+        while (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([answers], [], [], left)
+            if not readable:
+                return False
+            line = os.read(answers, 64)  # one short line per flush, read by one caller at a time
+            if not line:
+                return False
+            if str(number).encode() in line.split():
+                return True
+        return False
+
+    def close(self, timeout: float = CLOSE_TIMEOUT_S) -> None:
+        """Write the backlog, end the pipe and wait for the writer to exit (killed past
+        `timeout`). Idempotent."""
+        with self._lock:
+            if self._closing:
+                return
+            self._closing = True
+            spawner = self._spawner
+        if spawner is None:
+            return
+        deadline = time.monotonic() + timeout
+        spawner.join(timeout)
+        self._wait_written(deadline)
+        self._stop_watching()
+        with self._lock:
+            self._fd = None
+            process = self.process
+        if process is None:
+            return
+        with contextlib.suppress(OSError):
+            if process.stdin is not None:
+                process.stdin.close()  # EOF: the writer writes what it read, then exits
+        try:
+            process.wait(max(deadline - time.monotonic(), 0.0))
+        except subprocess.TimeoutExpired:
+            log_event("ledger.writer_killed", level="warning", timeout_s=timeout)
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+    def _stop_watching(self) -> None:
+        """Have the event loop stop watching the pipe before it is closed (its number could be
+        reused by the next file the loop watches)."""
+        with self._lock:
+            loop, fd = self._loop, self._loop_fd
+            self._loop, self._loop_fd = None, None
+        if loop is None or fd is None:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            loop.remove_writer(fd)
+            return
+        removed = threading.Event()
+
+        def remove() -> None:
+            loop.remove_writer(fd)
+            removed.set()
+
+        try:
+            loop.call_soon_threadsafe(remove)
+        except RuntimeError:  # the loop is closed: nothing watches the pipe any more
+            return
+        removed.wait(LOOP_HANDOFF_TIMEOUT_S)

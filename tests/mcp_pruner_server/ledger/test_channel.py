@@ -1,0 +1,114 @@
+"""The pipe to the ledger's writer process: a stuck writer never holds a call (what overflows is
+dropped, with one warning; the rest is written in order), and the writer writes what reached it
+and exits when its server is killed (real processes)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from mcp_pruner_server.ledger import channel as channel_module
+from mcp_pruner_server.ledger.channel import WriterChannel
+from mcp_pruner_server.ledger.config import LedgerConfig
+from mcp_pruner_server.ledger.record import RAW, CallRecord
+from mcp_pruner_server.ledger.wire import WriterSetup
+from tests.mcp_pruner_server.ledger.writer_process import (
+    WAIT_STEP_S,
+    WAIT_TIMEOUT_S,
+    read_call,
+    until_dead,
+    writer_of,
+)
+from tests.mcp_pruner_server.stdio_process import stdio_server
+
+# A result of ~64 KiB: sixteen fill the 1 MiB pipe, 32 more the backlog allowed below.
+RESULT_TEXT = json.dumps({"ok": " ".join(f"word{n}" for n in range(9000))})
+SMALL_BACKLOG_BYTES = 2 << 20
+RECORDS = 120
+CODE = "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(40))
+
+
+def record(number: int) -> CallRecord:
+    return CallRecord(
+        started_at=time.time(),
+        tool="health",
+        outcome=RAW,
+        latency_ms=1.0,
+        question=str(number),
+        result_text=RESULT_TEXT,
+    )
+
+
+def questions(ledger: Path) -> list[str]:
+    with contextlib.closing(sqlite3.connect(ledger)) as conn:
+        return [str(q) for (q,) in conn.execute("SELECT question FROM calls ORDER BY id")]
+
+
+def rows_written(ledger: Path) -> int:
+    """Rows in the ledger so far (0 while its file or table is being created)."""
+    if not ledger.exists():  # connecting would create it
+        return 0
+    try:
+        return len(questions(ledger))
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_stopped_writer_holds_no_send_and_what_overflows_is_dropped_with_one_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(channel_module, "MAX_BACKLOG_BYTES", SMALL_BACKLOG_BYTES)
+    ledger = tmp_path / "ledger.sqlite3"
+    channel = WriterChannel(WriterSetup(LedgerConfig(path=ledger), "s", str(tmp_path)))
+    channel.send(record(0))
+    assert channel.flush(WAIT_TIMEOUT_S)
+    assert channel.process is not None
+    writer = psutil.Process(channel.process.pid)
+    writer.suspend()  # SIGSTOP: it reads nothing more, the pipe fills
+    try:
+        for number in range(1, RECORDS):
+            channel.send(record(number))  # returns: this test would hang at the pipe otherwise
+        dropped = channel.dropped
+    finally:
+        writer.resume()
+    assert channel.flush(WAIT_TIMEOUT_S)
+    channel.close()
+
+    kept = RECORDS - dropped
+    assert 0 < dropped < RECORDS - 16  # the pipe and the backlog took some, the rest was dropped
+    assert questions(ledger) == [str(n) for n in range(kept)]  # in order, none lost but the dropped
+    assert capfd.readouterr().err.count("ledger.unavailable") == 1
+
+
+def test_the_writer_writes_what_reached_it_and_exits_when_its_server_is_killed(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "billing.py").write_text(CODE, encoding="utf-8")
+    ledger = tmp_path / "ledger.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")} | {
+        "JEEVES_LEDGER_PATH": str(ledger)
+    }
+    with stdio_server(root, env=env) as server:
+        server.handshake()
+        server.send(read_call(2))
+        assert "result" in server.answer_to(2)
+        writer = writer_of(server)
+        deadline = time.monotonic() + WAIT_TIMEOUT_S
+        while not rows_written(ledger):  # the writer runs, its pipe is open
+            assert time.monotonic() < deadline, server.stderr()[-2000:]
+            time.sleep(WAIT_STEP_S)
+        for request_id in range(3, 8):
+            server.send(read_call(request_id))
+            assert "result" in server.answer_to(request_id)
+        os.kill(server.process.pid, signal.SIGKILL)  # no shutdown: only the pipe's EOF tells it
+        until_dead(writer)
+
+    assert rows_written(ledger) == 6
