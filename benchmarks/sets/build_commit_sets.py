@@ -102,7 +102,8 @@ _BOT = re.compile(
 # "Config: update version nr to next").
 _NOT_A_QUESTION = re.compile(
     r"^([\w./-]+(\([^)]*\))?!?:\s*)?"
-    r"(merge\b|revert(s|ed|ing)?\b|bump(s|ed|ing)?\b|releas(e|ed|ing)\b|prepare\b.*\brelease|version\b"
+    r"(merge(d)?\s+(branch|pull request|remote-tracking|tag|commit|from|changes from|master|main|upstream)\b"
+    r"|revert(s|ed|ing)?\b|bump(s|ed|ing)?\b|releas(e|ed|ing)\b|prepare\b.*\brelease|version\b"
     r"|v?\d+(\.\d+)+\b|\[?wip\b"
     r"|(fix(ed|es|ing)?\s+(a\s+|some\s+)?)?typos?\b"
     r"|(apply|run|ran)\s+['\"`]?(black|prettier|clang-format|gofmt|rustfmt|cargo fmt|ruff|isort)"

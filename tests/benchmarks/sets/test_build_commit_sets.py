@@ -230,6 +230,8 @@ def test_a_leading_type_or_scope_does_not_hide_bookkeeping() -> None:
     for raw in ("docs(mainpage): fix typo", "Config: update version nr to next", "chore: bump deps"):
         assert clean_message(raw) is None, raw
     assert clean_message("fix(middleware): reset ContentLength after gzip decompression") is not None
+    assert clean_message("remote: merge if-statements") is not None  # a merge of code, not of branches
+    assert clean_message("Merge branch 'main' into parser") is None
 
 
 def test_who_sent_the_patch_is_not_what_it_is_about() -> None:
