@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server.pipeline.outcome import RawOutput
+from mcp_pruner_server.tools.outcome import RawOutput
 from mcp_pruner_server.tools.read_tool import ReadArgs, run_read, source_type_for
 from tests.mcp_pruner_server.tools.tool_context import tool_context
 
