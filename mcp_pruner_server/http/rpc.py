@@ -24,7 +24,7 @@ from mcp_pruner_server.errors import (
     InvalidParamsError,
     InvalidRequestError,
 )
-from mcp_pruner_server.http.jsonrpc import (
+from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
