@@ -14,7 +14,7 @@
         ├── BackendResponseError     the answer is not the JSON shape the backend expects
         └── BackendConfigError       the backend cannot be called as configured (e.g. no API key)
 
-`DomainRpcError` subclasses carry `rpc_code` (a constant of `http/jsonrpc.py`, documented in
+`DomainRpcError` subclasses carry `rpc_code` (a constant of `jsonrpc.py`, documented in
 docs/http.md#json-rpc-error-codes), `message` and `data`, so the server maps them to a JSON-RPC
 `error` object mechanically (`jsonrpc.domain_rpc_error`). A failing backend is never an error
 reply: the service falls back (docs/tools.md#fail-open). `BackendError` subclasses carry the
@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from mcp_pruner_server.http.jsonrpc import (
+from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_RANGE,

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from mcp_pruner_server.errors import ConfigError
-from mcp_pruner_server.http.urls import http_url
+from mcp_pruner_server.urls import http_url
 
 BackendName = Literal["heuristic", "http", "deepinfra"]
 HttpProtocol = Literal["auto", "jeeves", "swe_pruner"]

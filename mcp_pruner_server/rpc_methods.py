@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 
 from mcp_pruner_server.errors import DomainRpcError, InvalidParamsError, MethodNotFoundError
-from mcp_pruner_server.http.jsonrpc import INTERNAL_ERROR, domain_rpc_error, rpc_error
+from mcp_pruner_server.jsonrpc import INTERNAL_ERROR, domain_rpc_error, rpc_error
 from mcp_pruner_server.logs import log_exception
 
 JsonObject = dict[str, object]

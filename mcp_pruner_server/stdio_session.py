@@ -28,7 +28,7 @@ import anyio.abc
 import anyio.to_thread
 
 from mcp_pruner_server.errors import InvalidParamsError
-from mcp_pruner_server.http.jsonrpc import (
+from mcp_pruner_server.jsonrpc import (
     INVALID_REQUEST,
     PARSE_ERROR,
     PAYLOAD_TOO_LARGE,

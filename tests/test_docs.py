@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from mcp_pruner_server import jsonrpc
 from mcp_pruner_server.errors import DomainRpcError
 from mcp_pruner_server.gateway import errors as gateway_errors
-from mcp_pruner_server.http import jsonrpc
 from mcp_pruner_server.pipeline import states as pipeline
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
 from runner import states
@@ -229,7 +229,7 @@ def test_the_json_rpc_error_code_table_is_the_constants_of_the_jsonrpc_module() 
 
 
 def test_no_module_but_the_jsonrpc_module_writes_a_json_rpc_error_code_as_a_number() -> None:
-    home = ROOT / "mcp_pruner_server" / "http" / "jsonrpc.py"
+    home = ROOT / "mcp_pruner_server" / "jsonrpc.py"
     bare = {
         f"{path.relative_to(ROOT)}: {value}"
         for path in (ROOT / "mcp_pruner_server").rglob("*.py")
@@ -237,7 +237,7 @@ def test_no_module_but_the_jsonrpc_module_writes_a_json_rpc_error_code_as_a_numb
         for value in _negative_int_constants(path)
         if _is_json_rpc_code(value)
     }
-    assert bare == set(), "use the named constants of mcp_pruner_server/http/jsonrpc.py"
+    assert bare == set(), "use the named constants of mcp_pruner_server/jsonrpc.py"
 
 
 def _leaf_subclasses(cls: type[DomainRpcError]) -> Iterator[type[DomainRpcError]]:

@@ -32,7 +32,7 @@ from typing import Final
 
 from mcp_pruner_server.errors import ConfigError
 from mcp_pruner_server.gateway.masking import MaskOptions
-from mcp_pruner_server.http.urls import http_url
+from mcp_pruner_server.urls import http_url
 
 SERVERS_ENV: Final = "JEEVES_GATEWAY_SERVERS"
 TOML_TABLE: Final = "gateway"

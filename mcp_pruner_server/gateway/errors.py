@@ -12,7 +12,7 @@
         └── UpstreamReplyTooLargeError    -32017 the reply is larger than the gateway reads
 
 Each class has its own code (`-32010..-32017`, the implementation-defined server-error range,
-next to the server's -32001..-32007; constants of `http/jsonrpc.py`), a machine-readable
+next to the server's -32001..-32007; constants of `jsonrpc.py`), a machine-readable
 `data.code`, and `data.server` / `data.url`; `error.message` is a sentence saying which
 server, which URL, what happened and what to check. The gateway never answers a failure with an HTTP 500.
 """
@@ -20,7 +20,7 @@ server, which URL, what happened and what to check. The gateway never answers a 
 from __future__ import annotations
 
 from mcp_pruner_server.errors import DomainRpcError
-from mcp_pruner_server.http.jsonrpc import (
+from mcp_pruner_server.jsonrpc import (
     GATEWAY_UNKNOWN_SERVER,
     GATEWAY_UPSTREAM_DISCONNECTED,
     GATEWAY_UPSTREAM_HTTP_STATUS,

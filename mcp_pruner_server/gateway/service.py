@@ -2,7 +2,7 @@
 
 1. Parse the caller's body (-32700 / -32600 on failure, like `/rpc`), forward it unchanged.
 2. `decode_reply`: the upstream's JSON-RPC response, or a `GatewayError` (-32010..-32017).
-   Every error reply is built by `http/jsonrpc.py`.
+   Every error reply is built by `jsonrpc.py`.
 3. Mask `result` / `error.data`: every string over `max_chars` becomes head + marker + tail;
    the middle goes to the server's recovery store under a fresh `prn_` id written in the
    marker, so `recover_text {prune_id, ranges: [{start_line: 1, end_line: <big>}]}` returns
@@ -47,7 +47,7 @@ from mcp_pruner_server.gateway.masking import (
     split_long_string,
 )
 from mcp_pruner_server.gateway.replies import GatewayRequest, RequestParseError, decode_reply, parse_request
-from mcp_pruner_server.http.jsonrpc import INTERNAL_ERROR, PARSE_ERROR, domain_rpc_error, rpc_error
+from mcp_pruner_server.jsonrpc import INTERNAL_ERROR, PARSE_ERROR, domain_rpc_error, rpc_error
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.offload import run_off_loop_if_large

@@ -4,7 +4,6 @@
 |---|---|
 | `app.py` | `build_app`: the routes, the request guard, the lifespan and `app.state` wired |
 | `routes.py` | the route handlers, reading what they serve from `request.app.state` |
-| `jsonrpc.py` | the JSON-RPC error codes, `rpc_error`, `rest_error`, the refusal for a route |
 | `request_guard.py` | Host/Origin, bearer token, content type and body size, before any route |
 | `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one; `SafeJSONResponse` |
 | `rpc.py` | `POST /rpc`: plain JSON-RPC 2.0 |
@@ -13,9 +12,9 @@
 | `execute.py` | `GET /tools` and `POST /execute` |
 | `openai_tools.py` | the tools as OpenAI `function` specs (`GET /tools`) |
 | `connections.py` | uvicorn's connections bounded: header timeout, connection cap, fd limit |
-| `urls.py` | the http(s) URL check of the config loaders |
 
-The routes and their errors are documented in docs/http.md. Nothing is imported here:
-`errors.py` takes its codes from `jsonrpc.py`, and the config loaders use `urls.py`, without
-pulling in Starlette.
+The routes and their errors are documented in docs/http.md; the error replies and codes are
+`mcp_pruner_server/jsonrpc.py` and the config loaders' URL check `mcp_pruner_server/urls.py`, below
+this package (the gateway and stdio answer with them too, and `errors.py` takes its codes there).
+Nothing is imported here.
 """

@@ -27,7 +27,6 @@ from starlette.routing import Route
 
 from mcp_pruner_server.gateway import install_gateway
 from mcp_pruner_server.http.execute import ExecuteEndpoint
-from mcp_pruner_server.http.jsonrpc import EXECUTE_PATH, TOOLS_PATH
 from mcp_pruner_server.http.mcp_guard import McpGuard
 from mcp_pruner_server.http.mcp_transport import McpEndpoint
 from mcp_pruner_server.http.request_guard import SecurityMiddleware
@@ -42,6 +41,7 @@ from mcp_pruner_server.http.routes import (
     post_prune,
 )
 from mcp_pruner_server.http.rpc import RpcEndpoint, post_rpc
+from mcp_pruner_server.jsonrpc import EXECUTE_PATH, TOOLS_PATH
 from mcp_pruner_server.server_parts import ServerParts
 
 # Every method reaches `/tools` and `/execute`, so a wrong one gets their JSON error shape.

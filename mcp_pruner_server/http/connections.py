@@ -27,7 +27,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 from uvicorn.server import ServerState
 
-from mcp_pruner_server.http.jsonrpc import INVALID_REQUEST, rpc_error
+from mcp_pruner_server.jsonrpc import INVALID_REQUEST, rpc_error
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes
 
 # A client on loopback sends a request head in microseconds; 5 s is uvicorn's keep-alive idle

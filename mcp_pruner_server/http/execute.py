@@ -39,8 +39,8 @@ from mcp_pruner_server.errors import (
     InvalidRangeError,
     PruneIdNotFoundError,
 )
-from mcp_pruner_server.http.jsonrpc import rest_error
 from mcp_pruner_server.http.openai_tools import openai_function_specs
+from mcp_pruner_server.jsonrpc import rest_error
 from mcp_pruner_server.jsonsafe import dumps, dumps_bytes, strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, ToolReply

@@ -19,7 +19,7 @@ import functools
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_pruner_server.http.asgi import replay_message, send_json
-from mcp_pruner_server.http.jsonrpc import INVALID_REQUEST, rpc_error
+from mcp_pruner_server.jsonrpc import INVALID_REQUEST, rpc_error
 from mcp_pruner_server.jsonsafe import strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 

@@ -36,14 +36,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.http.asgi import replay_message, send_json
-from mcp_pruner_server.http.jsonrpc import (
+from mcp_pruner_server.http.rpc import rpc_request_id
+from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     PARSE_ERROR,
     rpc_error,
 )
-from mcp_pruner_server.http.rpc import rpc_request_id
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, sanitize_object, strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher

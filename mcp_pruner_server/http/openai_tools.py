@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from mcp_pruner_server.pipeline.outcome import JsonObject
+from mcp_pruner_server.tools.outcome import JsonObject
 from mcp_pruner_server.tools.schemas import TOOL_SPECS, JsonSchema, ToolSpec
 
 # OpenAI's documented rule for function names (`FunctionDefinition.name`).

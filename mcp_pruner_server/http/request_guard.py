@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mcp_pruner_server.http.asgi import replay_body, send_json
-from mcp_pruner_server.http.jsonrpc import EXECUTE_PATH, refusal
+from mcp_pruner_server.jsonrpc import EXECUTE_PATH, refusal
 from mcp_pruner_server.settings import is_loopback
 
 # Routes a supervisor probes without credentials (docs/http.md#request-guard): they reveal no

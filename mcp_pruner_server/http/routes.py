@@ -19,7 +19,7 @@ from starlette.responses import Response
 from mcp_pruner_server import SERVER_NAME, __version__
 from mcp_pruner_server.http.asgi import SafeJSONResponse
 from mcp_pruner_server.http.execute import ExecuteEndpoint
-from mcp_pruner_server.http.jsonrpc import refusal, rest_error
+from mcp_pruner_server.jsonrpc import refusal, rest_error
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.server_parts import ServerParts
 from mcp_pruner_server.swe_pruner_compat import handle_prune_request

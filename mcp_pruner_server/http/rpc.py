@@ -24,7 +24,7 @@ from mcp_pruner_server.errors import (
     InvalidParamsError,
     InvalidRequestError,
 )
-from mcp_pruner_server.http.jsonrpc import (
+from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
@@ -35,10 +35,10 @@ from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, strict_loads
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, new_request_id
-from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.protocol import answer_text_size, initialize_result
 from mcp_pruner_server.rpc_methods import Handler, answer, mcp_methods
+from mcp_pruner_server.tools.outcome import JsonObject
 
 # A batch is a convenience, not a way to run a thousand tool calls in one request.
 MAX_BATCH_LENGTH = 100

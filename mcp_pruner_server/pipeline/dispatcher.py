@@ -29,13 +29,6 @@ from mcp_pruner_server.jsonsafe import dumps, sanitize_object
 from mcp_pruner_server.logs import log_exception
 from mcp_pruner_server.offload import OFF_LOOP_BYTES
 from mcp_pruner_server.pipeline.ledger_tap import CallNote, to_record
-from mcp_pruner_server.pipeline.outcome import (
-    JsonObject,
-    PruningMetadata,
-    RawOutput,
-    ToolContext,
-    ToolFailure,
-)
 from mcp_pruner_server.pipeline.prune_step import prune_outputs
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.pipeline.stats import ServerStats
@@ -51,6 +44,13 @@ from mcp_pruner_server.tools.engine_tools import (
     run_recover,
 )
 from mcp_pruner_server.tools.grep_tool import finish_grep, parse_grep, run_grep_tool
+from mcp_pruner_server.tools.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
+)
 from mcp_pruner_server.tools.read_tool import finish_read, parse_read, run_read
 from mcp_pruner_server.tools.schemas import TOOL_SPECS
 

@@ -25,11 +25,11 @@ from mcp_pruner_server.ledger.record import (
     JsonObject,
     RemovedRanges,
 )
-from mcp_pruner_server.pipeline.outcome import PruningMetadata
 from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools.bash_tool import BashArgs
 from mcp_pruner_server.tools.engine_tools import RecoverArgs
 from mcp_pruner_server.tools.grep_tool import GrepArgs
+from mcp_pruner_server.tools.outcome import PruningMetadata
 from mcp_pruner_server.tools.read_tool import ReadArgs
 
 

@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from mcp_pruner_server.logs import log_event, log_exception
-from mcp_pruner_server.pipeline.outcome import PruningMetadata, RawOutput
 from mcp_pruner_server.pipeline.states import RequestTrace, Trigger
 from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PruneOutcome, PrunerService
 from mcp_pruner_server.pruning.model_view import view_tokens
 from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN, estimate_tokens, utf8_size
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
+from mcp_pruner_server.tools.outcome import PruningMetadata, RawOutput
 from tools_exec.capture import cut_text
 from tools_exec.limits import STDERR_RESERVE_SHARE
 from tools_exec.text import split_output

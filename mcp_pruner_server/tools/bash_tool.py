@@ -16,13 +16,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mcp_pruner_server.pipeline.outcome import (
-    JsonObject,
-    PruningMetadata,
-    RawOutput,
-    ToolContext,
-    ToolFailure,
-)
 from mcp_pruner_server.pruning.types import PruneResult
 from mcp_pruner_server.tools import limits as L
 from mcp_pruner_server.tools.checker import (
@@ -31,6 +24,13 @@ from mcp_pruner_server.tools.checker import (
     argument_object,
     os_encodable,
     schemas_fields,
+)
+from mcp_pruner_server.tools.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
 )
 from mcp_pruner_server.tools.printed_file import printed_file
 from mcp_pruner_server.tools.read_tool import source_type_for

@@ -11,7 +11,6 @@ import anyio.to_thread
 
 from mcp_pruner_server.errors import InvalidRangeError, PruneIdNotFoundError
 from mcp_pruner_server.offload import OFF_LOOP_BYTES
-from mcp_pruner_server.pipeline.outcome import JsonObject, ToolContext
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning.types import SOURCE_TYPES, PruneOptions, SourceType
 from mcp_pruner_server.recovery import MAX_RECOVER_RANGES, recover_work
@@ -20,6 +19,7 @@ from mcp_pruner_server.tools.checker import (
     FieldChecker,
     argument_object,
 )
+from mcp_pruner_server.tools.outcome import JsonObject, ToolContext
 
 
 @dataclass(frozen=True)

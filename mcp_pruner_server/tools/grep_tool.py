@@ -14,13 +14,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mcp_pruner_server.pipeline.outcome import (
-    JsonObject,
-    PruningMetadata,
-    RawOutput,
-    ToolContext,
-    ToolFailure,
-)
 from mcp_pruner_server.pruning.model_view import MODEL_NUMBERED
 from mcp_pruner_server.pruning.text import utf8_size
 from mcp_pruner_server.pruning.types import PruneResult
@@ -34,6 +27,13 @@ from mcp_pruner_server.tools.checker import (
     schemas_fields,
 )
 from mcp_pruner_server.tools.grep_fit import fit_listing, fit_matches
+from mcp_pruner_server.tools.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
+)
 from tools_exec.errors import ToolExecError, ToolTimeoutError
 from tools_exec.grep import GrepMatch, GrepResult, grep
 from tools_exec.limits import MATCH_OVERHEAD_BYTES

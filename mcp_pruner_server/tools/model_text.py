@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.pruning.model_view import MODEL_MARKER, model_prefix
 from mcp_pruner_server.pruning.types import LINE_PREFIX_TEMPLATE
+from mcp_pruner_server.tools.outcome import JsonObject
 
 # prune_text's canonical marker; like the model's, its groups are the first and last line it hides.
 _CANONICAL_MARKER = re.compile(r"^⟦PRUNÉ: prune_id=\S+ lignes (\d+)-(\d+) \(\d+\) raison=[^⟧]*⟧$")

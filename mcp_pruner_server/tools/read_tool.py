@@ -5,13 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mcp_pruner_server.pipeline.outcome import (
-    JsonObject,
-    PruningMetadata,
-    RawOutput,
-    ToolContext,
-    ToolFailure,
-)
 from mcp_pruner_server.pruning.source_types import (
     source_type_for as source_type_for,  # re-exported: the bash tool and the gateway import it here
 )
@@ -22,6 +15,13 @@ from mcp_pruner_server.tools.checker import (
     FieldChecker,
     argument_object,
     schemas_fields,
+)
+from mcp_pruner_server.tools.outcome import (
+    JsonObject,
+    PruningMetadata,
+    RawOutput,
+    ToolContext,
+    ToolFailure,
 )
 from tools_exec.errors import ToolExecError
 from tools_exec.files import ReadResult, read_text

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from mcp_pruner_server import recovery
 from mcp_pruner_server.errors import InvalidRangeError, PruneIdNotFoundError
-from mcp_pruner_server.http.jsonrpc import domain_rpc_error
+from mcp_pruner_server.jsonrpc import domain_rpc_error
 from mcp_pruner_server.pruning.text import split_lines
 from mcp_pruner_server.pruning.types import LINE_PREFIX_TEMPLATE
 from mcp_pruner_server.recovery import (

@@ -11,4 +11,11 @@ LANGUAGE = Language(
     extensions=(".c", ".h"),
     grammar=Grammar("tree_sitter_c"),
     syntax=Syntax(blanked=blank_c_macros, brace_only=True),
+    signs=(
+        r"^#include\s*[<\"]",
+        r"^#define \w",
+        r"^(?:static )?(?:inline )?(?:const )?(?:unsigned |struct )?\w+\s*\*?\s*\w+\([^;]*\)\s*$",
+    ),
+    # a call alone on a line (`library(x)`) reads as a declaration, and so does `function f(x::T)`
+    narrower_signs=frozenset({"r", "matlab", "julia"}),
 )

@@ -9,4 +9,11 @@ LANGUAGE = Language(
     name="clojure",
     extensions=(".clj", ".cljs", ".cljc", ".bb"),
     scanner=clojure_blocks,
+    # Clojure: `(ns a.b`, `(in-ns 'a.b)`, `(def x`, `(defn f`, `(:require [`, `(:use [` (not Common
+    # Lisp's `defmethod`, `deftype` and `defmacro`).
+    signs=(
+        r"^\((?:ns|in-ns|def|defn-?|defonce|defprotocol|defrecord|defmulti|definterface|extend-(?:type|protocol))"
+        r"(?=\s|$)",
+        r"^\s*\(:(?:require|import|refer-clojure|gen-class)(?=\s|$)|^\s*\(:use \[",
+    ),
 )

@@ -40,4 +40,5 @@ LANGUAGE = Language(
     claims=(".h",),
     recognises=_says_cpp,
     syntax=Syntax(blanked=blank_c_macros, container_opener="struct _ {"),
+    signs=(r"^\s*(?:namespace \w+|template\s*<|using namespace |class \w+\s*(?::|\{|$))", r"\bstd::"),
 )

@@ -12,4 +12,10 @@ LANGUAGE = Language(
     syntax=Syntax(
         functions=frozenset({"property_declaration", "indexer_declaration"}), container_opener="class _ {"
     ),
+    signs=(
+        r"^using (?:static )?System\b[\w.]*;$",
+        r"^\s*(?:(?:public|internal|private|protected) )?(?:static |sealed |abstract )*partial class ",
+        r"\{ get; (?:(?:private |init; )?set; )?\}",
+        r"^namespace \w+(?:\.\w+)+;?$|^namespace \w+;$",  # dotted, or file-scoped (C++ has neither)
+    ),
 )

@@ -17,4 +17,14 @@ LANGUAGE = Language(
     extensions=(".dart",),
     grammar=Grammar("tree_sitter_dart"),
     syntax=Syntax(enum_containers=True, bodiless_signatures=DART_SIGNATURES, container_opener="class _ {"),
+    signs=(
+        r"^(?:import|export) '(?:package|dart):|^(?:import|export|part) '[^']*\.dart'",
+        r"^part (?:of )?'",
+        r"^\s*@override$",
+        # `late`, `final x = …;` (Java's `final` has a type, Groovy's no `;`), a getter `get x =>`,
+        # `{required T x}`, `factory`
+        r"^\s*(?:late\s+(?:final\s+)?\w|(?:static\s+)?final [a-z_]\w* = .*;$|factory [A-Z]\w*(?:\.\w+)?\("
+        r"|mixin [A-Z])"
+        r"|get(?<=\bget) \w+ (?:=>|\{)|\{required [A-Za-z]",
+    ),
 )

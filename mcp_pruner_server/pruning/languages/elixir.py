@@ -47,4 +47,9 @@ LANGUAGE = Language(
     interpreters=("elixir",),
     grammar=Grammar("tree_sitter_elixir"),
     syntax=Syntax(definitions="ours", head_end=elixir_signature_end, annotates=_annotates),
+    # Not to be read as Ruby, whose `def … do` and `end` it shares.
+    signs=(
+        r"^\s*(?:defmodule [A-Z][\w.]*|defp? [\w?!]+.*|defmacro [\w?!]+.*) do$",
+        r"^\s*@(?:moduledoc|doc|spec|impl|behaviour|typedoc)\b",
+    ),
 )

@@ -15,6 +15,7 @@ import re
 from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Calls, Grammar, Language, Syntax
+from mcp_pruner_server.pruning.structure.code_blocks import BANG_COMMENT
 from mcp_pruner_server.pruning.structure.fortran_code import fortran_lines
 from mcp_pruner_server.pruning.structure.language_hooks import FORTRAN_HOOKS as HOOKS
 from mcp_pruner_server.pruning.structure.syntax_grammars import unwrapped
@@ -41,6 +42,7 @@ LANGUAGE = Language(
     name="fortran",
     extensions=(".f90", ".f95", ".f03", ".f08", ".f", ".for", ".f77"),
     grammar=Grammar("tree_sitter_fortran"),
+    comment=BANG_COMMENT,  # any `!` but `!=`; `!>` a Doxygen or FORD doc
     hooks=HOOKS,
     syntax=Syntax(
         definitions="ours",
@@ -50,4 +52,12 @@ LANGUAGE = Language(
         blanked=blank_fypp,
     ),
     calls=Calls(bare_words=re.compile(r"(?<!\w)[A-Za-z]\w*"), ignore_case=True, code_of=fortran_lines),
+    # Free-form Fortran, in any case: typed declarations (`real(dp), intent(in) :: x`), `use m, only:`,
+    # `implicit none`, `call x`, `end subroutine` / `end do`, FORD's and Doxygen's `!>` / `!!` docs.
+    # One anchored pattern: an alternation of anchored ones is tried at every column of a line.
+    signs=(
+        r"^\s*(?i:(?:integer|real|logical|character|complex|double precision|type\s*\(\s*\w+\s*\)|"
+        r"class\s*\(\s*\w+\s*\))\b[^=!;]*::|implicit\s+none\b|use\s+\w+\s*(?:,|$)|call\s+\w+|"
+        r"contains\s*$|end\s*(?:subroutine|function|module|program|interface|do|if|select|type)\b|![>!<])",
+    ),
 )

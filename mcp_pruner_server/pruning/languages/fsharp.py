@@ -174,4 +174,14 @@ LANGUAGE = Language(
         annotates=_annotates,
     ),
     calls=Calls(bare_words=re.compile(r"(?<![\w'~?])[A-Za-z_][\w']*"), code_of=fsharp_lines),
+    # F#: attributes (`[<AutoOpen>]`), members, `let inline` / `let mutable`, `module M =`, `open System`,
+    # `'T` type parameters, `printfn`, computation expressions (`let!`, `return!`).
+    signs=(
+        r"^\s*\[<[A-Z][\w.]*(?:\(.*\))?(?:\s*;\s*[A-Z][\w.]*(?:\(.*\))?)*>\]",
+        r"^\s*(?:(?:static|abstract|override|default)\s+)*member\s+(?:(?:inline|private|internal|val)\s+)*[\w.]+",
+        r"^\s*let\s+(?:inline|private|internal|mutable)\s|^\s*(?:let|use|return|do|match|yield)!\s",
+        r"^\s*module\s+(?:(?:private|internal|rec)\s+)?[A-Z]\w*\s*=\s*$"
+        r"|^open (?:type )?(?:System|FSharp|Microsoft)\b",
+        r"<'[A-Z]\w*(?:\s*,\s*'[A-Z]\w*)*>|eprintfn\s+\$?\"|printfn\s+\$?\"|failwithf\s+\$?\"",
+    ),
 )

@@ -9,4 +9,5 @@ LANGUAGE = Language(
     extensions=(".go",),
     grammar=Grammar("tree_sitter_go"),
     syntax=Syntax(brace_only=True),
+    signs=(r"^package [a-z_]\w*\s*$", r"^func (?:\([^)]*\) )?\w+\(", r"^import \($"),
 )

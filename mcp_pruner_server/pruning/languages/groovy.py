@@ -36,4 +36,16 @@ LANGUAGE = Language(
     interpreters=("groovy",),
     grammar=Grammar("tree_sitter_groovy"),
     syntax=Syntax(trusted=covers_headers, trailing_comments=True, container_opener="class _ {"),
+    # Groovy: its own packages and AST annotations, `def f(x) {` (Scala types its parameters, Python ends
+    # with `:`), Java's typed declarations without a `;`, `println x`, closures over `.each {`.
+    signs=(
+        r"^import (?:static )?(?:groovy|org\.codehaus\.groovy|org\.apache\.groovy|spock)\.",
+        r"^\s*@(?:CompileStatic|CompileDynamic|TypeChecked|Canonical|TupleConstructor|Memoized|PackageScope|"
+        r"InheritConstructors|AutoClone|Field|Grab|Newify|Sortable|MapConstructor|NamedVariant|AutoFinal)\b",
+        r"^\s*(?:(?:public|private|protected|static|final|synchronized|abstract)\s+)*def\s+[\w\"']+\s*\([^:]*\)\s*"
+        r"(?:throws [\w., ]+)?\{\s*$",
+        r"^\s*(?:(?:private|protected|public|static|final)\s+)*(?:String|Integer|Long|Boolean|Double|Map|List|Set|"
+        r"Object|Closure|File|BigDecimal)(?:<[^;]*>)?(?:\[\])?\s+[a-z]\w*\s*(?:=[^;]*[^;,({+*/&|=.\s-]\s*)?$",
+        r"^\s*println\s+[^\s(=]|\.(?:each|eachWithIndex|findAll|collectEntries|collectMany|eachLine)\s*\{(?!\s*\|)",
+    ),
 )

@@ -78,4 +78,12 @@ LANGUAGE = Language(
         joins_equation=continues_function,
         signature_above=signature_above,
     ),
+    signs=(
+        r"^module [A-Z][\w.]*(?:\s*\(|\s+where\b|$)",
+        # (a single `import M` is Swift's too: `SHARED`)
+        r"^import (?![A-Z]\w*$)(?:qualified )?[A-Z][\w.]*(?: as [A-Z]\w*)?(?: hiding)?(?: \(|$)",
+        r"^[a-z_]\w*'* :: ",
+        r"^\{-#|^\s*where$",
+    ),
+    narrower_signs=frozenset({"swift"}),
 )

@@ -10,4 +10,9 @@ LANGUAGE = Language(
     extensions=(".java",),
     grammar=Grammar("tree_sitter_java"),
     syntax=Syntax(enum_containers=True, container_opener="class _ {"),
+    signs=(
+        r"^package [\w.]+;$",
+        r"^import (?:static )?[\w.*]+;$",
+        r"^(?:public |final |abstract )*(?:class|interface|enum) \w+",
+    ),
 )

@@ -10,4 +10,13 @@ LANGUAGE = Language(
     interpreters=("node", "nodejs"),
     grammar=Grammar("tree_sitter_javascript"),
     syntax=Syntax(container_opener="class _ {"),
+    signs=(
+        r"^\s*(?:import .+ from ['\"]|export (?:default|function|const|class)\b|module\.exports\b)",
+        r"^\s*(?:const|let|var) \w+ = (?:require\(|(?:async )?(?:function\b|\([^)]*\) =>))",
+        r"^\s*(?:(?:async )?function\*? \w+\(|['\"]use strict['\"])",
+        r"^(?:module\.)?exports\.\w+ =",
+        r"\.prototype\.\w+ = ",
+    ),
+    # Pascal's `function f(x: T): R;`, Julia's `function f(x::T)`, Solidity's `function f() external`
+    narrower_signs=frozenset({"pascal", "julia", "solidity"}),
 )

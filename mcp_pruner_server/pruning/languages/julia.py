@@ -99,4 +99,18 @@ LANGUAGE = Language(
     interpreters=("julia",),
     grammar=Grammar("tree_sitter_julia"),
     syntax=Syntax(kind=julia_kind, unwrap=julia_unwrap, name=julia_name, head_end=julia_signature_end),
+    # Julia: typed parameters and returns (`x::Int`, `)::T`; C++'s and Rust's `a::B` are paths to
+    # their own names, not to Julia's types), `where {T<:Real}`, `using M: f`, `struct S{T} <: A`, its macros.
+    signs=(
+        r"^\s*(?:@\w+\s+)*(?:function|macro)\s+[\w.!]+(?:\{[^}]*\})?\(.*::",
+        r"::(?<=[a-z\d_]::)(?:Abstract[A-Z]\w*|U?Int(?:8|16|32|64|128)?|Float(?:16|32|64)|Bool|String|Symbol|"
+        r"Vector|Matrix|Array|Dict|Tuple|NamedTuple|Union|Nothing|Any|Function|Type|Real|Integer|Number|Char|IO|"
+        r"Missing)\b(?!::)|\)::[A-Z]\w*(?:\{.*\})?\s*(?:where\b|=|$)|\) where (?:\{[^}]*\}|[A-Z]\w*)",
+        r"^using \.{0,2}[A-Z][\w.]*(?:\s*[:,]\s*[\w.@!]+)*\s*$|^import \.{0,2}[A-Z][\w.]*:\s*\w",
+        r"^\s*(?:mutable struct|abstract type|primitive type)\s+[A-Z]|^\s*struct [A-Z]\w*(?:\{[^}]*\})?\s*<:"
+        r"|^end\s*#\s*module\b",
+        r"^\s*@(?:inbounds|testset|test|test_throws|kwdef|generated|views|assert|eval|propagate_inbounds|nospecialize|"
+        r"spawn|threads|boundscheck|simd|everywhere|ccall|assume_effects)(?=\s|\(|$)"
+        r"|^\s*@(?:inline|noinline) |^\s*@(?:info|warn|debug|error)\s+\"",  # Swift writes `@inline(__always)`
+    ),
 )

@@ -37,4 +37,11 @@ LANGUAGE = Language(
         blanked=blank_newer_kotlin,
         container_opener="class _ {",
     ),
+    signs=(
+        # a function, an extension of a generic type too (`fun <K, V> Map<K, V>.f(`)
+        r"^\s*(?:(?:public|private|internal|protected|override|open|abstract|suspend|inline|operator|"
+        r"infix|tailrec|actual|expect)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+<[^()]*>\??\.)?[\w.`]+\(",
+        r"^\s*(?:companion object\b|data class \w|sealed (?:class|interface) \w)|^@file:\w|this@[a-z]\w*\.",
+        r"^\s*(?:(?:private|internal|override|lateinit)\s+)*va[lr] \w+(?:: [\w<>?, .]+)? by ",
+    ),
 )

@@ -65,4 +65,13 @@ LANGUAGE = Language(
     interpreters=("lua",),
     grammar=Grammar("tree_sitter_lua"),
     syntax=Syntax(own_kind=_kind, rename=_name),
+    signs=(
+        r"^\s*local function \w",
+        r"^\s*local \w+(?:\s*,\s*\w+)*\s+=\s",  # spaces around `=`: a shell's `local x=1` has none
+        r"^\s*local \w+ = require[ (]",
+        r"^\s*function \w+[.:]\w+\(",  # `function M.f(` / `function M:f(`: not JavaScript
+        r"^\s*--\[=*\[|^\s*---? @\w",
+        r"^\s*(?:else)?if [^;]+ then$|^\s*(?:for|while) [^;|]+ do$",  # a shell writes `; then`
+    ),
+    narrower_signs=frozenset({"julia"}),  # Julia's `function Base.show(io::IO, x)`
 )

@@ -43,4 +43,9 @@ LANGUAGE = Language(
         container_opener="@implementation _",
         methods_inside=True,
     ),
+    signs=(
+        r"^#import [<\"]",
+        r"^@(?:interface|implementation|end|property|protocol|synthesize)\b",
+        r"^[-+] \(\w",
+    ),
 )

@@ -58,4 +58,10 @@ LANGUAGE = Language(
     grammar=Grammar("tree_sitter_ocaml", "language_ocaml"),
     syntax=Syntax(kind=ocaml_kind, name=ocaml_name),
     calls=Calls(bare_words=re.compile(r"(?<![\w'~?])[a-z_][\w']*"), code_of=ocaml_lines),
+    # (`let f x =` and `open M` are F#'s too: `SHARED`; F# comments with `//`, OCaml with `(*`.)
+    signs=(
+        # a comment: `(* … *)`, `(**`, `(*` ending its line (Lisp's `(* a b)` multiplies)
+        r"^module [A-Z]\w* = struct\b|^\s*(?:end|done);;$|^\(\*|^\s*\(\*(?:\*|\s*$|\s.*\*\)$)",
+        r"^\s*(?:module type|external) |^\s*let%\w|\[@@?(?:deriving|inline|warning|ocaml)\b",
+    ),
 )

@@ -73,4 +73,9 @@ LANGUAGE = Language(
     # documentation as a doc comment is: at full weight it outscored the subs it is about.
     hooks=LanguageHooks(doc_rows=pod_rows),
     syntax=Syntax(own_kind=_kind, rename=_name, blanked=blank_stray_cuts, pod_docs=True),
+    signs=(
+        r"^use (?:strict|warnings|utf8|vars|constant|parent|base|lib|[A-Z]\w*(?:::\w+)*)\b[^;]*;$",
+        r"^package [A-Za-z]\w*(?:::\w+)*;$|^1;$|^__(?:END|DATA)__$",
+        r"^\s*my [$@%(]|^sub \w+\s*\{?$",
+    ),
 )

@@ -11,4 +11,5 @@ LANGUAGE = Language(
     grammar=Grammar("tree_sitter_php", "language_php"),
     fragment="php_only",
     syntax=Syntax(enum_containers=True, container_opener="class _ {"),
+    signs=(r"^<\?php\b", r"^\s*(?:namespace|use) \w+\\[\w\\]+;$", r"\$this->\w"),
 )

@@ -12,4 +12,15 @@ LANGUAGE = Language(
     interpreters=("Rscript",),
     scanner=r_blocks,
     hooks=HOOKS,
+    # R: a function bound with `<-` (JavaScript and Lua bind theirs with `=`), roxygen's `#'` docs
+    # (Common Lisp's `#'f` has no space after it), S4 and R6 classes, S3 dispatch, `%>%` / `%in%`,
+    # and `<-` binding a value only R writes so (Haskell's, OCaml's and Go's `<-` bind no `NULL`).
+    signs=(
+        r"^\s*(?:[\w.]+|`[^`]+`)\s*<<?-\s*function\s*\(",
+        r"^\s*#'(?: |$)",
+        r"^\s*(?:[\w.]+\s*<-\s*)?(?:setMethod|setGeneric|setClass|setValidity|setRefClass|(?:R6::)?R6Class)\(",
+        r"^\s*(?:library|suppressPackageStartupMessages)\(",  # not `require(x)`: Kotlin's and Scala's check
+        r"\b(?:UseMethod|NextMethod|standardGeneric|requireNamespace)\(|%(?:>|in|<>|T>|\|\|)%"
+        r"|<-\s*(?:NULL|TRUE|FALSE|NA|c\(|list\()",
+    ),
 )

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from tree_sitter import Node
 
+from mcp_pruner_server.pruning.structure.code_blocks import COMMENT
 from mcp_pruner_server.pruning.structure.language_hooks import NO_HOOKS, LanguageHooks
 
 if TYPE_CHECKING:
@@ -152,6 +153,16 @@ class Language:
     syntax: Syntax = NO_SYNTAX
     # Its definitions found by a scan of its own, where no grammar serves.
     scanner: Scanner | None = None
+    # Without a path, the line starts only it writes (`structure/language_signs.py`: alternatives,
+    # each a regular expression; `^` ones are matched at a line's start, the others searched).
+    signs: tuple[str, ...] = ()
+    # The languages whose signs, on the same line as one of its own, are narrower than its own: the
+    # line counts for them alone (Zig's `fn f(x: u8) void {` is also Rust's `fn f(` start, but Rust
+    # writes no return type there without `->`).
+    narrower_signs: frozenset[str] = frozenset()
+    # A line of comment, as the heuristics read it above a definition (`code_blocks.find_blocks`):
+    # the shared shapes (`#`, `//`, `--`, `(*`, `%` …), Fortran's `!`, PowerShell's `<#`.
+    comment: Pattern[str] = COMMENT
     calls: Calls = NO_CALLS
     hooks: LanguageHooks = NO_HOOKS
     # How a line of grep output defines a name beyond the keyword shapes every language shares

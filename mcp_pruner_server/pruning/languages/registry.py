@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from mcp_pruner_server.pruning import languages
 from mcp_pruner_server.pruning.languages.record import Language
+from mcp_pruner_server.pruning.structure.code_blocks import BANG_COMMENT
 from mcp_pruner_server.pruning.structure.language_hooks import LanguageHooks
 
 if TYPE_CHECKING:
@@ -34,8 +35,9 @@ def _records() -> list[Language]:
 
 # Name -> record.
 LANGUAGES: dict[str, Language] = {lang.name: lang for lang in _records()}
-# A text of no known language: every field says "nothing of its own".
-UNKNOWN = Language(name="")
+# A text of no known language: every field says "nothing of its own"; its comments may be
+# Fortran's `!` too (a Fortran text without its path).
+UNKNOWN = Language(name="", comment=BANG_COMMENT)
 # Suffix (lower case, with its dot), whole file name (lower case), shebang interpreter -> record.
 BY_EXTENSION = {ext: lang for lang in LANGUAGES.values() for ext in lang.extensions}
 BY_FILE_NAME = {name: lang for lang in LANGUAGES.values() for name in lang.file_names}

@@ -13,4 +13,10 @@ LANGUAGE = Language(
     interpreters=("ruby",),
     grammar=Grammar("tree_sitter_ruby"),
     calls=Calls(bare_words=re.compile(r"(?<![\w@$])[A-Za-z_]\w*(?:[?!](?!=))?")),
+    signs=(
+        r"^\s*require(?:_relative)? ['\"]",
+        r"^\s*(?:module|class) [A-Z]\w*(?:::\w+)*(?: < [\w:]+)?$",
+        r"^\s*def (?:self\.)?\w+[?!=]?(?:\(.*\))?$",
+        r"^\s*attr_(?:reader|writer|accessor) :",
+    ),
 )

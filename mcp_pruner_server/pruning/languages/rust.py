@@ -9,4 +9,11 @@ LANGUAGE = Language(
     extensions=(".rs",),
     grammar=Grammar("tree_sitter_rust"),
     syntax=Syntax(container_opener="impl _ {"),
+    signs=(
+        r"^\s*(?:pub(?:\([\w:]+\))? )?(?:async |unsafe |const )*fn \w+[<(]",
+        r"^use [\w:{}, *]+;$",
+        r"^impl\b",
+        r"^\s*#!?\[\w",
+    ),
+    narrower_signs=frozenset({"zig", "perl"}),  # and Perl's `use strict;`, `use Foo::Bar;`
 )

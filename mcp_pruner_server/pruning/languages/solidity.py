@@ -38,4 +38,17 @@ LANGUAGE = Language(
         head_end_of_containers=True,
         container_opener="contract _ {",
     ),
+    # Solidity: `pragma solidity`, `contract` / `library`, a function's visibility and mutability
+    # (`external view returns (`), events, errors, modifiers, `mapping(`, data locations, NatSpec.
+    signs=(
+        r"^\s*pragma solidity\b|^\s*(?:abstract\s+)?(?:contract|library)\s+\w+\s*(?:is\b|\{)"
+        r"|^\s*interface\s+\w+\s+is\b",
+        r"^\s*(?:function\s+\w*\s*\([^)]*\)|\))\s*(?:external|public|internal|private|pure|view|payable|virtual|"
+        r"override|returns)\b",
+        r"^\s*(?:event|error|modifier)\s+\w+\s*[({]|^\s*(?:emit|revert)\s+[A-Z]\w*\(|^\s*using\s+[A-Z]\w*\s+for\s",
+        r"^\s*(?:mapping\s*\(|assembly\s*(?:\(\"[^\"]*\"\)\s*)?\{)|^import\s.*\.sol[\"'];$",
+        r"^\s*(?:(?:///|\*)\s*@(?:notice|dev|inheritdoc|custom:\w)"
+        r"|(?:u?int(?:8|16|32|64|128|256)|bytes(?:[1-9]\d?)?|address|string|bool)(?:\[\d*\])*\s+"
+        r"(?:(?:public|private|internal|constant|immutable|memory|calldata|storage|payable)\b\s*)+)",
+    ),
 )

@@ -10,4 +10,9 @@ LANGUAGE = Language(
     interpreters=("deno", "ts-node"),
     grammar=Grammar("tree_sitter_typescript", "language_typescript"),
     syntax=Syntax(container_opener="class _ {"),
+    signs=(
+        r"^\s*(?:export )?(?:declare )?(?:interface \w+|type \w+(?:<[^>]*>)?\s*=)",
+        r"^\s*(?:export )?(?:declare )?(?:enum \w+ \{|abstract class )",
+        r"^\s*(?:private|public|protected|readonly) \w+[?!]?:",
+    ),
 )

@@ -15,4 +15,11 @@ LANGUAGE = Language(
     scanner=vbnet_blocks,
     hooks=HOOKS,
     calls=Calls(shape=re.compile(r"(?<!\w)[A-Za-z_]\w*(?=\s*\()|(?<=\.)[A-Za-z_]\w*")),
+    # Visual Basic: `Imports`, `End Sub` / `End If` …, `Dim x As T`, `'''` docs, `Option Strict`.
+    signs=(
+        r"^Imports [\w.]+(?: = [\w.]+)?\s*$|^Option (?:Strict|Explicit|Infer) (?:On|Off)\s*$",
+        r"^\s*End (?:Sub|Function|Class|Module|Namespace|Property|Structure|Interface|Enum|If|Select|Try|"
+        r"With|Using|Get|Set|SyncLock|While|Operator)\s*$",
+        r"^\s*(?:Dim|Private|Public|Friend) \w+ As (?:New )?[\w.]+|^\s*'''\s*<\w+|^\s*Next(?: \w+)?\s*$",
+    ),
 )

@@ -48,4 +48,9 @@ LANGUAGE = Language(
         returns_type=_returns_type,
         container_opener="const _ = struct {",
     ),
+    signs=(
+        r"@import\(\"",
+        r"^\s*(?:pub\s+)?(?:inline\s+|export\s+)?fn \w+\(.*\)\s+[!?\w\[*][^{]*\{$",  # Rust writes `->`
+        r"^\s*(?:errdefer|comptime)\b",
+    ),
 )

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
-from mcp_pruner_server.pruning.languages.registry import hooks_of
+from mcp_pruner_server.pruning.languages.registry import by_name, hooks_of
 from mcp_pruner_server.pruning.rules import hook_on, on
 from mcp_pruner_server.pruning.scoring import Doc, LineHits, bm25, bm25_sparse, names_said
 from mcp_pruner_server.pruning.select import MAX_FOCUS_UNITS, Unit
@@ -103,7 +103,7 @@ def code_units(
     if blocks is None and hooks.block_finder is not None:
         blocks = hooks.block_finder(lines, deadline=deadline)
     elif blocks is None:
-        blocks = find_blocks(lines, lang=lang, deadline=deadline)
+        blocks = find_blocks(lines, comment=by_name(lang).comment, deadline=deadline)
     deadline.check()
     imports = import_lines(lines)
     deadline.check()

@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.common import indent_of
-from mcp_pruner_server.pruning.structure.powershell import PWSH_COMMENT
 
 _DEF = re.compile(
     r"^\s*(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|final|abstract|"
@@ -57,11 +56,11 @@ _DECORATOR = re.compile(r"^\s*(?:@|\[<)")  # also F#'s `[<Obsolete>]`
 # Also Lua's `---`, Haskell's `{-`, OCaml's `(*`, Lisp's `;;`, Erlang's and MATLAB's `%`. Not a
 # `!`: in a file of a known language other than Fortran, a line starting with one is code
 # (JavaScript's `!function () {…}()`, a shell's `! grep -q x file`, IPython's `!pip install`).
-_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--|\{-|\(\*|;;|%)")
+COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--|\{-|\(\*|;;|%)")
 # In a Fortran file, any `!` but `!=` also starts a comment (`!>` a Doxygen or FORD doc), and in a
 # text of unknown language: a Fortran text without its path (its `!comment` is no JavaScript
 # `!done` by shape; read as code, Fortran dev sets without the path lost 0.04 of whole functions).
-_FORTRAN_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--|\{-|\(\*|;;|%|!(?!=))")
+BANG_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|/\*|\*|--|\{-|\(\*|;;|%|!(?!=))")
 _CLOSER = re.compile(r"^\s*[)\]}]")
 _OPENER = re.compile(r"^\s*\{\s*$")
 # The `end` closing a Lua, Julia, Elixir, Ruby, Crystal, MATLAB or Fortran block at its header's
@@ -293,15 +292,12 @@ def _block_start(lines: Sequence[str], header: int, base: int, comment: re.Patte
     return start
 
 
-# The comments of a language whose comment lines are not `_COMMENT`'s (None: a text of unknown language).
-_COMMENTS = {"fortran": _FORTRAN_COMMENT, None: _FORTRAN_COMMENT, "powershell": PWSH_COMMENT}
-
-
 def find_blocks(
-    lines: Sequence[str], *, lang: str | None = None, deadline: Deadline = NO_DEADLINE
+    lines: Sequence[str], *, comment: re.Pattern[str] = BANG_COMMENT, deadline: Deadline = NO_DEADLINE
 ) -> list[Block]:
-    """Every definition block, outer before inner, with its parent index; `lang` (a name from
-    `languages.py`, None if unknown) says which comments are a language's own (Fortran's `!`).
+    """Every definition block, outer before inner, with its parent index; `comment` matches the
+    language's comment lines (its record's `comment`, `COMMENT` by default; `BANG_COMMENT` for a
+    text of unknown language).
 
     Raises:
         EngineTimeout: `deadline` passed.
@@ -309,7 +305,6 @@ def find_blocks(
     indents: list[int | None] = [indent_of(line) if line.strip() else None for line in deadline.paced(lines)]
     raw: list[tuple[int, int, int, bool]] = []
     brace_budget = BRACE_SCANS_PER_LINE * len(lines) + MAX_BRACE_SCAN_LINES
-    comment = _COMMENTS.get(lang, _COMMENT)
     for i, line in deadline.paced(enumerate(lines)):
         if indents[i] is None or not is_header(line):
             continue

@@ -58,7 +58,7 @@ def powershell_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE)
     """
     lexed = lex(lines, deadline=deadline)
     if not lexed.closed:
-        return find_blocks(lines, lang="powershell", deadline=deadline)  # misread: indentation decides
+        return find_blocks(lines, comment=PWSH_COMMENT, deadline=deadline)  # misread: indentation decides
     closes = brace_closes(lexed)
     by_indentation: dict[int, int] | None = None  # found only for a body without its braces
     found: list[tuple[int, int, str]] = []  # (header, end, kind)
@@ -69,7 +69,7 @@ def powershell_blocks(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE)
         end = _body_end(lexed, closes, i, m.end())
         if end is None:
             if by_indentation is None:
-                indented = find_blocks(lines, lang="powershell", deadline=deadline)
+                indented = find_blocks(lines, comment=PWSH_COMMENT, deadline=deadline)
                 by_indentation = {b.header: b.end for b in indented}
             end = by_indentation.get(i)
         if end is None or end - i < 2:

@@ -23,10 +23,40 @@ import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Protocol, TypeVar
+
+import tree_sitter
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.code_blocks import Block
+
+
+class ParsedNode(Protocol):
+    """What the recovery reads of a parsed node: a `tree_sitter.Node` is one (its tests build the
+    exact error trees they need as plain records)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def is_named(self) -> bool: ...
+    @property
+    def is_missing(self) -> bool: ...
+    @property
+    def has_error(self) -> bool: ...
+    @property
+    def child_count(self) -> int: ...
+    @property
+    def children(self) -> Sequence[ParsedNode]: ...
+    @property
+    def start_point(self) -> tuple[int, int]: ...
+    @property
+    def end_point(self) -> tuple[int, int]: ...
+    @property
+    def text(self) -> bytes | None: ...
+
+
+# A parsed node of one kind throughout: the walk's `tree_sitter.Node`s come back as such.
+N = TypeVar("N", bound=ParsedNode)
 
 # Tokens that open a container when an identifier and `{` follow (`public class PgReader {`).
 CONTAINER_KEYWORDS = frozenset({"class", "struct", "interface", "namespace", "record", "trait", "union"})
@@ -45,7 +75,7 @@ _EXPORT_MACRO = re.compile(
 )
 
 
-def failed_rows(root: Any, *, deadline: Deadline = NO_DEADLINE, most: float = math.inf) -> int:
+def failed_rows(root: ParsedNode, *, deadline: Deadline = NO_DEADLINE, most: float = math.inf) -> int:
     """How many lines hold something the parser could not place: the tokens of error nodes
     and missing nodes, not the well-formed definitions and statements an error node holds.
     The count stops once past `most` (the parse is not trusted then: how far past is no matter).
@@ -73,7 +103,7 @@ def failed_rows(root: Any, *, deadline: Deadline = NO_DEADLINE, most: float = ma
     return len(rows)
 
 
-def dropped_tail(root: Any, deadline: Deadline = NO_DEADLINE) -> tuple[int, int] | None:
+def dropped_tail(root: ParsedNode, deadline: Deadline = NO_DEADLINE) -> tuple[int, int] | None:
     """The rows (first, end) of the text a node holds after its last child, which no node holds:
     the parser gave up there, inside an error (the rest of a class after a construct the grammar
     lacks). None if no error drops rows.
@@ -98,10 +128,10 @@ MAX_TAIL_PARSES = 2
 
 
 def reparse_tails(
-    parse: Callable[[bytes], Any],
+    parse: Callable[[bytes], tree_sitter.Tree],
     text: str,
-    root: Any,
-    walk: Callable[[Any], None],
+    root: tree_sitter.Node,
+    walk: Callable[[tree_sitter.Node], None],
     deadline: Deadline = NO_DEADLINE,
 ) -> int:
     """Parse again on its own (rows kept, with `parse`) the text the parse `root` dropped after an
@@ -141,15 +171,15 @@ def restart_row(lines: Sequence[str], row: int) -> int:
     return row
 
 
-def _recognised(node: Any) -> bool:
+def _recognised(node: ParsedNode) -> bool:
     # a lone identifier or punctuation is what is left of a failed construct; a comment or
     # a node of several tokens (a method, a field, a statement) parsed whole
     return bool(node.is_named) and ("comment" in node.type or node.child_count > 0)
 
 
 def scope_members(
-    scope: Any, siblings: Sequence[Any], parent: int | None, out: list[Block]
-) -> Iterator[tuple[int, Any, int | None]]:
+    scope: ParsedNode, siblings: Sequence[N], parent: int | None, out: list[Block]
+) -> Iterator[tuple[int, N, int | None]]:
     """(index, child, enclosing block) for each child of `scope` (`siblings`, its named children
     or, for an error node, all): `parent`, or inside an error node the container that `class X {`
     tokens open (added to `out` as met, up to its `}` token, else to the node's end)."""

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from mcp_pruner_server.pipeline.dispatcher import TOOLS, Tool, ToolDispatcher, ToolResult
-from mcp_pruner_server.pipeline.outcome import ToolContext
 from mcp_pruner_server.pipeline.states import ReqState, RequestTrace
 from mcp_pruner_server.pipeline.stats import ServerStats
 from mcp_pruner_server.pruner_service import PrunerService
@@ -17,6 +16,7 @@ from mcp_pruner_server.pruning.render import noop_result
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveredText, RecoveryStore
+from mcp_pruner_server.tools.outcome import ToolContext
 from mcp_pruner_server.tools.read_tool import ReadArgs, parse_read
 from tests.json_paths import at
 from tests.mcp_pruner_server.server_fixtures import call_tool, in_process

@@ -1,7 +1,7 @@
 import pytest
 
 from mcp_pruner_server.errors import InvalidParamsError, InvalidRangeError
-from mcp_pruner_server.http.jsonrpc import domain_rpc_error
+from mcp_pruner_server.jsonrpc import domain_rpc_error
 from mcp_pruner_server.pruning.types import PruneOptions
 from mcp_pruner_server.recovery import MAX_RECOVER_RANGES
 from mcp_pruner_server.tools.bash_tool import parse_bash

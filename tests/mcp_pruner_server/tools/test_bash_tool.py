@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server.pipeline.outcome import ToolFailure
 from mcp_pruner_server.tools.bash_tool import parse_bash, run_bash_tool
+from mcp_pruner_server.tools.outcome import ToolFailure
 from tests.json_paths import at
 from tests.mcp_pruner_server.tools.tool_context import tool_context
 

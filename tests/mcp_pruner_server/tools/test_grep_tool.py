@@ -2,9 +2,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_pruner_server.pipeline.outcome import ToolFailure
 from mcp_pruner_server.pruning.types import Annotation, PruneResult, PruneStats
 from mcp_pruner_server.tools.grep_tool import kept_matches, parse_grep, render_listing, run_grep_tool
+from mcp_pruner_server.tools.outcome import ToolFailure
 from tests.json_paths import at
 from tests.mcp_pruner_server.tools.tool_context import tool_context
 from tools_exec.grep import GrepMatch

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from mcp_pruner_server.pipeline.outcome import JsonObject
 from mcp_pruner_server.tools.model_text import model_text
+from mcp_pruner_server.tools.outcome import JsonObject
 
 MARKER = "[lines 1-8 pruned]"
 PRUNED = f"{MARKER}\n9 def f(x):\n10     return x + 1\n"

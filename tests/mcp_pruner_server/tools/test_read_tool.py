@@ -7,7 +7,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 
-from mcp_pruner_server.pipeline.outcome import RawOutput
+from mcp_pruner_server.tools.outcome import RawOutput
 from mcp_pruner_server.tools.read_tool import ReadArgs, run_read, source_type_for
 from tests.mcp_pruner_server.server_fixtures import READY_TIMEOUT_S, child_server
 from tests.mcp_pruner_server.tools.tool_context import tool_context

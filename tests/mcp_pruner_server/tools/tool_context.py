@@ -6,10 +6,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from mcp_pruner_server.pipeline.outcome import ToolContext
 from mcp_pruner_server.pruner_service import PrunerService
 from mcp_pruner_server.pruning_config import PruningConfig
 from mcp_pruner_server.recovery import RecoveryStore
+from mcp_pruner_server.tools.outcome import ToolContext
 
 
 @contextlib.asynccontextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mcp_pruner_server.pruning.languages.registry import by_name
 from mcp_pruner_server.pruning.structure.code_blocks import (
     MAX_BRACE_LINE_CHARS,
     MODULE_LIKE_LINES,
@@ -219,7 +220,8 @@ def test_lisp_definitions_open_blocks_their_indented_body_closes() -> None:
 
 
 def _spans_in(text: str, lang: str | None) -> list[tuple[int, int, int]]:
-    return [(b.start, b.header, b.end) for b in find_blocks(text.split("\n"), lang=lang)]
+    comment = by_name(lang).comment  # the language's record's comment lines
+    return [(b.start, b.header, b.end) for b in find_blocks(text.split("\n"), comment=comment)]
 
 
 def test_a_line_starting_with_a_bang_is_code_in_a_file_of_another_language_than_fortran() -> None:

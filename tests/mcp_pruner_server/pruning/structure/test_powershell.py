@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from mcp_pruner_server.pruning.languages.registry import by_name
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import code_units
 from mcp_pruner_server.pruning.structure.code_blocks import find_blocks
@@ -109,7 +110,8 @@ def test_comment_based_help_first_in_a_body_ends_no_function() -> None:
         "    Invoke-GHRestMethod -Method Delete -Issue $Issue",
         "}",
     ]
-    assert [(b.start, b.end) for b in find_blocks(lines, lang="powershell")] == [(0, len(lines))]
+    blocks = find_blocks(lines, comment=by_name("powershell").comment)
+    assert [(b.start, b.end) for b in blocks] == [(0, len(lines))]
 
 
 def _score_of(lines: Sequence[str], question: str, header: str) -> float:

@@ -1,14 +1,21 @@
+"""What a parse with errors still tells: the rows it failed on, the classes an error node's tokens
+open. The error trees are built exactly as plain records (`syntax_recovery.ParsedNode`), and one
+real parse shows a `tree_sitter.Node` is read the same way."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import tree_sitter
+
+from mcp_pruner_server.pruning.languages.registry import grammar_of
 from mcp_pruner_server.pruning.structure.code_blocks import Block
 from mcp_pruner_server.pruning.structure.syntax_recovery import failed_rows, scope_members
 
 
 @dataclass
 class Node:
-    """The part of a tree-sitter node the recovery reads."""
+    """The part of a tree-sitter node the recovery reads (`syntax_recovery.ParsedNode`)."""
 
     type: str
     rows: tuple[int, int]
@@ -96,3 +103,11 @@ def test_counting_failed_rows_stops_once_past_most() -> None:
     program = Node("program", (0, 5), children=garbage)
     assert failed_rows(program) == 6
     assert failed_rows(program, most=2) == 3  # past 2: the parse is not trusted, the rest is not counted
+
+
+def test_a_real_parse_counts_only_the_line_of_its_error() -> None:
+    grammar = grammar_of("java")
+    assert grammar is not None
+    source = b"class A {\n  void f() {\n    x();\n  }\n  int y = ;\n  void g() {\n  }\n}\n"
+    root = tree_sitter.Parser(grammar).parse(source).root_node
+    assert failed_rows(root) == 1  # `int y = ;`, not the methods around it

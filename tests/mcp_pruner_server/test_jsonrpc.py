@@ -1,4 +1,4 @@
-"""The error replies of `http/jsonrpc.py`: the two shapes, and a refusal in the shape of its path.
+"""The error replies of `jsonrpc.py`: the two shapes, and a refusal in the shape of its path.
 
 The codes against docs/http.md are checked in `tests/test_docs.py`; the bytes of every reply on
 the wire in the route tests.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_pruner_server.errors import InvalidParamsError, PruneIdNotFoundError
-from mcp_pruner_server.http.jsonrpc import (
+from mcp_pruner_server.jsonrpc import (
     EXECUTE_PATH,
     INVALID_PARAMS,
     PRUNE_ID_NOT_FOUND,

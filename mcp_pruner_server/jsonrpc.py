@@ -15,16 +15,27 @@ The codes are documented in docs/http.md#json-rpc-error-codes, and `tests/test_d
 checks that table against the constants here; no other module writes a code as a number.
 (`/prune` alone answers in SWE-Pruner's own error shape, `swe_pruner_compat.py`.)
 Only the standard library is imported: `errors.py` takes its codes from here, and the runner
-imports `errors.py` on its start-up path.
+imports `errors.py` on its start-up path. It sits below `http/`, the gateway and stdio, which all
+answer with it (in `http/`, the gateway that `http/app.py` installs imported back up).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
-if TYPE_CHECKING:
-    from mcp_pruner_server.errors import DomainRpcError
+
+class DomainRpcError(Protocol):
+    """What a reply reads of a domain error (`errors.DomainRpcError`, which imports its codes from
+    here: this module imports nothing of the server's, so the two never import each other)."""
+
+    @property
+    def rpc_code(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def data(self) -> Mapping[str, object]: ...
+
 
 # -- JSON-RPC 2.0's own codes -----------------------------------------------------------------
 PARSE_ERROR: Final = -32700

@@ -1,6 +1,6 @@
 import pytest
 
-from mcp_pruner_server.http.urls import http_url
+from mcp_pruner_server.urls import http_url
 
 
 @pytest.mark.parametrize(
