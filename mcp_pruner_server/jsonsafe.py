@@ -31,6 +31,8 @@ import math
 import re
 from collections.abc import Mapping
 
+from mcp_pruner_server import json_slices
+
 # Number.MAX_SAFE_INTEGER: the largest integer every JSON client (IEEE-754 doubles) keeps exact.
 MAX_SAFE_INTEGER = 2**53 - 1
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -105,7 +107,7 @@ def dumps(value: object) -> str:
     Raises:
         RecursionError: the value is nested deeper than the interpreter's recursion limit.
     """
-    return json.dumps(sanitize(value), ensure_ascii=False, allow_nan=False)
+    return json_slices.dumps_in_slices(sanitize(value))
 
 
 def dumps_bytes(value: object) -> bytes:
@@ -123,6 +125,24 @@ def rpc_dumps_bytes(payload: object) -> bytes:
     Raises:
         RecursionError: the value is nested deeper than the interpreter's recursion limit.
     """
+    return b"".join(rpc_dumps_chunks(payload))
+
+
+def dumps_chunks(value: object) -> list[bytes]:
+    """`dumps_bytes()` in chunks, for a big body sent without being joined (`json_slices.py`).
+
+    Raises:
+        RecursionError: the value is nested deeper than the interpreter's recursion limit.
+    """
+    return json_slices.dumps_chunks(sanitize(value))
+
+
+def rpc_dumps_chunks(payload: object) -> list[bytes]:
+    """`rpc_dumps_bytes()` in chunks, for a big body sent without being joined.
+
+    Raises:
+        RecursionError: the value is nested deeper than the interpreter's recursion limit.
+    """
     safe = sanitize(payload)
     originals = payload if isinstance(payload, list) else [payload]
     answers = safe if isinstance(safe, list) else [safe]
@@ -131,7 +151,7 @@ def rpc_dumps_bytes(payload: object) -> bytes:
             request_id = original.get("id")
             if isinstance(request_id, int) and not isinstance(request_id, bool):
                 answer["id"] = request_id
-    return json.dumps(safe, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return json_slices.dumps_chunks(safe)
 
 
 def _reject_constant(name: str) -> object:
@@ -149,6 +169,11 @@ def strict_loads(body: bytes | str) -> object:
         UnicodeDecodeError: the body is bytes that are not UTF-8/16/32.
     """
     try:
+        if len(body) > json_slices.SLICE_CHARS:  # long strings in slices: the GIL held briefly each time
+            if isinstance(body, bytes) and json.detect_encoding(body) == "utf-8":
+                body = json_slices.decode_in_slices(body)
+            if isinstance(body, str):
+                return json_slices.loads_in_slices(body, _reject_constant)
         return json.loads(body, parse_constant=_reject_constant)
     except RecursionError as exc:
         # Not a server bug but a malformed request: every caller answers a ValueError as

@@ -11,6 +11,8 @@ comparable score, and its own hard constraints decide.
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Sequence
 
 from mcp_pruner_server.jsonsafe import strict_loads
 from mcp_pruner_server.offload import run_off_loop_if_large
@@ -44,11 +46,9 @@ async def handle_prune_request(service: PrunerService, body: bytes) -> tuple[int
         return _bad("'threshold' must be a number between 0 and 1")
     outcome = await service.prune(code, query, "code", COMPAT_OPTIONS)
     result = outcome.result
-    dropped: set[int] = set()
-    for a in result.annotations:
-        dropped.update(range(a.original_start_line, a.original_end_line + 1))
     total = result.stats.original_lines
-    kept = [n for n in range(1, total + 1) if n not in dropped]
+    dropped = [(a.original_start_line, a.original_end_line) for a in result.annotations]
+    kept = kept_lines(total, dropped)
     return 200, {
         "score": round(len(kept) / total, 4) if total else 1.0,
         "pruned_code": result.pruned_text,
@@ -60,3 +60,15 @@ async def handle_prune_request(service: PrunerService, body: bytes) -> tuple[int
         "error_msg": outcome.error_message if outcome.error_code else None,
         "prune_id": result.prune_id,
     }
+
+
+def kept_lines(total: int, dropped: Sequence[tuple[int, int]]) -> list[int]:
+    """The numbers 1..`total` outside the inclusive `dropped` ranges, built by ranges: a line at a
+    time, a 14 MB file's 230k lines held the event loop ~60 ms."""
+    kept: list[range] = []
+    at = 1
+    for start, end in sorted(dropped):
+        kept.append(range(at, start))
+        at = max(at, end + 1)
+    kept.append(range(at, total + 1))
+    return list(itertools.chain.from_iterable(kept))

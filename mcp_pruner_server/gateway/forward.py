@@ -25,7 +25,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal, TypeGuard
+from typing import AnyStr, Final, Literal, TypeGuard
 
 import anyio
 import httpx
@@ -41,6 +41,7 @@ from mcp_pruner_server.gateway.errors import (
     UpstreamUnreachableError,
 )
 from mcp_pruner_server.gateway.sse import SseEventReader
+from mcp_pruner_server.json_slices import SLICE_CHARS
 from mcp_pruner_server.offload import run_off_loop_if_large
 
 # Agents run a handful of tool calls in parallel; 32 connections leave room for bursts
@@ -268,9 +269,16 @@ def json_values_in(body: bytes | str, *, inside_strings: bool = False) -> int:
     in one string counted 8.8 million and was refused."""
     if isinstance(body, str):
         bare = body if inside_strings else _STRING.sub('""', body)
-        return bare.count(",") + bare.count("[") + bare.count("{") + 1
+        return _separators(bare, (",", "[", "{")) + 1
     bare_bytes = body if inside_strings else _STRING_BYTES.sub(b'""', body)
-    return bare_bytes.count(b",") + bare_bytes.count(b"[") + bare_bytes.count(b"{") + 1
+    return _separators(bare_bytes, (b",", b"[", b"{")) + 1
+
+
+def _separators(text: AnyStr, separators: tuple[AnyStr, ...]) -> int:
+    """How many of `separators` `text` holds, counted a slice at a time (three counts over a 60 MB
+    reply held the GIL ~190 ms on a busy host)."""
+    step = SLICE_CHARS
+    return sum(text.count(s, at, at + step) for at in range(0, len(text), step) for s in separators)
 
 
 def check_decode_memory(server: str, url: str, body: bytes | str) -> None:

@@ -9,6 +9,7 @@ says why it cannot.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 from mcp_pruner_server.errors import InvalidRequestError
@@ -18,6 +19,7 @@ from mcp_pruner_server.gateway.errors import (
     UpstreamNotJsonRpcError,
 )
 from mcp_pruner_server.gateway.forward import UpstreamReply, check_decode_memory, excerpt
+from mcp_pruner_server.json_slices import SLICE_CHARS, loads_in_slices
 from mcp_pruner_server.pruning.types import SOURCE_TYPES, SourceType
 from mcp_pruner_server.tools.read_tool import source_type_for
 
@@ -94,7 +96,7 @@ def decode_reply(reply: UpstreamReply, request: GatewayRequest) -> object | None
         raise UpstreamNotJsonError(server, url, f"HTTP {reply.status} with an empty body", "")
     check_decode_memory(server, url, reply.body)
     try:
-        message: object = json.loads(reply.body)
+        message: object = loads_lenient(reply.body)
     except (ValueError, RecursionError) as exc:
         if not ok:
             raise UpstreamHttpStatusError(server, url, reply.status, excerpt(reply.body)) from exc
@@ -105,6 +107,22 @@ def decode_reply(reply: UpstreamReply, request: GatewayRequest) -> object | None
             raise UpstreamHttpStatusError(server, url, reply.status, excerpt(reply.body))
         raise UpstreamNotJsonRpcError(server, url, problem)
     return message
+
+
+def loads_lenient(body: bytes | str) -> object:
+    """`json.loads(body)` (NaN and the infinities accepted: an upstream's reply is passed on, made
+    safe later), a long text's strings parsed in slices (`json_slices.py`).
+
+    Raises:
+        ValueError: the body is not JSON.
+        RecursionError: it nests deeper than the parser's recursion limit.
+    """
+    if isinstance(body, str) and len(body) > SLICE_CHARS:
+        return loads_in_slices(body, _JSON_CONSTANTS.__getitem__)
+    return json.loads(body)
+
+
+_JSON_CONSTANTS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 def is_valid_id(value: object) -> bool:

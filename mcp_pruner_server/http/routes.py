@@ -10,17 +10,21 @@ endpoint in `rpc.py`, so a tool call's walk starts there. Every body is strict J
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
+from typing import cast
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.http.asgi import SafeJSONResponse
+from mcp_pruner_server.http.asgi import ChunkedJSONResponse, SafeJSONResponse
 from mcp_pruner_server.http.execute import ExecuteEndpoint
 from mcp_pruner_server.jsonrpc import refusal, rest_error
+from mcp_pruner_server.jsonsafe import dumps_chunks
 from mcp_pruner_server.logs import log_event, log_exception
+from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.server_parts import ServerParts
 from mcp_pruner_server.swe_pruner_compat import handle_prune_request
 
@@ -98,7 +102,10 @@ async def post_execute(request: Request) -> Response:
 async def post_prune(request: Request) -> Response:
     """`POST /prune`: SWE-Pruner's wire format (`swe_pruner_compat.py`)."""
     status, payload = await handle_prune_request(server_parts(request).service, await request.body())
-    return SafeJSONResponse(payload, status_code=status)
+    # the pruned code of a big body is megabytes of JSON: written off the event loop, in slices
+    size = len(str(payload.get("pruned_code", ""))) + 8 * len(cast(list[int], payload.get("kept_frags", [])))
+    chunks = await run_off_loop_if_large(functools.partial(dumps_chunks, payload), size)
+    return ChunkedJSONResponse(chunks, status)
 
 
 # -- refusals and last resorts --------------------------------------------------------------

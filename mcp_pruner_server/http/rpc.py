@@ -24,6 +24,7 @@ from mcp_pruner_server.errors import (
     InvalidParamsError,
     InvalidRequestError,
 )
+from mcp_pruner_server.http.asgi import ChunkedJSONResponse
 from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -31,7 +32,7 @@ from mcp_pruner_server.jsonrpc import (
     domain_rpc_error,
     rpc_error,
 )
-from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, strict_loads
+from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, rpc_dumps_chunks, strict_loads
 from mcp_pruner_server.logs import log_event
 from mcp_pruner_server.offload import run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher, new_request_id
@@ -46,14 +47,19 @@ MAX_BATCH_LENGTH = 100
 
 @dataclass(frozen=True)
 class RpcAnswer:
-    """What the HTTP route sends: a status and a JSON body, or 202 with no body."""
+    """What the HTTP route sends: a status and a JSON body in chunks, or 202 with no body."""
 
     status: int
-    body: bytes | None
+    chunks: list[bytes] | None
+
+    @property
+    def body(self) -> bytes | None:
+        """The whole body (joined: for small answers and tests)."""
+        return None if self.chunks is None else b"".join(self.chunks)
 
 
 def _encode(status: int, payload: object) -> RpcAnswer:
-    return RpcAnswer(status, rpc_dumps_bytes(payload))
+    return RpcAnswer(status, rpc_dumps_chunks(payload))
 
 
 def _parse_failed(exc: Exception) -> RpcAnswer:
@@ -168,9 +174,9 @@ async def post_rpc(request: Request) -> Response:
         # tool's processes are already killed, and the caller still gets a JSON-RPC answer.
         log_event("rpc.cancelled_by_shutdown", level="warning")
         return Response(shutdown_error(body), status_code=503, media_type="application/json")
-    if answer.body is None:
+    if answer.chunks is None:
         return Response(status_code=answer.status)
-    return Response(answer.body, status_code=answer.status, media_type="application/json")
+    return ChunkedJSONResponse(answer.chunks, answer.status)
 
 
 def shutdown_error(body: bytes) -> bytes:

