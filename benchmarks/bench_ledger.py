@@ -6,20 +6,23 @@ Each round runs the same load twice, ledger off (`JEEVES_LEDGER=0`, the baseline
 a fresh state directory: `--servers` stdio servers (`python -m mcp_pruner_server --stdio`, real
 processes) each answer `--calls` `tools/call`s back to back, all servers at once. The calls
 alternate a `read` of a 200-line file and a `bash` printing it (same file: every other call a
-re-read), so every row has a few thousand tokens for the writer thread to count.
+re-read), so every row has a few thousand tokens for the writer process to count.
 The client is a bare newline-delimited JSON-RPC writer over the pipes (the stdio transport's
 framing), so the client's own cost stays out of the latencies.
 
 What the ledger adds to a call is measured where it happens: a server in this process (same
-calls, every other one pruned) times `ToolDispatcher._to_ledger` (the record, the queue) on
-each call, first alone, then while the stdio servers run; wall time and the calling thread's
-CPU time (wall minus the waits for a core or the GIL, which on a shared two-core machine are
-the machine's, not the ledger's).
+calls, every other one pruned) times `ToolDispatcher._to_ledger` (the record, its pickle, the
+write into the writer process's pipe) on each call, first alone, then while the stdio servers
+run; wall time and the calling thread's CPU time (wall minus the waits for a core or the GIL,
+which on a shared two-core machine are the machine's, not the ledger's). Every server's
+writer is its own process (`mcp_pruner_server/ledger/writer.py`): its counting and SQLite
+compete with the servers for the two cores, which the round trips off/on show.
 
 Printed: the request-path cost; per-call round-trip latency p50/p99 of the stdio servers off
 and on and their differences; whether every row is in the ledger (rows per session); any
 `ledger.unavailable` / "database is locked" line or error answer.
-Target: every row present, no error, p99 wall time added on the call's path <= 1 ms (alone).
+Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
+alone and under the load.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from typing import Any
 SPAWN_TIMEOUT_S = 120.0  # twenty servers importing at once on a shared two-core machine
 CALL_TIMEOUT_S = 60.0
 PROBE_SESSION = "bench-request-path"
-MAX_ADDED_P99_MS = 1.0  # the issue's bound on what the ledger adds to a call
+MAX_ADDED_MS = 1.0  # the issue's bound on what the ledger adds to a call (p99; the brief's p50 too)
 CONTROL_CPU_S = 60e-6  # about the median CPU of the ledger's part of a call
 PROBE_FLUSH_TIMEOUT_S = 120.0
 SPAWN_AT_ONCE = 4  # twenty imports at once on two cores would only time each other out
@@ -163,8 +166,8 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
             arguments = {**arguments, "context_focus_question": "Which function multiplies by 7?"}
         return name, arguments
 
-    # As the stdio servers: warm-up calls first, and their rows written (the writer thread's first
-    # batch imports the tokenizer, ~0.5 s of holding the GIL now and then, once per process).
+    # As the stdio servers: warm-up calls first, and their rows written (the writer process's first
+    # batch imports the tokenizer, ~0.5 s of a core, once per process).
     assert parts.ledger is not None
     for i in range(WARMUP_CALLS):
         await dispatcher.call(*arguments_of(i))
@@ -192,6 +195,10 @@ class PathTimes:
     @property
     def wall_p99(self) -> float:
         return sorted(self.wall)[int(len(self.wall) * 0.99) - 1]
+
+    @property
+    def within_bound(self) -> bool:
+        return statistics.median(self.wall) <= MAX_ADDED_MS and self.wall_p99 <= MAX_ADDED_MS
 
     def show(self) -> None:
         print(f"      {'wall':<25} {percentiles(self.wall)}")
@@ -293,10 +300,10 @@ def main() -> int:
         print(f"{args.servers} stdio servers x {args.calls} calls each, {args.rounds} round(s); ms per call")
         quiet = asyncio.run(quiet_probe(root, base / "state-quiet", args.calls))
         print(f"  the ledger's cost on a call's path, in-process server alone ({len(quiet.wall)} calls, the")
-        print("  writer thread counting and writing at the same time):")
+        print("  writer process counting and writing at the same time):")
         quiet.show()
         # the bound is on the wall time a call waits (the GIL included), not only on our CPU
-        ok = quiet.wall_p99 <= MAX_ADDED_P99_MS
+        ok = quiet.within_bound
         for round_no in range(args.rounds):
             phases = {}
             for ledger_on in (False, True):
@@ -327,6 +334,7 @@ def main() -> int:
                     print(f"    the ledger's cost on a call's path under this load ({len(path.wall)} calls):")
                     path.show()
                     ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
+                    ok = ok and path.within_bound
             off, on = phases[False], phases[True]
             d50 = float(str(on["p50"])) - float(str(off["p50"]))
             d99 = float(str(on["p99"])) - float(str(off["p99"]))
