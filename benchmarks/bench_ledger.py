@@ -1,10 +1,12 @@
 """The ledger under load (issue 31): many stdio servers writing one ledger at once. Not a test.
 
     nice -n 10 .venv/bin/python benchmarks/bench_ledger.py [--servers 20] [--calls 500] [--rounds 1]
+        [--pause-ms 0]
 
 Each round runs the same load twice, ledger off (`JEEVES_LEDGER=0`, the baseline) and on, into
 a fresh state directory: `--servers` stdio servers (`python -m mcp_pruner_server --stdio`, real
-processes) each answer `--calls` `tools/call`s back to back, all servers at once. The calls
+processes) each answer `--calls` `tools/call`s back to back (or `--pause-ms` apart: an agent's
+turn between calls, so the load leaves the cores some idle time), all servers at once. The calls
 alternate a `read` of a 200-line file and a `bash` printing it (same file: every other call a
 re-read), so every row has a few thousand tokens for the writer process to count.
 The client is a bare newline-delimited JSON-RPC writer over the pipes (the stdio transport's
@@ -44,7 +46,6 @@ SPAWN_TIMEOUT_S = 120.0  # twenty servers importing at once on a shared two-core
 CALL_TIMEOUT_S = 60.0
 PROBE_SESSION = "bench-request-path"
 MAX_ADDED_MS = 1.0  # the issue's bound on what the ledger adds to a call (p99; the brief's p50 too)
-CONTROL_CPU_S = 60e-6  # about the median CPU of the ledger's part of a call
 PROBE_FLUSH_TIMEOUT_S = 120.0
 SPAWN_AT_ONCE = 4  # twenty imports at once on two cores would only time each other out
 FILE_LINES = 200
@@ -119,8 +120,8 @@ async def start_server(root: Path, env: dict[str, str], stderr_path: Path) -> Se
     return server
 
 
-async def drive(server: Server, calls: int, start: asyncio.Event) -> tuple[list[float], int]:
-    """`calls` tool calls back to back; (latencies in ms, error answers)."""
+async def drive(server: Server, calls: int, start: asyncio.Event, pause_s: float) -> tuple[list[float], int]:
+    """`calls` tool calls, `pause_s` apart; (latencies in ms, error answers)."""
     for i in range(WARMUP_CALLS):
         name, arguments = call_arguments(i)
         await server.request("tools/call", {"name": name, "arguments": arguments})
@@ -135,6 +136,8 @@ async def drive(server: Server, calls: int, start: asyncio.Event) -> tuple[list[
         result = answer.get("result")
         if "error" in answer or not isinstance(result, dict) or result.get("isError"):
             errors += 1
+        if pause_s:
+            await asyncio.sleep(pause_s)  # the agent's turn (load shaping, not synchronization)
     return latencies, errors
 
 
@@ -157,7 +160,7 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
         times.wall.append((time.perf_counter() - began) * 1000)
         times.cpu.append((time.thread_time() - began_cpu) * 1000)
         began = time.perf_counter()
-        spin(CONTROL_CPU_S)
+        spin(times.cpu[-1] / 1000)  # as much CPU as the ledger's part of this call just took
         times.control.append((time.perf_counter() - began) * 1000)
 
     def arguments_of(i: int) -> tuple[str, dict[str, object]]:
@@ -185,7 +188,7 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
 @dataclass(frozen=True)
 class PathTimes:
     """Per timed call, in ms: the wall time of `_to_ledger`, the calling thread's CPU time in it,
-    and the wall time of a same-run control: a spin of `CONTROL_CPU_S` of CPU that touches no
+    and the wall time of a same-run control: a spin of the same CPU time that touches no
     ledger (what any section that long waits for a core or the GIL on this machine, now)."""
 
     wall: list[float]
@@ -203,7 +206,7 @@ class PathTimes:
     def show(self) -> None:
         print(f"      {'wall':<25} {percentiles(self.wall)}")
         print(f"      {'CPU of the calling thread':<25} {percentiles(self.cpu)}")
-        control = f"control ({CONTROL_CPU_S * 1e6:.0f} us CPU, no ledger)"
+        control = "control (same CPU, no ledger)"
         print(f"      {control:<25} {percentiles(self.control)}")
 
 
@@ -228,7 +231,9 @@ async def quiet_probe(root: Path, state: Path, calls: int) -> PathTimes:
     return await request_path_probe(root, state, calls, go)
 
 
-async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on: bool) -> dict[str, object]:
+async def run_phase(
+    root: Path, state: Path, servers: int, calls: int, ledger_on: bool, pause_s: float
+) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_LEDGER")}
     env |= {"XDG_STATE_HOME": str(state), "JEEVES_LEDGER": "1" if ledger_on else "0"}
     logs = state / "logs"
@@ -241,7 +246,7 @@ async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on
 
     started = await asyncio.gather(*(start(i) for i in range(servers)))
     go = asyncio.Event()
-    tasks = [asyncio.create_task(drive(s, calls, go)) for s in started]
+    tasks = [asyncio.create_task(drive(s, calls, go, pause_s)) for s in started]
     probe = asyncio.create_task(request_path_probe(root, state, calls, go)) if ledger_on else None
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
     wall = time.perf_counter()
@@ -289,6 +294,7 @@ def main() -> int:
     parser.add_argument("--servers", type=int, default=20)
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--pause-ms", type=float, default=0.0, help="between a server's calls")
     args = parser.parse_args()
     from mcp_pruner_server.logs import configure_logging
 
@@ -297,7 +303,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-ledger-") as tmp:
         base = Path(tmp)
         root = make_project(base)
-        print(f"{args.servers} stdio servers x {args.calls} calls each, {args.rounds} round(s); ms per call")
+        pause = f", {args.pause_ms:g} ms apart" if args.pause_ms else " back to back"
+        rounds = f"{args.rounds} round(s); ms per call"
+        print(f"{args.servers} stdio servers x {args.calls} calls each{pause}, {rounds}")
         quiet = asyncio.run(quiet_probe(root, base / "state-quiet", args.calls))
         print(f"  the ledger's cost on a call's path, in-process server alone ({len(quiet.wall)} calls, the")
         print("  writer process counting and writing at the same time):")
@@ -308,7 +316,9 @@ def main() -> int:
             phases = {}
             for ledger_on in (False, True):
                 state = base / f"state-{round_no}-{'on' if ledger_on else 'off'}"
-                phase = asyncio.run(run_phase(root, state, args.servers, args.calls, ledger_on))
+                phase = asyncio.run(
+                    run_phase(root, state, args.servers, args.calls, ledger_on, args.pause_ms / 1000)
+                )
                 phases[ledger_on] = phase
                 rows = ledger_rows(state)
                 label = "ledger on " if ledger_on else "ledger off"
