@@ -1,25 +1,30 @@
 """The ledger under load (issue 31): many stdio servers writing one ledger at once. Not a test.
 
     nice -n 10 .venv/bin/python benchmarks/bench_ledger.py [--servers 20] [--calls 500] [--rounds 1]
+        [--pause-ms 0]
 
 Each round runs the same load twice, ledger off (`JEEVES_LEDGER=0`, the baseline) and on, into
 a fresh state directory: `--servers` stdio servers (`python -m mcp_pruner_server --stdio`, real
-processes) each answer `--calls` `tools/call`s back to back, all servers at once. The calls
+processes) each answer `--calls` `tools/call`s back to back (or `--pause-ms` apart: an agent's
+turn between calls, so the load leaves the cores some idle time), all servers at once. The calls
 alternate a `read` of a 200-line file and a `bash` printing it (same file: every other call a
-re-read), so every row has a few thousand tokens for the writer thread to count.
+re-read), so every row has a few thousand tokens for the writer process to count.
 The client is a bare newline-delimited JSON-RPC writer over the pipes (the stdio transport's
 framing), so the client's own cost stays out of the latencies.
 
 What the ledger adds to a call is measured where it happens: a server in this process (same
-calls, every other one pruned) times `ToolDispatcher._to_ledger` (the record, the queue) on
-each call, first alone, then while the stdio servers run; wall time and the calling thread's
-CPU time (wall minus the waits for a core or the GIL, which on a shared two-core machine are
-the machine's, not the ledger's).
+calls, every other one pruned) times `ToolDispatcher._to_ledger` (the record, its pickle, the
+write into the writer process's pipe) on each call, first alone, then while the stdio servers
+run; wall time and the calling thread's CPU time (wall minus the waits for a core or the GIL,
+which on a shared two-core machine are the machine's, not the ledger's). Every server's
+writer is its own process (`mcp_pruner_server/ledger/writer.py`): its counting and SQLite
+compete with the servers for the two cores, which the round trips off/on show.
 
 Printed: the request-path cost; per-call round-trip latency p50/p99 of the stdio servers off
 and on and their differences; whether every row is in the ledger (rows per session); any
 `ledger.unavailable` / "database is locked" line or error answer.
-Target: every row present, no error, p99 wall time added on the call's path <= 1 ms (alone).
+Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
+alone and under the load.
 """
 
 from __future__ import annotations
@@ -40,8 +45,7 @@ from typing import Any
 SPAWN_TIMEOUT_S = 120.0  # twenty servers importing at once on a shared two-core machine
 CALL_TIMEOUT_S = 60.0
 PROBE_SESSION = "bench-request-path"
-MAX_ADDED_P99_MS = 1.0  # the issue's bound on what the ledger adds to a call
-CONTROL_CPU_S = 60e-6  # about the median CPU of the ledger's part of a call
+MAX_ADDED_MS = 1.0  # the issue's bound on what the ledger adds to a call (p99; the brief's p50 too)
 PROBE_FLUSH_TIMEOUT_S = 120.0
 SPAWN_AT_ONCE = 4  # twenty imports at once on two cores would only time each other out
 FILE_LINES = 200
@@ -116,8 +120,8 @@ async def start_server(root: Path, env: dict[str, str], stderr_path: Path) -> Se
     return server
 
 
-async def drive(server: Server, calls: int, start: asyncio.Event) -> tuple[list[float], int]:
-    """`calls` tool calls back to back; (latencies in ms, error answers)."""
+async def drive(server: Server, calls: int, start: asyncio.Event, pause_s: float) -> tuple[list[float], int]:
+    """`calls` tool calls, `pause_s` apart; (latencies in ms, error answers)."""
     for i in range(WARMUP_CALLS):
         name, arguments = call_arguments(i)
         await server.request("tools/call", {"name": name, "arguments": arguments})
@@ -132,6 +136,8 @@ async def drive(server: Server, calls: int, start: asyncio.Event) -> tuple[list[
         result = answer.get("result")
         if "error" in answer or not isinstance(result, dict) or result.get("isError"):
             errors += 1
+        if pause_s:
+            await asyncio.sleep(pause_s)  # the agent's turn (load shaping, not synchronization)
     return latencies, errors
 
 
@@ -154,7 +160,7 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
         times.wall.append((time.perf_counter() - began) * 1000)
         times.cpu.append((time.thread_time() - began_cpu) * 1000)
         began = time.perf_counter()
-        spin(CONTROL_CPU_S)
+        spin(times.cpu[-1] / 1000)  # as much CPU as the ledger's part of this call just took
         times.control.append((time.perf_counter() - began) * 1000)
 
     def arguments_of(i: int) -> tuple[str, dict[str, object]]:
@@ -163,8 +169,8 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
             arguments = {**arguments, "context_focus_question": "Which function multiplies by 7?"}
         return name, arguments
 
-    # As the stdio servers: warm-up calls first, and their rows written (the writer thread's first
-    # batch imports the tokenizer, ~0.5 s of holding the GIL now and then, once per process).
+    # As the stdio servers: warm-up calls first, and their rows written (the writer process's first
+    # batch imports the tokenizer, ~0.5 s of a core, once per process).
     assert parts.ledger is not None
     for i in range(WARMUP_CALLS):
         await dispatcher.call(*arguments_of(i))
@@ -182,7 +188,7 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
 @dataclass(frozen=True)
 class PathTimes:
     """Per timed call, in ms: the wall time of `_to_ledger`, the calling thread's CPU time in it,
-    and the wall time of a same-run control: a spin of `CONTROL_CPU_S` of CPU that touches no
+    and the wall time of a same-run control: a spin of the same CPU time that touches no
     ledger (what any section that long waits for a core or the GIL on this machine, now)."""
 
     wall: list[float]
@@ -193,10 +199,14 @@ class PathTimes:
     def wall_p99(self) -> float:
         return sorted(self.wall)[int(len(self.wall) * 0.99) - 1]
 
+    @property
+    def within_bound(self) -> bool:
+        return statistics.median(self.wall) <= MAX_ADDED_MS and self.wall_p99 <= MAX_ADDED_MS
+
     def show(self) -> None:
         print(f"      {'wall':<25} {percentiles(self.wall)}")
         print(f"      {'CPU of the calling thread':<25} {percentiles(self.cpu)}")
-        control = f"control ({CONTROL_CPU_S * 1e6:.0f} us CPU, no ledger)"
+        control = "control (same CPU, no ledger)"
         print(f"      {control:<25} {percentiles(self.control)}")
 
 
@@ -221,7 +231,9 @@ async def quiet_probe(root: Path, state: Path, calls: int) -> PathTimes:
     return await request_path_probe(root, state, calls, go)
 
 
-async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on: bool) -> dict[str, object]:
+async def run_phase(
+    root: Path, state: Path, servers: int, calls: int, ledger_on: bool, pause_s: float
+) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_LEDGER")}
     env |= {"XDG_STATE_HOME": str(state), "JEEVES_LEDGER": "1" if ledger_on else "0"}
     logs = state / "logs"
@@ -234,7 +246,7 @@ async def run_phase(root: Path, state: Path, servers: int, calls: int, ledger_on
 
     started = await asyncio.gather(*(start(i) for i in range(servers)))
     go = asyncio.Event()
-    tasks = [asyncio.create_task(drive(s, calls, go)) for s in started]
+    tasks = [asyncio.create_task(drive(s, calls, go, pause_s)) for s in started]
     probe = asyncio.create_task(request_path_probe(root, state, calls, go)) if ledger_on else None
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
     wall = time.perf_counter()
@@ -282,6 +294,7 @@ def main() -> int:
     parser.add_argument("--servers", type=int, default=20)
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--pause-ms", type=float, default=0.0, help="between a server's calls")
     args = parser.parse_args()
     from mcp_pruner_server.logs import configure_logging
 
@@ -290,18 +303,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-ledger-") as tmp:
         base = Path(tmp)
         root = make_project(base)
-        print(f"{args.servers} stdio servers x {args.calls} calls each, {args.rounds} round(s); ms per call")
+        pause = f", {args.pause_ms:g} ms apart" if args.pause_ms else " back to back"
+        rounds = f"{args.rounds} round(s); ms per call"
+        print(f"{args.servers} stdio servers x {args.calls} calls each{pause}, {rounds}")
         quiet = asyncio.run(quiet_probe(root, base / "state-quiet", args.calls))
         print(f"  the ledger's cost on a call's path, in-process server alone ({len(quiet.wall)} calls, the")
-        print("  writer thread counting and writing at the same time):")
+        print("  writer process counting and writing at the same time):")
         quiet.show()
         # the bound is on the wall time a call waits (the GIL included), not only on our CPU
-        ok = quiet.wall_p99 <= MAX_ADDED_P99_MS
+        ok = quiet.within_bound
         for round_no in range(args.rounds):
             phases = {}
             for ledger_on in (False, True):
                 state = base / f"state-{round_no}-{'on' if ledger_on else 'off'}"
-                phase = asyncio.run(run_phase(root, state, args.servers, args.calls, ledger_on))
+                phase = asyncio.run(
+                    run_phase(root, state, args.servers, args.calls, ledger_on, args.pause_ms / 1000)
+                )
                 phases[ledger_on] = phase
                 rows = ledger_rows(state)
                 label = "ledger on " if ledger_on else "ledger off"
@@ -327,6 +344,7 @@ def main() -> int:
                     print(f"    the ledger's cost on a call's path under this load ({len(path.wall)} calls):")
                     path.show()
                     ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
+                    ok = ok and path.within_bound
             off, on = phases[False], phases[True]
             d50 = float(str(on["p50"])) - float(str(off["p50"]))
             d99 = float(str(on["p99"])) - float(str(off["p99"]))

@@ -2,15 +2,15 @@
 
 Everything that costs (building the unpruned result, rendering the model's text, counting
 tokens, deciding a re-read, linking a `recover_text` to its call) is left to the writer process
-(`writer.py`): the record carries what it needs for that (the reply's JSON text, the partial
-that builds the unpruned result), not numbers computed in the request. It crosses the pipe
-pickled (`wire.py`): every field is a plain value or a module-level function's partial.
+(`writer.py`): the record carries what it needs for that (the reply's JSON text, a pruned
+call's texts before pruning), not numbers computed in the request. It crosses the pipe pickled
+(`wire.py`): every field is a plain value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 JsonObject = dict[str, object]
 
@@ -61,9 +61,9 @@ class CallRecord:
     prune_ids: tuple[str, ...] = ()
     removed: tuple[RemovedRanges, ...] = ()
     # For the writer to count tokens: the JSON of the result the model was answered with ("":
-    # none, a refused call), and for a pruned call what builds the result it would have
-    # received unpruned (same tool, texts unpruned).
+    # none, a refused call), and a pruned call's texts before pruning by field (`content`;
+    # `stdout`/`stderr`; `listing`): the result it would have received unpruned is the same
+    # result over these texts (`writer.unpruned_result`).
     result_text: str = ""
-    unpruned_result: Callable[[], JsonObject] | None = None
+    raw_texts: Mapping[str, str] | None = None
     agent: str | None = None
-    extra: Mapping[str, object] = field(default_factory=dict)

@@ -1,17 +1,12 @@
 """What the server sends its ledger writer process over the pipe, and how it is framed.
 
 A frame is a 4-byte big-endian length and a pickle. The first frame is the `WriterSetup`; then
-each tool call is one `CallRecord` (its `unpruned_result` a `functools.partial` of the tool's
-finish function: the writer process builds the unpruned result, not the call), and a
-`FlushRequest` asks the writer to answer its number on stdout once every frame before it is
-written. Pickle because the two ends are one program and its own child on a private pipe (no
-other writer can reach it), because it copies strings at memcpy speed where JSON would escape
-every character of an output on the call's path, and because it writes a string the record
-holds twice (a tool's detail and its texts) once.
-
-A tool's detail may hold the capture of its whole output (`tools_exec.capture.HeadTailCapture`,
-an open temporary file that the pipeline closes after the call): it crosses as None, as no
-finish function reads it.
+each tool call is one `CallRecord`, and a `FlushRequest` asks the writer to answer its number
+on stdout once every frame before it is written. Pickle because the two ends are one program
+and its own child on a private pipe (no other writer can reach it), and because it copies
+strings at memcpy speed where JSON would escape every character of an output on the call's
+path. A record and its removed ranges cross as their fields' tuple (`_REDUCERS`): a
+dataclass's default pickling (its `__dict__` as state) costs twice as much on the call's path.
 """
 
 from __future__ import annotations
@@ -23,12 +18,12 @@ import select
 import struct
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from mcp_pruner_server.ledger.config import LedgerConfig
+from mcp_pruner_server.ledger.record import CallRecord, RemovedRanges
 from mcp_pruner_server.logs import LogFormat
-from tools_exec.capture import HeadTailCapture
 
 _LENGTH: Final = struct.Struct(">I")
 # A frame larger than this is refused by the sender (dropped) and would be by the reader: the
@@ -55,12 +50,21 @@ class FlushRequest:
     number: int
 
 
-def _as_none(_capture: object) -> tuple[Callable[[], None], tuple[()]]:
-    return type(None), ()  # `NoneType()` is None
+_CALL_FIELDS: Final = tuple(f.name for f in fields(CallRecord))
+_RANGES_FIELDS: Final = tuple(f.name for f in fields(RemovedRanges))
 
 
-_REDUCERS: Final[dict[type, Callable[[Any], tuple[Callable[[], None], tuple[()]]]]] = {
-    HeadTailCapture: _as_none
+def _call_as_tuple(record: CallRecord) -> tuple[type[CallRecord], tuple[object, ...]]:
+    return CallRecord, tuple([getattr(record, name) for name in _CALL_FIELDS])
+
+
+def _ranges_as_tuple(ranges: RemovedRanges) -> tuple[type[RemovedRanges], tuple[object, ...]]:
+    return RemovedRanges, tuple([getattr(ranges, name) for name in _RANGES_FIELDS])
+
+
+_REDUCERS: Final[dict[type, Callable[[Any], tuple[type, tuple[object, ...]]]]] = {
+    CallRecord: _call_as_tuple,
+    RemovedRanges: _ranges_as_tuple,
 }
 
 

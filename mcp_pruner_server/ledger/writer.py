@@ -3,7 +3,7 @@
 The server (`channel.py`) starts it with its first tool call and sends it frames on its stdin
 (`wire.py`): the `WriterSetup`, then one `CallRecord` per call. Everything the ledger costs
 happens here, in another process, so none of it waits for or holds the server's GIL: building
-a pruned call's unpruned result, rendering the model's text and counting its tokens
+a pruned call's unpruned result (`unpruned_result`), rendering the model's text and counting its tokens
 (`counter.py`), marking re-reads, linking `recover_text` calls, and inserting each batch in one
 SQLite transaction (WAL). A write that fails (a full disk, a read-only directory, a locked or
 corrupt file) logs one `ledger.unavailable` warning per process, drops the batch, and the file
@@ -23,6 +23,7 @@ import sqlite3
 import sys
 import time
 from collections import OrderedDict, deque
+from collections.abc import Mapping
 from typing import Final
 
 from mcp_pruner_server.ledger import store
@@ -152,10 +153,12 @@ class LedgerWriter:
         """The row's values in `COLUMNS` order (`recovers` is set at insert time)."""
         result: JsonObject | None = json.loads(record.result_text) if record.result_text else None
         sent = count_model_tokens(record.tool, result, record.result_text)
-        if record.unpruned_result is None:
+        if result is None or record.raw_texts is None:
             raw = sent
         else:
-            raw = count_model_tokens(record.tool, record.unpruned_result(), record.result_text)
+            raw = count_model_tokens(
+                record.tool, unpruned_result(result, record.raw_texts), record.result_text
+            )
         question = record.question if self.config.store_questions else None
         removed = json.dumps([r.to_dict() for r in record.removed]) if record.removed else None
         return [
@@ -179,6 +182,15 @@ class LedgerWriter:
             self._is_reread(record),
             removed,
         ]
+
+
+def unpruned_result(result: JsonObject, raw_texts: Mapping[str, str]) -> JsonObject:
+    """The result a pruned call would have answered unpruned: the same, over the texts before
+    pruning, with no pruning (so no trailer) — as the tools' finish functions build it; grep's
+    listing then stands for its matches, as in the model's text (`tools/model_text.py`)."""
+    unpruned = {**result, **raw_texts}
+    unpruned["pruning"] = {"attempted": False, "applied": False, "fallback": False}
+    return unpruned
 
 
 def _yield_to_others() -> None:

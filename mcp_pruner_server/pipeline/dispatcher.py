@@ -13,7 +13,6 @@ and its text hold no NaN/Infinity, no integer beyond 2^53 and no lone surrogate.
 
 from __future__ import annotations
 
-import functools
 import secrets
 import traceback
 from collections.abc import Awaitable, Callable, Mapping
@@ -278,12 +277,8 @@ class ToolDispatcher:
         step = await prune_outputs(trace, raw, service, self.stats)
         body = tool.finish(raw.detail, step.texts, step.results, step.metadata)
         note.printed_path, note.metadata, note.pruned = raw.path, step.metadata, dict(step.results)
-        if step.metadata.applied and self.ledger is not None:
-            # what the model would have read unpruned: the same result over the tool's own texts,
-            # built by the ledger's writer process (a finish function is pure)
-            note.unpruned_result = functools.partial(
-                tool.finish, raw.detail, raw.texts, {}, PruningMetadata()
-            )
+        if step.metadata.applied:
+            note.raw_texts = raw.texts  # the ledger counts what the model would have read unpruned
         size = sum(len(t) for t in step.texts.values())
         reply = await safe_reply(body, size, raw.is_error)
         trace.advance(Trigger.WRITTEN, mode=step.mode, is_error=raw.is_error)

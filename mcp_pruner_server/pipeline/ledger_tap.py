@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,6 @@ from mcp_pruner_server.ledger.record import (
     REFUSED,
     TOOL_ERROR,
     CallRecord,
-    JsonObject,
     RemovedRanges,
 )
 from mcp_pruner_server.pruning.types import PruneResult
@@ -44,7 +43,7 @@ class CallNote:
     printed_path: str | None = None  # the file `read` read or `bash` printed (RawOutput.path)
     metadata: PruningMetadata | None = None
     pruned: dict[str, PruneResult] = field(default_factory=dict)
-    unpruned_result: Callable[[], JsonObject] | None = None
+    raw_texts: Mapping[str, str] | None = None  # a pruned call's texts before pruning
     tool_failed: bool = False
     refused_code: str | None = None  # the domain code of the error the call was refused with
 
@@ -116,6 +115,6 @@ def to_record(note: CallNote, root: Path, *, result_text: str, agent: str | None
         prune_ids=prune_ids,
         removed=removed,
         result_text=result_text,
-        unpruned_result=note.unpruned_result if outcome == PRUNED else None,
+        raw_texts=note.raw_texts if outcome == PRUNED else None,
         agent=agent,
     )
