@@ -8,7 +8,10 @@ Medians of `--runs` spawns each (issue 28), every figure next to its ratio to `p
   spawn → `tools/list` answered, and spawn → the first pruned `read` answered (the engine's
   warm-up included);
 - HTTP (`jeeves-mcp-pruner --port 0`, what `jeeves serve` / `jeeves run` start): spawn →
-  `/healthz` 200, and spawn → the first `tools/list` answered over `/mcp`;
+  `/healthz` 200, spawn → the first `tools/list` answered over `/mcp` (by the project's own
+  core while the SDK loads), and spawn → the first pruned `read` over `/mcp` (the SDK's load and
+  the engine's warm-up included), then the same read again on that server: the warm-up is paid
+  once;
 - the real pinned `codex exec` one-shot with our server installed *optional* (`jeeves install
   codex`, no `--required`), `--codex-runs` times in a row at rest and again with a CPU hog on
   every core: how many runs had our tools in the model's first request and got the pruned
@@ -164,6 +167,18 @@ def http_until_tools_list(root: Path) -> float:
         return elapsed
 
 
+def http_until_pruned_read(root: Path) -> tuple[float, float]:
+    """(spawn → the first pruned read answered over /mcp, the same read again on that server)."""
+    with http_server(root) as (process, t0), httpx.Client(timeout=SPAWN_TIMEOUT_S) as client:
+        url = f"http://127.0.0.1:{_port(process)}/mcp"
+        answer = client.post(url, json=READ_CALL, headers=MCP_HEADERS)
+        first = time.perf_counter() - t0
+        _pruned(answer.json())
+        t1 = time.perf_counter()
+        _pruned(client.post(url, json=READ_CALL, headers=MCP_HEADERS).json())
+        return first, time.perf_counter() - t1
+
+
 def _hog() -> None:
     while True:
         pass
@@ -244,6 +259,9 @@ def main() -> None:
         row("HTTP spawn → /healthz", [http_until_healthz(root) for _ in range(n)], base_ms)
         listed = [http_until_tools_list(root) for _ in range(n)]
         row("HTTP spawn → tools/list over /mcp", listed, base_ms, 400)
+        reads = [http_until_pruned_read(root) for _ in range(n)]
+        row("HTTP spawn → first pruned read over /mcp", [first for first, _ in reads], base_ms, 1000)
+        row("  the same read again, same server", [again for _, again in reads], base_ms)
     if args.codex_runs:
         runs = args.codex_runs
         print(f"codex exec one-shot, optional stdio server (`jeeves install codex`), {runs} in a row:")

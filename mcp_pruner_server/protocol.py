@@ -29,6 +29,14 @@ SERVER_INSTRUCTIONS: Final = (
     "prune_id and range to see any removed lines."
 )
 
+# Tools, and resources and prompts with nothing in them, none of which ever change; spelled out
+# as the official SDK declares them on `/mcp`, so every transport says the same.
+CAPABILITIES: Final[Mapping[str, Mapping[str, bool]]] = {
+    "tools": {"listChanged": False},
+    "resources": {"subscribe": False, "listChanged": False},
+    "prompts": {"listChanged": False},
+}
+
 
 def negotiated_version(params: Mapping[str, object]) -> str:
     """The client's protocol version when it is one spoken here, else the latest."""
@@ -41,7 +49,7 @@ def initialize_result(params: Mapping[str, object], *, instructions: bool = Fals
     """`initialize`'s result; `instructions` adds the server's instructions (as `/mcp` does)."""
     result: dict[str, object] = {
         "protocolVersion": negotiated_version(params),
-        "capabilities": {"tools": {"listChanged": False}, "resources": {}, "prompts": {}},
+        "capabilities": {name: dict(flags) for name, flags in CAPABILITIES.items()},
         "serverInfo": {"name": SERVER_NAME, "version": __version__},
         "jeeves": {"schemaVersion": JEEVES_SCHEMA_VERSION},
     }

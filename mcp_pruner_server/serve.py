@@ -23,6 +23,7 @@ import socket
 import stat
 import sys
 import threading
+from collections.abc import Callable
 
 import uvicorn
 
@@ -89,11 +90,12 @@ def ready_line(settings: ServerSettings, sock: socket.socket) -> str:
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, printing the ready line once it serves."""
+    """uvicorn's server, printing the ready line once it serves, then calling `serving`."""
 
-    def __init__(self, config: uvicorn.Config, line: str) -> None:
+    def __init__(self, config: uvicorn.Config, line: str, serving: Callable[[], None]) -> None:
         super().__init__(config)
         self._line = line
+        self._serving = serving
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
@@ -101,6 +103,7 @@ class _Server(uvicorn.Server):
             sys.stdout.write(self._line + "\n")
             sys.stdout.flush()
             log_event(READY_EVENT, url=json.loads(self._line)["url"], pid=os.getpid())
+            self._serving()
 
     def request_exit(self, reason: str) -> None:
         if not self.should_exit:
@@ -194,7 +197,8 @@ def run_server(settings: ServerSettings) -> int:
         backlog=accept_backlog(fd_limit, LISTEN_BACKLOG),
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
-    server = _Server(config, ready_line(settings, sock))
+    # The SDK loads once the server answers: its import would slow the start-up it is not needed for.
+    server = _Server(config, ready_line(settings, sock), serving=app.state.mcp.start_loading)
     # uvicorn re-raises the captured SIGTERM after its graceful shutdown, with the handler that
     # was in place before it started: make that one a no-op so a graceful stop exits 0.
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -1,7 +1,9 @@
 """The gateway's I/O edge: POST a JSON-RPC body to a named upstream, read its JSON or SSE reply.
 
 One pooled `httpx.AsyncClient` per server process (keep-alive to local upstreams makes a
-forwarded call cost a fraction of a millisecond more than a direct one). Every failure is
+forwarded call cost a fraction of a millisecond more than a direct one), built at the first
+forwarded call: httpx's import and its SSL context cost ~0.1 s of the HTTP server's start-up,
+which a server with no upstream (the default) never needs. Every failure is
 raised as a `GatewayError` subclass naming the server and URL; nothing else escapes.
 
 - Sent: the caller's body byte for byte, `Content-Type: application/json`,
@@ -25,10 +27,9 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import AnyStr, Final, Literal, TypeGuard
+from typing import TYPE_CHECKING, AnyStr, Final, Literal, TypeGuard
 
 import anyio
-import httpx
 
 from mcp_pruner_server.gateway.config import GatewayConfig
 from mcp_pruner_server.gateway.errors import (
@@ -43,6 +44,9 @@ from mcp_pruner_server.gateway.errors import (
 from mcp_pruner_server.gateway.sse import SseEventReader
 from mcp_pruner_server.json_slices import SLICE_CHARS
 from mcp_pruner_server.offload import run_off_loop_if_large
+
+if TYPE_CHECKING:
+    import httpx
 
 # Agents run a handful of tool calls in parallel; 32 connections leave room for bursts
 # without letting a runaway client open thousands of sockets to a local upstream.
@@ -102,14 +106,23 @@ class UpstreamClient:
     def __init__(self, config: GatewayConfig, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
         self._config = config
         self._timeout_s = config.timeout_ms / 1000.0
-        self._client = httpx.AsyncClient(
-            transport=transport,
-            trust_env=False,
-            limits=httpx.Limits(
-                max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_KEEPALIVE_CONNECTIONS
-            ),
-            timeout=httpx.Timeout(self._timeout_s, connect=config.connect_timeout_ms / 1000.0),
-        )
+        self._transport = transport
+        self._client: httpx.AsyncClient | None = None
+
+    def _pooled_client(self) -> httpx.AsyncClient:
+        """The pooled client, built at the first call (see the module doc)."""
+        if self._client is None:
+            import httpx
+
+            self._client = httpx.AsyncClient(
+                transport=self._transport,
+                trust_env=False,
+                limits=httpx.Limits(
+                    max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_KEEPALIVE_CONNECTIONS
+                ),
+                timeout=httpx.Timeout(self._timeout_s, connect=self._config.connect_timeout_ms / 1000.0),
+            )
+        return self._client
 
     def url_of(self, server: str) -> str:
         """The upstream URL configured for `server`.
@@ -139,6 +152,9 @@ class UpstreamClient:
             UpstreamReplyTooLargeError: the reply is over `max_reply_bytes`.
         """
         url = self.url_of(server)
+        client = self._pooled_client()
+        import httpx  # imported by `_pooled_client`: the exception classes below
+
         sent = {"content-type": "application/json", "accept": ACCEPT}
         sent.update({k: v for k in FORWARDED_HEADERS if (v := headers.get(k)) is not None})
         token = self._config.bearer_tokens.get(server)
@@ -146,7 +162,7 @@ class UpstreamClient:
             sent["authorization"] = f"Bearer {token}"
         try:
             with anyio.fail_after(self._timeout_s):
-                async with self._client.stream("POST", url, content=body, headers=sent) as response:
+                async with client.stream("POST", url, content=body, headers=sent) as response:
                     return await self._read(server, url, response, request_ids)
         except TimeoutError as exc:
             raise self._timeout(server, url, "the whole call") from exc
@@ -164,7 +180,8 @@ class UpstreamClient:
             raise UpstreamUnreachableError(server, url, _reason(exc, type(exc).__name__)) from exc
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -316,6 +333,8 @@ def _is_response(message: object) -> TypeGuard[dict[str, object]]:
 
 
 def _phase(exc: httpx.TimeoutException) -> str:
+    import httpx
+
     if isinstance(exc, httpx.WriteTimeout):
         return "sending the request"
     if isinstance(exc, httpx.PoolTimeout):

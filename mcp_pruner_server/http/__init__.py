@@ -8,6 +8,7 @@
 | `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one; `SafeJSONResponse` |
 | `rpc.py` | `POST /rpc`: plain JSON-RPC 2.0 |
 | `mcp_transport.py` | `POST /mcp`: MCP Streamable HTTP through the SDK (stdio shares its server) |
+| `mcp_handshake.py` | `/mcp`'s handshake answered by the project's own core while the SDK loads |
 | `mcp_guard.py` | the id checks in front of the SDK on `/mcp` |
 | `execute.py` | `GET /tools` and `POST /execute` |
 | `openai_tools.py` | the tools as OpenAI `function` specs (`GET /tools`) |

@@ -2,7 +2,7 @@
 
 | route | handler |
 |---|---|
-| `POST /mcp` | `mcp_transport.McpEndpoint` (the SDK) behind `mcp_guard.McpGuard` |
+| `POST /mcp` | `mcp_transport.McpEndpoint` behind `mcp_guard.McpGuard` (`mcp_handshake.py` before the SDK) |
 | `POST /rpc` | `rpc.post_rpc` → `rpc.RpcEndpoint` |
 | `GET /healthz`, `GET /health` | `routes.get_healthz`, `routes.get_health` (no token) |
 | `POST /prune` | `routes.post_prune` → `swe_pruner_compat.py` |
@@ -50,7 +50,8 @@ _ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """Load the MCP SDK and start the engine's workers in the background while serving; close the
+    """Start the engine's workers in the background, and the MCP SDK's loader (it loads once
+    `serve.py` says the server serves, or at the first `/mcp` request that needs it); close the
     pruning service at the end."""
     mcp: McpEndpoint = app.state.mcp
     parts: ServerParts = app.state.parts

@@ -1,11 +1,13 @@
 """`POST /mcp`: MCP Streamable HTTP through the official SDK's low-level `Server`, stateless, JSON.
 
-Importing the SDK stack costs ~0.6 s of CPU, more than the rest of the server together, and
-the runner's readiness budget is spent on it (docs/http.md#ready-line; a 2.6 s start
-failed a 2 s probe). So the SDK is imported in a worker thread after the socket is already listening:
-`/healthz` answers at once, and a `/mcp` request that arrives before the SDK is ready waits
-for it (bounded by `SDK_READY_TIMEOUT_S`). The session manager's `run()` is entered by the
-app's lifespan, through `McpEndpoint.run()`.
+Importing the SDK stack costs ~0.8 s of CPU, more than the rest of the server together, and
+neither the runner's readiness probe nor a client's handshake should wait for it
+(docs/http.md#ready-line). So the SDK is imported in a worker thread once the server serves
+(`serve.py` calls `start_loading()` after its ready line), or at the first request that needs
+it: until then `initialize`, `tools/list` and the rest of the handshake are answered by the
+project's own core (`mcp_handshake.py`) as the SDK answers them, and any other `/mcp` request
+waits for the SDK (bounded by `SDK_READY_TIMEOUT_S`). `McpEndpoint.run()`, entered by the app's
+lifespan, loads it and then runs the session manager.
 
 The SDK sees the same `ToolDispatcher` as `/rpc`; domain errors become JSON-RPC errors with
 the same codes and data (`MCPError`). What it hands the SDK is already JSON-safe (the
@@ -35,7 +37,8 @@ from anyio.abc import TaskStatus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.http.asgi import replay_message, send_json
+from mcp_pruner_server.http.asgi import replay_message, send_json, send_json_body
+from mcp_pruner_server.http.mcp_handshake import handshake_message, handshake_result
 from mcp_pruner_server.http.rpc import rpc_request_id
 from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
@@ -61,6 +64,8 @@ if TYPE_CHECKING:
 
 # Loading the SDK takes < 1 s on a busy laptop; 20 s means it is broken, not slow.
 SDK_READY_TIMEOUT_S = 20.0
+# A handshake request is a few hundred bytes; a larger body is left to the SDK unparsed here.
+HANDSHAKE_MAX_BYTES = 64 * 1024
 # Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code, Codex).
 RESULT_VIEW_HEADER = "X-Jeeves-Result-View"
 RESULT_VIEW_TEXT = "text"
@@ -188,14 +193,26 @@ class McpEndpoint:
         self._max_body_bytes = max_body_bytes
         self._text_block = text_block_setting(os.environ) if text_block is None else text_block
         self._ready = anyio.Event()
+        self._load = anyio.Event()
         self._app: ASGIApp | None = None
         self._failed: BaseException | None = None
 
+    def start_loading(self) -> None:
+        """Begin importing the SDK (once; `run()` must be running). Idempotent."""
+        self._load.set()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the SDK answers `/mcp` now (False while loading, or if it failed to load)."""
+        return self._app is not None
+
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-        """Load the SDK off the loop, enter the session manager, serve until cancelled."""
+        """Once `start_loading()` is called, load the SDK off the loop, enter the session
+        manager, and serve until cancelled."""
         from mcp_pruner_server.logs import log_event, log_exception
 
         task_status.started()
+        await self._load.wait()
         try:
             manager = await anyio.to_thread.run_sync(
                 build_session_manager, self._dispatcher, self._max_body_bytes, self._text_block
@@ -219,6 +236,13 @@ class McpEndpoint:
             refused = rpc_error(None, INVALID_REQUEST, "Method Not Allowed: POST JSON-RPC to /mcp")
             await send_json(send, 405, refused, [(b"allow", b"POST")])
             return
+        # SecurityMiddleware buffered the body into one message; read it, then hand it on.
+        message = await receive()
+        body = message.get("body", b"") if message["type"] == "http.request" else b""
+        replay = replay_message(message, receive)
+        if not self._ready.is_set() and await self._answered_before_the_sdk(scope, body, send):
+            return
+        self.start_loading()
         with anyio.move_on_after(SDK_READY_TIMEOUT_S):
             await self._ready.wait()
         if self._app is None:
@@ -226,10 +250,6 @@ class McpEndpoint:
                 send, 503, rpc_error(None, INTERNAL_ERROR, "MCP transport unavailable; /rpc still serves")
             )
             return
-        # SecurityMiddleware buffered the body into one message; read it, then hand it on.
-        message = await receive()
-        body = message.get("body", b"") if message["type"] == "http.request" else b""
-        replay = replay_message(message, receive)
         if (b"NaN" in body or b"Infinity" in body) and (problem := await _not_strict_json(body)):
             # The SDK's parser takes NaN/Infinity; /rpc and /execute refuse them, so does /mcp.
             await send_json(send, 400, rpc_error(None, PARSE_ERROR, f"Parse error: {problem}"))
@@ -251,6 +271,29 @@ class McpEndpoint:
             if not started:
                 why = "Server shutting down: the request outlived the grace"
                 await send_json(send, 503, rpc_error(rpc_request_id(body), INTERNAL_ERROR, why))
+
+    async def _answered_before_the_sdk(self, scope: Scope, body: bytes, send: Send) -> bool:
+        """Answer a handshake request from the project's core (`mcp_handshake.py`); False when
+        `body` is not one, and the SDK must answer it."""
+        if len(body) > HANDSHAKE_MAX_BYTES:
+            return False
+        request = handshake_message(scope["headers"], body)
+        if request is None:
+            return False
+        if "id" not in request:  # notifications/initialized: what the SDK answers it
+            await send_json_body(send, 202, b"")
+            return True
+        method = str(request["method"])
+        params = request.get("params")
+        params = params if isinstance(params, dict) else {}
+        if method == "initialize":
+            client = params.get("clientInfo")
+            self._dispatcher.client_initialized(client.get("name") if isinstance(client, dict) else None)
+        headers = dict(scope["headers"])
+        text_view = headers.get(RESULT_VIEW_HEADER.lower().encode(), b"").strip().lower() == b"text"
+        result = handshake_result(method, params, text_view=text_view)
+        await send_json(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": result})
+        return True
 
 
 async def _not_strict_json(body: bytes) -> str | None:

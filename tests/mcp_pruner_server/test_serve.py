@@ -258,3 +258,51 @@ async def test_a_request_outliving_the_sigterm_grace_gets_a_json_rpc_error_and_i
     assert answer.json()["id"] == 9  # the id was known: the client can match the answer
     _gone, alive = psutil.wait_procs(children, timeout=EXIT_TIMEOUT_S)
     assert alive == []  # bash and its sleep were killed with the request
+
+
+# What only the SDK or a gateway upstream needs: none of it may be imported before the server listens.
+NOT_BEFORE_LISTENING = ("mcp", "mcp_types", "pydantic", "httpx", "httpcore")
+
+
+def test_the_server_listens_and_lists_its_tools_on_mcp_before_the_sdk_or_httpx_is_imported(
+    tmp_path: Path,
+) -> None:
+    stderr_path = tmp_path.parent / f"{tmp_path.name}-importtime.log"
+    argv = [
+        sys.executable,
+        "-X",
+        "importtime",
+        "-m",
+        "mcp_pruner_server",
+        "--port",
+        "0",
+        "--root",
+        str(tmp_path),
+    ]
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "health", "arguments": {}}}
+    with (
+        stderr_path.open("wb") as stderr,
+        subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr) as process,
+    ):
+        try:
+            assert process.stdout is not None
+            assert process.stdin is not None
+            url = json.loads(process.stdout.readline())["url"]
+            tools = httpx.post(url, json=listing, headers=headers, timeout=READY_TIMEOUT_S).json()
+            called = httpx.post(url, json=call, headers=headers, timeout=READY_TIMEOUT_S).json()
+            process.stdin.close()  # EOF: the server exits
+            assert process.wait(timeout=EXIT_TIMEOUT_S) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+    log = stderr_path.read_text()
+    before = log[: log.index('"mcp_pruner.ready"')]
+    imported = {line.split("|")[-1].strip() for line in before.splitlines() if "import time:" in line}
+
+    assert [tool["name"] for tool in tools["result"]["tools"]][:3] == ["read", "bash", "grep"]
+    assert called["result"]["structuredContent"]["status"] == "healthy"  # answered by the SDK
+    assert "mcp_pruner_server.http.mcp_handshake" in imported  # the import lines are there
+    assert sorted(imported.intersection(NOT_BEFORE_LISTENING)) == []
+    assert "mcp.server.streamable_http_manager" in log[len(before) :]  # loaded once listening

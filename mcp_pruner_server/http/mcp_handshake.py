@@ -1,0 +1,131 @@
+"""`/mcp`'s handshake answered by the project's own JSON-RPC core while the official SDK loads.
+
+The SDK's Streamable HTTP stack takes ~0.8 s of CPU to import (its pydantic types, its client,
+HTTP), more than the rest of the server together, and a client's first requests do not need
+it: `initialize`, `notifications/initialized`, `ping`, `tools/list` and the empty resource and
+prompt listings are answered here from `protocol.py` and `tools/schemas.py` — as stdio
+answers them (`stdio_session.py`) — with the result the SDK sends for the same request once
+loaded (`tests/mcp_pruner_server/http/test_mcp_handshake.py` compares the two).
+
+Only a request the SDK would answer with a result (or a 202) is answered here. Anything
+else waits for the SDK and gets its answer, as before: a tool call, a batch, an unknown method
+or notification, params beyond the spec's, an `Accept` without JSON, a `Content-Type` that is
+not JSON, and every request whose `MCP-Protocol-Version` header names a version outside the
+initialize-handshake ones (the SDK routes those, 2026-07-28 and later, to its modern entry).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from mcp_pruner_server.http.mcp_guard import is_valid_request_id
+from mcp_pruner_server.jsonsafe import strict_loads
+from mcp_pruner_server.protocol import KNOWN_PROTOCOL_VERSIONS, initialize_result, listed_tools
+
+JsonObject = dict[str, object]
+
+# The notification the handshake sends; the SDK acts on none of them in stateless mode.
+INITIALIZED_NOTIFICATION: Final = "notifications/initialized"
+# Each method answered here, with the `params` fields the spec gives it besides `_meta`.
+HANDSHAKE_PARAMS: Final[Mapping[str, frozenset[str]]] = {
+    "initialize": frozenset({"protocolVersion", "capabilities", "clientInfo"}),
+    "ping": frozenset(),
+    "tools/list": frozenset({"cursor"}),
+    "resources/list": frozenset({"cursor"}),
+    "resources/templates/list": frozenset({"cursor"}),
+    "prompts/list": frozenset({"cursor"}),
+}
+_EMPTY_LISTINGS: Final = {
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+    "prompts/list": "prompts",
+}
+_MESSAGE_KEYS: Final = frozenset({"jsonrpc", "id", "method", "params"})
+
+
+def _header(headers: list[tuple[bytes, bytes]], name: bytes) -> str | None:
+    for key, value in headers:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _accepts_json(accept: str | None) -> bool:
+    """The SDK's rule (RFC 7231 wildcards): `application/json`, `application/*` or `*/*`."""
+    types = {part.split(";")[0].strip().lower() for part in (accept or "").split(",")}
+    return bool(types & {"application/json", "application/*", "*/*"})
+
+
+def _is_json_content(content_type: str | None) -> bool:
+    """The SDK's rule: one of the comma-separated types before any `;` is `application/json`."""
+    parts = (content_type or "").split(";")[0].split(",")
+    return any(part.strip() == "application/json" for part in parts)
+
+
+def _headers_the_sdk_accepts(headers: list[tuple[bytes, bytes]]) -> bool:
+    version = _header(headers, b"mcp-protocol-version")
+    return (
+        _accepts_json(_header(headers, b"accept"))
+        and _is_json_content(_header(headers, b"content-type"))
+        and (version is None or version in KNOWN_PROTOCOL_VERSIONS)
+    )
+
+
+def _valid_initialize(params: Mapping[str, object]) -> bool:
+    client = params.get("clientInfo")
+    return (
+        isinstance(params.get("protocolVersion"), str)
+        and isinstance(params.get("capabilities"), dict)
+        and isinstance(client, dict)
+        and isinstance(client.get("name"), str)
+        and isinstance(client.get("version"), str)
+    )
+
+
+def _valid_params(method: str, params: object) -> bool:
+    if params is None:
+        return method != "initialize"
+    if not isinstance(params, dict):
+        return False
+    if not set(params) <= HANDSHAKE_PARAMS[method] | {"_meta"}:
+        return False
+    if not isinstance(params.get("_meta", {}), dict) or not isinstance(params.get("cursor", ""), str):
+        return False
+    return method != "initialize" or _valid_initialize(params)
+
+
+def handshake_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonObject | None:
+    """The request or notification in `body` when it is one answered here, else None (the SDK's)."""
+    if not _headers_the_sdk_accepts(headers):
+        return None
+    try:
+        message = strict_loads(body)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or not set(message) <= _MESSAGE_KEYS or message.get("jsonrpc") != "2.0":
+        return None
+    method = message.get("method")
+    if "id" not in message:
+        params = message.get("params", {})
+        bare = isinstance(params, dict) and set(params) <= {"_meta"}
+        return message if method == INITIALIZED_NOTIFICATION and bare else None
+    if (
+        not isinstance(method, str)
+        or method not in HANDSHAKE_PARAMS
+        or not is_valid_request_id(message["id"])
+    ):
+        return None
+    return message if _valid_params(method, message.get("params")) else None
+
+
+def handshake_result(method: str, params: Mapping[str, object], *, text_view: bool) -> JsonObject:
+    """The result of a request `handshake_message` accepted; `text_view`: tools without
+    `outputSchema` (the `X-Jeeves-Result-View: text` header)."""
+    if method == "initialize":
+        return initialize_result(params, instructions=True)
+    if method == "tools/list":
+        return {"tools": listed_tools(text_view=text_view)}
+    if method == "ping":
+        return {}
+    return {_EMPTY_LISTINGS[method]: []}
