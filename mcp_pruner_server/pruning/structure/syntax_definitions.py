@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
-from dataclasses import dataclass
 
 import tree_sitter
 from tree_sitter import Node
@@ -43,19 +42,29 @@ DEFINITION_CAPTURES = FUNCTION_CAPTURES | CONTAINER_CAPTURES | MULTI_LINE_CAPTUR
 WHEEL_QUERY = "queries/tags.scm"
 
 
-@dataclass(frozen=True)
+Matches = list[tuple[int, dict[str, list[Node]]]]
+
+
 class DefinitionsQuery:
     """A compiled definitions query: `kind` and `name` of a node, as `Syntax.kind` and `.name`."""
 
-    query: tree_sitter.Query
+    def __init__(self, query: tree_sitter.Query) -> None:
+        self.query = query
+        # The last node asked about and its matches: the walk asks its `kind`, then its `name`.
+        self._last: tuple[Node, Matches] | None = None
 
-    def _matches(self, node: Node) -> list[tuple[int, dict[str, list[Node]]]]:
+    def _matches(self, node: Node) -> Matches:
+        last = self._last  # one read: another thread may replace it meanwhile
+        if last is not None and last[0] == node:
+            return last[1]
         cursor = tree_sitter.QueryCursor(self.query)
         cursor.set_max_start_depth(0)  # only patterns rooted at `node`, not at its descendants
-        return sorted(
+        found = sorted(
             (match for match in cursor.matches(node) if DEFINITION_CAPTURES & match[1].keys()),
             key=lambda match: match[0],
         )
+        self._last = (node, found)
+        return found
 
     def kind(self, node: Node) -> tuple[str, Node] | None:
         """("function" | "container", the node holding its members) for a definition, else None."""

@@ -1,7 +1,7 @@
 ; Elixir's definitions (`structure/syntax_definitions.py`). From the tree-sitter-elixir wheel's
 ; queries/tags.scm, with what the engine reads besides: `defimpl`, a module's members in its
 ; `do` block (`@body`; without one it defines nothing), operators (`def a <~> b`) and any other
-; head (`def unquote(name)(x)`) as an unnamed definition.
+; head (`def unquote(name)(x)`) as an unnamed definition (the name is optional: one match a node).
 
 ; A module, protocol or implementation: its `do` block holds its members.
 (call
@@ -14,12 +14,7 @@
       (call target: [(identifier) (alias)] @name)
       (binary_operator left: [(identifier) (alias)] @name)
       (binary_operator left: (call target: [(identifier) (alias)] @name))
-    ])
-  (do_block) @body
-  (#any-of? @_keyword "defmodule" "defprotocol" "defimpl")) @definition.module
-
-(call
-  target: (identifier) @_keyword
+    ])?
   (do_block) @body
   (#any-of? @_keyword "defmodule" "defprotocol" "defimpl")) @definition.module
 
@@ -34,9 +29,5 @@
       (call target: [(identifier) (alias)] @name)
       (binary_operator left: [(identifier) (alias)] @name)
       (binary_operator left: (call target: [(identifier) (alias)] @name))
-    ])
-  (#any-of? @_keyword "def" "defp" "defmacro" "defmacrop" "defguard" "defguardp" "defdelegate" "defn" "defnp")) @definition.function
-
-(call
-  target: (identifier) @_keyword
+    ])?
   (#any-of? @_keyword "def" "defp" "defmacro" "defmacrop" "defguard" "defguardp" "defdelegate" "defn" "defnp")) @definition.function
