@@ -165,10 +165,12 @@ def _prune(
     line_scores = window_scores(query, lh, deadline=deadline)
     deadline.check()
     must: list[int] = []
+    hot_lines = False  # code's lines scoring near the best one join before the fill (`select.py`)
     budget_reason: str | None = None  # why more lines are kept than the options ask for
     if looks_like_diff(lines, index):  # whatever the source type: `git diff` through `bash`, a `.patch`
         units, must = diff_plan(lines, lh, query, goal_hint, deadline=deadline)
     elif source_type == "code":
+        hot_lines = True
         lang = language_of(options.path, lines)
         blocks = syntax_blocks(text, n, lang, deadline=deadline)
         if blocks is None:
@@ -194,7 +196,9 @@ def _prune(
     blobs = frozenset(i for i in found_blobs if not lh.hits[i])
     if blobs:
         units = without_blobs(units, blobs)
-    keep = choose(n, units, must, floor, line_scores, _blank_lines(lines, index), last=blobs)
+    keep = choose(
+        n, units, must, floor, line_scores, _blank_lines(lines, index), last=blobs, hot_lines=hot_lines
+    )
     if options.max_kept_lines is not None or options.max_kept_tokens is not None:
         trim_to_budget(
             keep,

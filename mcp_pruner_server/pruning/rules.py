@@ -55,6 +55,7 @@ _TABLE = (
         "windows_by_best_lines",
         "a large unit whose best lines score near the best unit's is windowed too, whatever its fields",
     ),
+    Rule("hot_lines", "in code, the lines scoring near the best line join before the fill's units"),
     Rule(
         "best_lines_fill", "the fill ranks a unit by its best lines' scores too, not only its fields' match"
     ),

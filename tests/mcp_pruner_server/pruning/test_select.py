@@ -132,6 +132,25 @@ def test_a_large_unit_whose_best_lines_score_highest_is_windowed_though_its_fiel
     assert not any(keep[10:70])
 
 
+def test_in_code_a_line_scoring_near_the_best_joins_before_units_that_rank_above_its_own() -> None:
+    n = 100
+    scores = [0.0] * n
+    scores[2] = 4.0
+    scores[93] = 3.0  # the line the question names, in a unit whose fields say nothing of it
+    units = [
+        Unit(tuple(range(0, 5)), 10.0, peak=4.0),
+        *(Unit(tuple(range(start, start + 5)), 2.0, peak=0.5) for start in (10, 20, 30, 40)),
+        Unit(tuple(range(90, 96)), 0.5, peak=3.0),
+    ]
+    keep = choose(n, units, [], 20, scores, [False] * n, hot_lines=True)
+    assert keep[93]
+    assert sum(keep) == 20
+    with rules_off("hot_lines"):
+        keep = choose(n, units, [], 20, scores, [False] * n, hot_lines=True)
+    assert not keep[93]
+    assert not choose(n, units, [], 20, scores, [False] * n)[93]  # logs and docs: their units alone
+
+
 def test_the_fill_takes_first_the_unit_whose_best_lines_score_highest_among_equals() -> None:
     n = 100
     units = [
