@@ -77,6 +77,7 @@ class WriterChannel:
         self._loop_fd: int | None = None  # what it watches
         self._drainer: threading.Thread | None = None  # the same, for a caller without a loop
         self._closing = False
+        self._abandoned = False  # close() gave up waiting for the spawn: a late writer is ended
         self._broken = False
         self._warned = False
         self._flushes = 0
@@ -98,6 +99,9 @@ class WriterChannel:
 
     def _put(self, frame: bytes) -> None:
         with self._lock:
+            if self._closing and self._fd is None and (self._abandoned or self.process is not None):
+                self.dropped += 1  # close() has written its last: nothing would write this
+                return
             if self._spawner is None:
                 self._start_locked()
             if self._backlog_bytes + len(frame) > MAX_BACKLOG_BYTES:
@@ -208,7 +212,17 @@ class WriterChannel:
             self._spawned.set()
             return
         with self._lock:
-            self.process, self._fd = process, fd
+            abandoned = self._abandoned
+            if not abandoned:
+                self.process, self._fd = process, fd
+        if abandoned:  # nobody would ever close its pipe: it would live as long as the server
+            process.kill()
+            process.wait()
+            for pipe in (process.stdin, process.stdout):
+                if pipe is not None:
+                    pipe.close()
+            self._spawned.set()
+            return
         self._spawned.set()
         self._wait_written(None)  # what the calls sent while it started
 
@@ -275,6 +289,8 @@ class WriterChannel:
         with self._lock:
             self._fd = None
             process = self.process
+            self._abandoned = process is None
+        atexit.unregister(self.close)
         if process is None:
             return
         with contextlib.suppress(OSError):

@@ -112,3 +112,23 @@ def test_the_writer_writes_what_reached_it_and_exits_when_its_server_is_killed(t
         until_dead(writer)
 
     assert rows_written(ledger) == 6
+
+
+def test_a_writer_that_starts_after_close_gave_up_waiting_is_ended_not_left_running(
+    tmp_path: Path,
+) -> None:
+    channel = WriterChannel(WriterSetup(LedgerConfig(path=tmp_path / "l.sqlite3"), "s", str(tmp_path)))
+    channel.send(record(0))  # starts the spawn in a thread
+    channel.close(timeout=0)  # gives up before the writer runs
+    spawner = channel._spawner
+    assert spawner is not None
+    spawner.join(WAIT_TIMEOUT_S)
+    writers = [
+        child
+        for child in psutil.Process().children(recursive=True)
+        if channel_module.WRITER_MODULE in " ".join(child.cmdline())
+    ]
+    assert channel.process is None
+    assert writers == []  # before: a writer waiting on a pipe nobody would close
+    channel.send(record(1))
+    assert channel.dropped >= 1  # what comes after close is counted, not kept
