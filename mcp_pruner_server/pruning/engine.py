@@ -17,7 +17,6 @@ from dataclasses import replace
 from mcp_pruner_server.pruning.blobs import blob_lines, without_blobs
 from mcp_pruner_server.pruning.deadline import Deadline
 from mcp_pruner_server.pruning.errors import PruningError
-from mcp_pruner_server.pruning.learned import learned_units
 from mcp_pruner_server.pruning.lineindex import EMPTY_LINE_MARK, LineIndex
 from mcp_pruner_server.pruning.pointers import first_line_number, numbered_lines, quoted_lines
 from mcp_pruner_server.pruning.reading import lines_to_read
@@ -184,8 +183,6 @@ def _prune(
                 budget_reason = budget.reason
                 wider = replace(options, max_prune_ratio=1.0 - budget.keep_fraction)
                 floor = max(floor, required_keep(n, wider))
-        if on("learned_units"):  # after the budget: that reads the heuristics' scores
-            units = learned_units(units, line_scores, lh, query)
     elif source_type == "logs":
         units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:

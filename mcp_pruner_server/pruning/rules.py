@@ -2,9 +2,8 @@
 
 `code.code_units` scores each definition by BM25 of its body and name fields, then applies the
 rules below in order; each is looked up here by name (`on`) before it runs. All are on by
-default but those whose `default` says otherwise; `rules_off` / `rules_on` switch some off / on
-for the duration of a `with` block (the switch is a context variable: a benchmark or a test
-measures one prune without a rule, nothing else sees it).
+default; `rules_off` switches some off for the duration of a `with` block (the switch is a
+context variable: a benchmark or a test measures one prune without a rule, nothing else sees it).
 `benchmarks/rule_contributions.py` prints what each rule adds, on and off, on the dev sets.
 
 A language's own rules (its record's `hooks`: `languages/<name>.py`) are named
@@ -26,7 +25,6 @@ class Rule:
 
     name: str
     does: str
-    default: bool = True  # off by default: measured, not (yet) better than the heuristics
 
 
 _TABLE = (
@@ -61,11 +59,6 @@ _TABLE = (
     ),
     Rule("vague_keeps_more", "a question whose words fit many units alike keeps more lines (all: none fit)"),
     Rule("line_numbers", "a line number in the question ('line 198', 'L40-60') keeps its neighbourhood"),
-    Rule(
-        "learned_units",
-        "a logistic model over the units' scores and lines (`learned.py`) rescores the code units",
-        default=False,
-    ),
     # language rules (each record's `hooks`)
     Rule("fortran.kinds", "Fortran: a specific's kind/rank suffix (`_dp`, `_2d`) says the question's words"),
     Rule("fortran.abbreviations", "Fortran: a name's shortened words (`vect`, `wts`) say the question's"),
@@ -82,13 +75,11 @@ _TABLE = (
 )
 RULES: dict[str, Rule] = {rule.name: rule for rule in _TABLE}
 
-_OFF: ContextVar[frozenset[str]] = ContextVar(
-    "ranking_rules_off", default=frozenset(rule.name for rule in _TABLE if not rule.default)
-)
+_OFF: ContextVar[frozenset[str]] = ContextVar("ranking_rules_off", default=frozenset())
 
 
 def on(name: str) -> bool:
-    """Whether the rule `name` applies (its `default` unless `rules_off` / `rules_on` say otherwise).
+    """Whether the rule `name` applies (every rule does unless `rules_off` says otherwise).
 
     Raises:
         KeyError: `name` is not in `RULES` (a rule must be in the table to run).
@@ -120,23 +111,6 @@ def rules_off(*names: str) -> Iterator[None]:
         if name not in RULES:
             raise KeyError(name)
     token = _OFF.set(_OFF.get() | frozenset(names))
-    try:
-        yield
-    finally:
-        _OFF.reset(token)
-
-
-@contextmanager
-def rules_on(*names: str) -> Iterator[None]:
-    """Switch the rules `names` on inside the `with` block (a rule off by default, measured).
-
-    Raises:
-        KeyError: a name is not in `RULES`.
-    """
-    for name in names:
-        if name not in RULES:
-            raise KeyError(name)
-    token = _OFF.set(_OFF.get() - frozenset(names))
     try:
         yield
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_pruner_server.pruning.languages.registry import LANGUAGES
-from mcp_pruner_server.pruning.rules import RULES, hook_rule, on, rules_off, rules_on
+from mcp_pruner_server.pruning.rules import RULES, hook_rule, on, rules_off
 from mcp_pruner_server.pruning.scoring import line_hits, line_terms, query_weights, window_scores
 from mcp_pruner_server.pruning.structure.code import code_units
 
@@ -52,15 +52,3 @@ def test_a_rule_switched_off_stops_applying_inside_the_block_only() -> None:
     assert twin_off < twin
     assert on("twins_together")
     assert _scores(question) == [top, twin]
-
-
-def test_a_rule_off_by_default_applies_only_inside_rules_on() -> None:
-    off_by_default = [name for name, rule in RULES.items() if not rule.default]
-    assert off_by_default
-    name = off_by_default[0]
-    assert not on(name)
-    with rules_on(name):
-        assert on(name)
-        with rules_off(name):
-            assert not on(name)
-    assert not on(name)
