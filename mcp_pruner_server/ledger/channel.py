@@ -204,10 +204,11 @@ class WriterChannel:
             os.write(fd, encode(self.setup))  # a few hundred bytes: an empty pipe takes them
             os.set_blocking(fd, False)
         except OSError as exc:
-            if process is not None:  # started, then its pipe broke: it is of no use
+            if process is not None:  # started, then its pipe broke (it died at once): of no use
                 process.kill()
                 process.wait()
             with self._lock:
+                self.process = process  # its exit status goes in the warning; close() ends its pipes
                 self._writer_gone_locked(exc)
             self._spawned.set()
             return
