@@ -4,7 +4,7 @@
         --mirror-dir /work/.mirror --out /work/sets/real
 
 The manifest lists public repositories, each at a pinned commit, with its language and its split
-(`dev`, `untouched`, `train` or `fresh`, as `SPLITS` says; a split is by repository). `--mirror-dir`
+(`dev`, `untouched`, `train`, `fresh` or `fresh2`, as `SPLITS` says; a split is by repository). `--mirror-dir`
 holds their git directories as the search tool's `fetch github:owner/name` leaves them
 (`owner+name/repo`; any bare or non-bare git directory laid out that way will do: `git clone --bare
 <the repository's public URL> MIRROR_DIR/owner+name/repo` for each manifest entry). Nothing is
@@ -30,7 +30,8 @@ or bookkeeping: a merge, revert, version bump, release, typo fix, formatting run
 code-like word: `snake_case`, `camelCase`, quoted, called `()`, or capitalised mid-sentence), else
 `plain`. Candidates are sampled with the manifest's seed (in the order of a hash of seed, repository
 and commit, so a change to a filter swaps only the tasks it concerns), at most `max_tasks_per_repo`
-per repository and `max_tasks_per_file` per file, so a rebuild gives the same tasks.
+per repository (or the repository's own `max_tasks`) and `max_tasks_per_file` per file, so a
+rebuild gives the same tasks.
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ from pathlib import Path
 from typing import Any
 
 # dev: rules are chosen on it; untouched: scored once (done); train: a learned scorer is fitted on it;
-# fresh: the held-out split the lead scores once, at the end. Each split is by repository.
-SPLITS = ("dev", "untouched", "train", "fresh")
+# fresh: the second round's held-out split (scored once: done); fresh2: the third round's held-out
+# split, applications, that the lead scores once, at the end. Each split is by repository.
+SPLITS = ("dev", "untouched", "train", "fresh", "fresh2")
 # The file before the commit: long enough that pruning matters, short enough to be one `read`.
 MIN_TEXT_LINES, MAX_TEXT_LINES = 100, 4000
 # A larger change is a rewrite, not a question about a place in the file.
@@ -58,7 +60,7 @@ MAX_GOLD_LINES = 40
 # A subject this short ("Fix bug") says nothing a reader could search by.
 MIN_SUBJECT_WORDS = 3
 
-# Paths that may change beside the one source file: tests, docs, changelogs, news fragments.
+# Paths that may change beside the one source file: tests, docs, changelogs, news fragments, translations.
 _ASIDE_DIRS = frozenset(
     {
         "test",
@@ -80,6 +82,16 @@ _ASIDE_DIRS = frozenset(
         "example",
         "benchmarks",
         "bench",
+        # Translation catalogs: strings in a source language's syntax, not the code a question is
+        # about ("New translations entities.php (Vietnamese)").
+        "lang",
+        "langs",
+        "locale",
+        "locales",
+        "i18n",
+        "l10n",
+        "translation",
+        "translations",
     }
 )
 _TEST_PROJECT_SUFFIXES = (".tests", ".test", ".specs", "unittests", "integrationtests", ".benchmarks")
@@ -190,6 +202,9 @@ class Repo:
     commit: str
     language: str
     split: str
+    # The manifest's `max_tasks` for this repository, when it keeps fewer than `max_tasks_per_repo`
+    # (a split spreading about 100 tasks a language over more projects).
+    max_tasks: int | None = None
 
 
 @dataclass(frozen=True)
@@ -234,7 +249,9 @@ def load_manifest(text: str) -> Manifest:
         )
         for name, spec in data["languages"].items()
     }
-    repos = tuple(Repo(r["name"], r["commit"], r["language"], r["split"]) for r in data["repo"])
+    repos = tuple(
+        Repo(r["name"], r["commit"], r["language"], r["split"], r.get("max_tasks")) for r in data["repo"]
+    )
     check_splits(repos, set(languages))
     build = data["build"]
     return Manifest(
@@ -498,8 +515,9 @@ def build_repo(git_dir: Path, repo: Repo, manifest: Manifest) -> tuple[list[dict
     candidates.sort(key=lambda cand: sample_key(manifest.seed, repo.name, cand[0].sha))
     tasks: list[dict[str, Any]] = []
     per_file: Counter[str] = Counter()
+    max_tasks = manifest.max_tasks_per_repo if repo.max_tasks is None else repo.max_tasks
     for c, path, question in candidates:
-        if len(tasks) >= manifest.max_tasks_per_repo:
+        if len(tasks) >= max_tasks:
             break
         if per_file[path] >= manifest.max_tasks_per_file:
             why["file already has its tasks"] += 1

@@ -99,6 +99,15 @@ def test_one_source_file_beside_tests_and_docs_is_a_candidate_and_two_are_not() 
     assert source_file((("A", "node.go"),), go) is None  # an added file has no "before"
 
 
+def test_a_translation_catalog_is_not_a_source_file_and_may_change_beside_one() -> None:
+    php = load_manifest(MANIFEST.read_text()).languages["php"]
+    assert source_file([("M", "app/i18n/vi/entities.php")], php) is None
+    assert source_file([("M", "src/Carbon/Lang/lt.php")], php) is None
+    assert source_file([("M", "app/Models/Entry.php"), ("M", "resources/lang/en/entries.php")], php) == (
+        "app/Models/Entry.php"
+    )
+
+
 def test_a_message_naming_a_defined_function_as_code_is_names_symbol() -> None:
     python = load_manifest(MANIFEST.read_text()).languages["python"]
     names = defined_names(["def parse_args(argv):", "class Runner:", "    def run(self):"], python)
@@ -121,7 +130,7 @@ def test_the_shipped_manifest_has_every_split_in_every_language() -> None:
     manifest = load_manifest(MANIFEST.read_text())
     for language in manifest.languages:
         splits = {r.split for r in manifest.repos if r.language == language}
-        assert splits == {"dev", "untouched", "train", "fresh"}, language
+        assert splits == {"dev", "untouched", "train", "fresh", "fresh2"}, language
 
 
 def test_a_repository_in_train_and_fresh_is_refused() -> None:
@@ -194,7 +203,8 @@ def _git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True, text=True).stdout
 
 
-def test_a_filter_dropping_one_commit_leaves_the_rest_of_the_sample_in_place(tmp_path: Path) -> None:
+def _twelve_one_file_commits(tmp_path: Path) -> Path:
+    """A git repository with twelve candidate commits, each changing one line of its own module."""
     repo = tmp_path / "r"
     repo.mkdir()
     _git(repo, "init", "-q")
@@ -208,6 +218,29 @@ def test_a_filter_dropping_one_commit_leaves_the_rest_of_the_sample_in_place(tmp
         path = repo / f"mod{i}.py"
         path.write_text(path.read_text().replace("return 7\n", "return 70\n"))
         _git(repo, "commit", "-q", "-am", f"Return seventy from f7 in module {i}")
+    return repo
+
+
+def test_a_repositorys_own_max_tasks_keeps_the_head_of_its_sample(tmp_path: Path) -> None:
+    repo = _twelve_one_file_commits(tmp_path)
+    manifest = replace(load_manifest(MANIFEST.read_text()), max_tasks_per_repo=8)
+    head = _git(repo, "rev-parse", "HEAD").strip()
+    uncapped = build_repo(repo / ".git", Repo("o/r", head, "python", "fresh2"), manifest)[0]
+    every = [t["commit"] for t in uncapped]
+    capped = build_repo(repo / ".git", Repo("o/r", head, "python", "fresh2", max_tasks=3), manifest)[0]
+    assert len(every) == 8
+    assert [t["commit"] for t in capped] == every[:3]
+
+
+def test_a_manifest_repository_may_set_its_own_max_tasks() -> None:
+    record = f'\n[[repo]]\nname = "o/capped"\ncommit = "{"0" * 40}"\nlanguage = "go"\nsplit = "fresh2"\n'
+    manifest = load_manifest(MANIFEST.read_text() + record + "max_tasks = 7\n")
+    assert [r.max_tasks for r in manifest.repos if r.name == "o/capped"] == [7]
+    assert {r.max_tasks for r in manifest.repos if r.split == "dev"} == {None}
+
+
+def test_a_filter_dropping_one_commit_leaves_the_rest_of_the_sample_in_place(tmp_path: Path) -> None:
+    repo = _twelve_one_file_commits(tmp_path)
     manifest = replace(load_manifest(MANIFEST.read_text()), max_tasks_per_repo=5)
     spec = Repo("o/r", _git(repo, "rev-parse", "HEAD").strip(), "python", "train")
     before = [t["commit"] for t in build_repo(repo / ".git", spec, manifest)[0]]
