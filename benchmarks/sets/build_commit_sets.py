@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import re
 import subprocess
 import sys
@@ -49,12 +48,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from set_files import UnusableFile, source_lines, write_set
+
 # dev: rules are chosen on it; untouched: scored once (done); train: a learned scorer is fitted on it;
 # fresh: the second round's held-out split (scored once: done); fresh2: the third round's held-out
 # split, applications, that the lead scores once, at the end. Each split is by repository.
 SPLITS = ("dev", "untouched", "train", "fresh", "fresh2")
-# The file before the commit: long enough that pruning matters, short enough to be one `read`.
-MIN_TEXT_LINES, MAX_TEXT_LINES = 100, 4000
 # A larger change is a rewrite, not a question about a place in the file.
 MAX_GOLD_LINES = 40
 # A subject this short ("Fix bug") says nothing a reader could search by.
@@ -542,21 +541,9 @@ def build_task(
     """One task from one candidate commit, or None (the reason counted in `why`)."""
     parent = c.parents[0]
     try:
-        raw = subprocess.run(
-            ["git", f"--git-dir={git_dir}", "show", f"{parent}:{path}"], capture_output=True, check=True
-        ).stdout
-        text = raw.decode("utf-8")
-    except (subprocess.CalledProcessError, UnicodeDecodeError):
-        why["unreadable file"] += 1
-        return None
-    before = text.split("\n")
-    if text.endswith("\n"):
-        before.pop()
-    if not MIN_TEXT_LINES <= len(before) <= MAX_TEXT_LINES:
-        why["file size"] += 1
-        return None
-    if "\r" in text:
-        why["CRLF file"] += 1  # the engine splits on \n; a stray \r shifts nothing but muddles diffs
+        before = source_lines(git_dir, parent, path)
+    except UnusableFile as e:
+        why[e.reason] += 1
         return None
     ws_diff = _git(git_dir, "diff", "-w", "--ignore-blank-lines", parent, c.sha, "--", path)
     if not ws_diff.strip():
@@ -619,12 +606,7 @@ def main() -> int:
         print(f"{'':9s} skipped: {dict(why)}")
         by_set.setdefault((repo.split, repo.language), []).extend(tasks)
     for (split, lang), tasks in sorted(by_set.items()):
-        out = args.out / split / f"{lang}.jsonl"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("w", encoding="utf-8") as f:
-            for t in tasks:
-                f.write(json.dumps(t) + "\n")
-        print(f"wrote {len(tasks)} tasks to {out}")
+        write_set(args.out / split / f"{lang}.jsonl", tasks)
     return 0
 
 

@@ -41,8 +41,6 @@ from pathlib import Path
 from typing import Any
 
 from build_commit_sets import (
-    MAX_TEXT_LINES,
-    MIN_TEXT_LINES,
     Language,
     Repo,
     defined_names,
@@ -52,6 +50,7 @@ from build_commit_sets import (
     load_manifest,
     question_kind,
 )
+from set_files import UnusableFile, source_lines, write_set
 
 SPLIT = "agent"
 # How far (lines) an annotated line may be from the one before it, and how much of a span must be
@@ -216,21 +215,10 @@ def build_instance(
         if language is None or is_aside(path):
             why["not a source file"] += 1
             continue
-        shown = subprocess.run(
-            ["git", f"--git-dir={git_dir}", "show", f"{row['base_commit']}:{path}"], capture_output=True
-        )
         try:
-            text = shown.stdout.decode("utf-8")
-        except UnicodeDecodeError:
-            text = ""
-        if shown.returncode or not text or "\r" in text:
-            why["unreadable file"] += 1
-            continue
-        before = text.split("\n")
-        if text.endswith("\n"):
-            before.pop()
-        if not MIN_TEXT_LINES <= len(before) <= MAX_TEXT_LINES:
-            why["file size"] += 1
+            before = source_lines(git_dir, row["base_commit"], path)
+        except UnusableFile as e:
+            why[e.reason] += 1
             continue
         found = [span_lines(before, span) for span in spans]
         if any(lines is None for lines in found):
@@ -287,12 +275,7 @@ def main() -> int:
             by_language.setdefault(task["language"], []).append(task)
     print(f"skipped: {dict(why)}")
     for language, tasks in sorted(by_language.items()):
-        out = args.out / SPLIT / f"{language}.jsonl"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("w", encoding="utf-8") as f:
-            for task in tasks:
-                f.write(json.dumps(task) + "\n")
-        print(f"wrote {len(tasks)} tasks to {out}")
+        write_set(args.out / SPLIT / f"{language}.jsonl", tasks)
     return 0
 
 
