@@ -6,7 +6,8 @@ see them.
 
     PruningError
     ├── EngineTimeout      -> warning "timeout"
-    └── InvalidOptions     -> warning "constraints_unmet"
+    ├── InvalidOptions     -> warning "constraints_unmet"
+    └── DefinitionsQueryError -> warning "internal_error"
 """
 
 from __future__ import annotations
@@ -29,3 +30,9 @@ class InvalidOptions(PruningError):
     """Raised when `max_prune_ratio` / `min_keep_lines` are outside their domain."""
 
     warning = "constraints_unmet"
+
+
+class DefinitionsQueryError(PruningError):
+    """Raised when a language's definitions query (`structure/syntax_definitions.py`) is missing
+    or does not compile for the installed grammar wheel: a bug or a wheel too old or too new,
+    which the test compiling every record's query finds before a user does."""

@@ -52,6 +52,10 @@ class Syntax:
     # place of `kind` and `name`: "wheel", the grammar wheel's own `queries/tags.scm`; "ours",
     # `languages/queries/<name>.scm` (the wheel ships none, or it misses shapes the engine reads).
     definitions: Literal["wheel", "ours"] | None = None
+    # Its query says only the shapes of its own that the shared tables miss (Lua's functions bound
+    # to names, Zig's `const Foo = struct {…}`): asked after them, as `own_kind`, and the names it
+    # captures win over the shared reading's (`own_name`).
+    adds_to_shared: bool = False
     # Reads every node itself: the shared tables of definitions do not apply (Elixir's `def`
     # calls, Solidity's contracts, F#'s `let`s).
     kind: Kind | None = None
@@ -61,6 +65,8 @@ class Syntax:
     unwrap: Callable[[Node], Node] | None = None
     # The name a definition binds, else the shared `name` field and C declarators.
     name: Namer | None = None
+    # Asked first: the name a definition binds where it says one, else the reading of `name`.
+    own_name: Namer | None = None
     # The name found by the shared reading, corrected: (definition, that name) -> name.
     rename: Callable[[Node, str | None], str | None] | None = None
     # The end of a function's head (and a container's too when `head_end_of_containers`).

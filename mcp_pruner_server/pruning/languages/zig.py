@@ -1,32 +1,17 @@
 """Zig: types are values (`const Foo = struct { … };` holds its methods), and a function may
 return one (`fn List(comptime T: type) type { return struct {…}; }`): its methods are what is
-asked, so such a function always holds them as a container.
+asked, so such a function always holds them as a container. A type bound to a constant is its
+definitions query (`queries/zig.scm`).
 """
 
 from __future__ import annotations
 
 from tree_sitter import Node
 
-from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 
+# Its types, which are values (`return struct { … };` holds the methods of the type a function makes).
 TYPES = frozenset({"struct_declaration", "union_declaration", "enum_declaration", "opaque_declaration"})
-
-
-def _kind(node: Node) -> Found:
-    """`const Foo = struct { … };`: the type's body holds its methods."""
-    if node.type == "variable_declaration":
-        body = next((c for c in node.named_children if c.type in TYPES), None)
-        return None if body is None else ("container", body)
-    return None
-
-
-def _name(node: Node, found: str | None) -> str | None:
-    """The name a `const Name = struct {…}` binds, where the `name` field gives none."""
-    if found is not None or node.type != "variable_declaration":
-        return found
-    identifier = next((c for c in node.named_children if c.type == "identifier"), None)
-    return None if identifier is None else name_text(identifier)
 
 
 def _returns_type(function: Node) -> bool:
@@ -42,8 +27,8 @@ LANGUAGE = Language(
     extensions=(".zig",),
     grammar=Grammar("tree_sitter_zig"),
     syntax=Syntax(
-        own_kind=_kind,
-        rename=_name,
+        definitions="ours",
+        adds_to_shared=True,
         type_values=TYPES,
         returns_type=_returns_type,
         container_opener="const _ = struct {",

@@ -196,7 +196,11 @@ def _walk(
         start = header if container else leading_row(child, siblings, index, syntax)
         if syntax.trailing_comments and index > 0 and start == child.start_point[0] and not container:
             start = trailing_doc_row(siblings[index - 1], start)
-        name = KEYWORD_NAMES.get(definition.type) or (syntax.name or definition_name)(node)
+        name = KEYWORD_NAMES.get(definition.type)
+        if name is None and syntax.own_name is not None:
+            name = syntax.own_name(node)
+        if name is None:
+            name = (syntax.name or definition_name)(node)
         if syntax.rename is not None:
             name = syntax.rename(definition, name)
         if name is None and definition.type == "secondary_constructor" and parent is not None:
@@ -317,6 +321,8 @@ def _syntax_of(name: str) -> Syntax:
     if syntax.definitions is None or grammar is None or language.grammar is None:
         return syntax
     query = definitions_query(name, grammar, language.grammar.module, syntax.definitions == "ours")
+    if syntax.adds_to_shared:
+        return replace(syntax, own_kind=query.kind, own_name=query.name)
     return replace(syntax, kind=query.kind, name=query.name)
 
 

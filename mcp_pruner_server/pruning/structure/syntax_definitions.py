@@ -4,7 +4,9 @@ A language's definitions query (`Syntax.definitions`: its grammar wheel's own `q
 or ours, `pruning/languages/queries/<name>.scm`) says in tree-sitter's query language which nodes
 define what, with the capture names of the tags queries (https://tree-sitter.github.io/tree-sitter/4-code-navigation.html):
 
-- `@definition.function`, `@definition.method`, `@definition.macro`: a function-like unit;
+- `@definition.function`, `@definition.method`, `@definition.macro`: a function-like unit, the
+  captured node (the node asked about, or the function a statement binds: Lua's
+  `M.f = function … end` is the `function_definition` under the assignment);
 - `@definition.class`, `@definition.module`, `@definition.interface`: a container, whose members
   are in its `@body` capture (else its `body` field, else the node itself);
 - `@definition.type`: a declaration that is a unit only over several lines (a one-line `struct`
@@ -21,16 +23,25 @@ under `file`) is not seen, and such a language's query is ours. Several patterns
 container's capture wins over a function's, and the name is the first pattern's (in the file's
 order) that captures one, so a file can list specific shapes before a catch-all without a name.
 Captures of other names (`@reference.call`, `@_keyword` for a predicate) are ignored.
+
+A query says all of a language's definitions (`Syntax.kind` and `.name`), or, with
+`Syntax.adds_to_shared`, only the shapes of its own the shared node tables miss (asked after them,
+as `Syntax.own_kind`; the names it captures win over the shared reading's, `Syntax.own_name`).
+A query that does not compile for the installed grammar (a node type or field renamed by a newer
+wheel) raises `DefinitionsQueryError` naming the language and the file, the first time the
+language is parsed; `tests/.../test_syntax_definitions.py` compiles every record's.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.resources
+from importlib.resources.abc import Traversable
 
 import tree_sitter
 from tree_sitter import Node
 
+from mcp_pruner_server.pruning.errors import DefinitionsQueryError
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 from mcp_pruner_server.pruning.structure.syntax_spans import body_of
 
@@ -77,8 +88,9 @@ class DefinitionsQuery:
                 body = captures.get("body")
                 return "container", body[0] if body else (body_of(node) or node)
         for _, captures in matches:
-            if FUNCTION_CAPTURES & captures.keys():
-                return "function", node
+            function = next((captures[c][0] for c in sorted(FUNCTION_CAPTURES & captures.keys())), None)
+            if function is not None:
+                return "function", function
         if rows > 0 and any(MULTI_LINE_CAPTURES & captures.keys() for _, captures in matches):
             return "function", node
         return None
@@ -94,17 +106,25 @@ class DefinitionsQuery:
         return None
 
 
-def _source(language_name: str, wheel: str, own: bool) -> str:
-    """The query's text: ours (`languages/queries/<name>.scm`) or the wheel's tags query."""
+def query_file(language_name: str, wheel: str, own: bool) -> Traversable:
+    """Where the query is: ours (`languages/queries/<name>.scm`) or the wheel's tags query."""
     if own:
         ours = importlib.resources.files("mcp_pruner_server.pruning.languages") / "queries"
-        return (ours / f"{language_name}.scm").read_text(encoding="utf-8")
-    return (importlib.resources.files(wheel) / WHEEL_QUERY).read_text(encoding="utf-8")
+        return ours / f"{language_name}.scm"
+    return importlib.resources.files(wheel) / WHEEL_QUERY
 
 
 @functools.cache
 def definitions_query(
     language_name: str, grammar: tree_sitter.Language, wheel: str, own: bool
 ) -> DefinitionsQuery:
-    """The compiled definitions query of a language (compiled once per process)."""
-    return DefinitionsQuery(tree_sitter.Query(grammar, _source(language_name, wheel, own)))
+    """The compiled definitions query of a language (compiled once per process).
+
+    Raises:
+        DefinitionsQueryError: the query is missing or does not compile for the installed grammar.
+    """
+    where = query_file(language_name, wheel, own)
+    try:
+        return DefinitionsQuery(tree_sitter.Query(grammar, where.read_text(encoding="utf-8")))
+    except (OSError, tree_sitter.QueryError) as error:
+        raise DefinitionsQueryError(f"{language_name}'s definitions query ({where}): {error}") from error

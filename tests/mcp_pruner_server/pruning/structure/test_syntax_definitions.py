@@ -4,10 +4,16 @@ only over several lines)."""
 
 from __future__ import annotations
 
+import pytest
 import tree_sitter
 
-from mcp_pruner_server.pruning.languages.registry import grammar_of
-from mcp_pruner_server.pruning.structure.syntax_definitions import DefinitionsQuery, definitions_query
+from mcp_pruner_server.pruning.errors import DefinitionsQueryError
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES, grammar_of
+from mcp_pruner_server.pruning.structure.syntax_definitions import (
+    DEFINITION_CAPTURES,
+    DefinitionsQuery,
+    definitions_query,
+)
 
 SOLIDITY = b"""\
 contract Vault {
@@ -84,3 +90,41 @@ def test_a_wheel_tags_query_serves_where_its_patterns_start_at_the_definition() 
     assert query.kind(function) == ("function", function)
     assert query.name(function) == "deposit"  # not `def`, the `@reference.call` of the same call
     assert query.name(module) == "Acme.Vault"
+
+
+def test_a_function_captured_below_the_node_is_the_definition_the_statement_binds() -> None:
+    grammar = grammar_of("lua")
+    assert grammar is not None
+    query = definitions_query("lua", grammar, "tree_sitter_lua", True)
+    root = tree_sitter.Parser(grammar).parse(b"M.grow = function(w)\n  return w\nend\n").root_node
+    assignment = root.named_children[0]
+    function = assignment.named_children[1].named_children[0]
+    assert function.type == "function_definition"
+    assert query.kind(assignment) == ("function", function)
+    assert query.name(assignment) == "grow"  # the path's specific pattern comes before the catch-all
+
+
+def test_every_record_s_definitions_query_compiles_for_its_installed_grammar() -> None:
+    with_queries = [lang for lang in LANGUAGES.values() if lang.syntax.definitions is not None]
+    assert len(with_queries) >= 4
+    for lang in with_queries:
+        grammar = grammar_of(lang.name)
+        assert grammar is not None, lang.name
+        assert lang.grammar is not None, lang.name
+        own = lang.syntax.definitions == "ours"
+        query = definitions_query(lang.name, grammar, lang.grammar.module, own).query
+        assert DEFINITION_CAPTURES & {query.capture_name(k) for k in range(query.capture_count)}, lang.name
+
+
+def test_a_query_that_does_not_compile_for_the_grammar_names_the_language_and_its_file() -> None:
+    other = grammar_of("zig")  # Lua's node types are not Zig's, as a renamed one is not a newer wheel's
+    assert other is not None
+    with pytest.raises(DefinitionsQueryError, match=r"lua's definitions query \(.*lua\.scm\): "):
+        definitions_query("lua", other, "tree_sitter_lua", True)
+
+
+def test_a_missing_query_file_names_the_language_and_its_file() -> None:
+    grammar = grammar_of("go")
+    assert grammar is not None
+    with pytest.raises(DefinitionsQueryError, match=r"go's definitions query \(.*go\.scm\)"):
+        definitions_query("go", grammar, "tree_sitter_go", True)
