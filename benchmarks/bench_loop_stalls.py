@@ -13,7 +13,8 @@ Printed per case: the call's time, and `/healthz` n / p50 / max (ms) during it, 
 at rest. The runner's health probe gives up after 1 s; the target is max well under it.
 
 Usage: .venv/bin/python benchmarks/bench_loop_stalls.py --server .venv/bin/jeeves-mcp-pruner \\
-           [--server /work/main/.venv/bin/jeeves-mcp-pruner]
+           [--server /work/main/.venv/bin/jeeves-mcp-pruner] [--server /tmp/b=.venv/bin/jeeves-mcp-pruner]
+(`SRC=EXE`: that server with another checkout's code first on its PYTHONPATH, the baseline.)
 """
 
 from __future__ import annotations
@@ -87,13 +88,14 @@ def upstream(reply: bytes) -> Iterator[str]:
 
 @contextmanager
 def server_process(server: str, root: Path, env: dict[str, str]) -> Iterator[str]:
-    argv = [server, "--host", "127.0.0.1", "--port", "0", "--root", str(root)]
+    """`server` is an executable, or `SRC=EXE`: SRC first on its PYTHONPATH (another checkout's code)."""
+    src, _, exe = server.rpartition("=")
+    argv = [exe, "--host", "127.0.0.1", "--port", "0", "--root", str(root)]
+    full_env = {**os.environ, "JEEVES_MCP_PRUNER_TOKEN": "", **env}
+    if src:
+        full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, full_env.get("PYTHONPATH")]))
     process = subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "JEEVES_MCP_PRUNER_TOKEN": "", **env},
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=full_env
     )
     try:
         assert process.stdout is not None
@@ -175,7 +177,7 @@ def measure(server: str, root: Path, gateway_url: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--server", action="append", required=True, help="a jeeves-mcp-pruner executable")
+    parser.add_argument("--server", action="append", required=True, help="an executable, or SRC=EXE")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     text = "2026-11-28 12:00:00 INFO worker ok\n" * (GATEWAY_REPLY_BYTES // 35)

@@ -18,6 +18,7 @@ import os
 import pickle
 import struct
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import replace
@@ -101,26 +102,49 @@ def main() -> None:
     serve(requests, answers)
 
 
+def within(options: PruneOptions, deadline_at: float | None) -> PruneOptions:
+    """`options` with `timeout_ms` cut to what remains until `deadline_at` (a `time.monotonic()`
+    reading: one clock for every process of the host), none left: 0 (the engine's first look at
+    its clock gives up). The server counts the budget from the call, this worker's wait and its
+    read of a capture included."""
+    if deadline_at is None:
+        return options
+    remaining_ms = int((deadline_at - time.monotonic()) * 1000.0)
+    return replace(options, timeout_ms=max(0, min(options.timeout_ms, remaining_ms)))
+
+
 def prune_text(
-    text: str, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+    text: str,
+    goal_hint: str,
+    source_type: SourceType,
+    options: PruneOptions,
+    prune_id: str,
+    deadline_at: float | None = None,
 ) -> PruneResult:
-    """`pruning.engine.prune_or_raise`, imported here so that the server, which only names this
-    function in its requests, never imports the engine (`prepare` has, in the worker)."""
+    """`pruning.engine.prune_or_raise` within what remains until `deadline_at` (`within`),
+    imported here so that the server, which only names this function in its requests, never
+    imports the engine (`prepare` has, in the worker)."""
     from mcp_pruner_server.pruning.engine import prune_or_raise
 
-    return prune_or_raise(text, goal_hint, source_type, options, prune_id)
+    return prune_or_raise(text, goal_hint, source_type, within(options, deadline_at), prune_id)
 
 
 def prune_source(
-    source: CapturedSource, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+    source: CapturedSource,
+    goal_hint: str,
+    source_type: SourceType,
+    options: PruneOptions,
+    prune_id: str,
+    deadline_at: float | None = None,
 ) -> PruneResult:
-    """Read a capture and prune it (runs in a worker process). An unreadable spool is
-    the `internal_error` no-op; a bug in the engine raises (`PrunerService` logs it)."""
+    """Read a capture and prune it (runs in a worker process) within what remains until
+    `deadline_at`, the read included. An unreadable spool is the `internal_error` no-op; a bug in
+    the engine raises (`PrunerService` logs it)."""
     try:
         text = source.read().text
     except OSError:
         return noop_result("", prune_id, ["internal_error"], backend="heuristic", elapsed_ms=0.0)
-    result = prune_text(text, goal_hint, source_type, options, prune_id)
+    result = prune_text(text, goal_hint, source_type, options, prune_id, deadline_at)
     if not result.stats.pruned_lines:
         # nothing pruned: the caller returns what the tool cut, never this text; sending the whole
         # capture back would cost the server the very copy (and pickle) reading it here avoids

@@ -52,7 +52,12 @@ def loads_in_slices(body: str, parse_constant: Callable[[str], object]) -> objec
         return json.loads(body, parse_constant=parse_constant)
     skeleton.append(body[done:])
     value = json.loads("".join(skeleton), parse_constant=parse_constant)
-    return _put_back(value, long_strings)
+    try:
+        return _put_back(value, long_strings)
+    except RecursionError:
+        # deeper than this walk's Python frames reach (~500), where the C parser goes to ~1000:
+        # the body parsed whole, as without a long string (the GIL held longer, once)
+        return json.loads(body, parse_constant=parse_constant)
 
 
 def decode_in_slices(body: bytes) -> str:

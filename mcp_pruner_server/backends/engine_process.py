@@ -8,10 +8,12 @@ scheduled again. Worker processes have their own GIL: the event loop only ever w
 
 The workers (`engine_workers.py`) are started with the server (`warm`) or at the first prune,
 reused, limited to `ENGINE_PROCESSES`, and exit when their stdin closes, i.e. with the server. Each
-call has a hard deadline, `timeout_ms` + `KILL_GRACE_S` from the moment a ready worker takes it:
-the engine gives up by itself at `timeout_ms`
-between two steps of its loops, and a worker still running past the grace (inside one regex
-search, one C call) is killed and replaced; the call is answered fail-open (`timeout`). A worker
+call has one budget, `timeout_ms` from the call, whatever it spends waiting for a free and ready
+worker and reading a capture back in the worker: the engine is given what remains of it (its
+deadline is a point on the host's monotonic clock, which both processes read) and gives up by
+itself between two steps of its loops; a call still waiting for a worker, or a worker still running
+(inside one regex search, one C call), `KILL_GRACE_S` past the budget is answered fail-open
+(`timeout`), the worker killed and replaced. A worker
 that dies under a call (the OOM killer) is replaced too, its call answered fail-open
 (`internal_error`). The prune never moves into the server's process: a dead worker once made the
 server prune in its threads for 30 s, and one long line then stalled `/healthz` 1.5 s. When no
@@ -30,6 +32,7 @@ from mcp_pruner_server.backends.engine_workers import (
     EnginePool,
     WorkerDied,
     WorkerFailed,
+    WorkerNotReady,
     WorkerOverran,
     WorkerUnavailable,
 )
@@ -43,10 +46,11 @@ from tools_exec.capture import CapturedSource
 # that runs to its hard deadline then does not hold an unrelated small one behind it. Capped at
 # 4: an agent rarely prunes more at once. The workers run at a lower priority (`WORKER_NICENESS`).
 ENGINE_PROCESSES = max(2, min(4, (os.cpu_count() or 2) - 1))
-# Past its `timeout_ms`, how long a call may run before its worker is killed: the engine looks at
-# its clock every ~15 ms of work and then builds its no-op; a call still running is inside one step
-# that will not look. Killing and reaping the worker and starting its replacement took 0.05-0.15 s
-# on a loaded 2-core host: a killed call is answered within `timeout_ms` + ~0.4 s.
+# Past its `timeout_ms`, how long a call may run before its worker is killed (or, still waiting
+# for a worker, is given up): the engine looks at its clock every ~15 ms of work and then builds
+# its no-op; a call still running is inside one step that will not look. Killing and reaping the
+# worker and starting its replacement took 0.05-0.15 s on a loaded 2-core host: a killed call is
+# answered within `timeout_ms` + ~0.4 s.
 KILL_GRACE_S = 0.25
 # After a worker could not be started: fail-open for this long, then a start is tried again. Long
 # enough that a machine out of processes is not asked again at every prune.
@@ -120,13 +124,17 @@ class ProcessHeuristicBackend:
         started = self._clock()
         if not self.uses_processes:
             return self._fail_open(text, prune_id, "internal_error", started)
-        hard_timeout_s = options.timeout_ms / 1000.0 + KILL_GRACE_S
+        budget_s = options.timeout_ms / 1000.0
+        deadline_at = time.monotonic() + budget_s  # the worker's engine is given what remains of it
         try:
             result: PruneResult = await self._pool.run(
-                hard_timeout_s, in_worker, call, *args, options, prune_id
+                budget_s + KILL_GRACE_S, in_worker, call, *args, options, prune_id, deadline_at
             )
         except WorkerOverran as exc:
             log_event("pruner.worker_killed", level="warning", prune_id=prune_id, error=str(exc))
+            return self._fail_open(text, prune_id, "timeout", started)
+        except WorkerNotReady as exc:
+            log_event("pruner.worker_not_ready", level="warning", prune_id=prune_id, error=str(exc))
             return self._fail_open(text, prune_id, "timeout", started)
         except WorkerDied as exc:
             log_event("pruner.worker_died", level="warning", prune_id=prune_id, error=str(exc))

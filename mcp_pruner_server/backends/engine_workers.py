@@ -10,9 +10,12 @@ fail-open; nothing ever runs in the server's own process.
 
 A worker is `mcp_pruner_server/engine_worker.py`: it imports the engine, says `READY`, then answers pickled
 `(function, args)` requests read from its stdin, one at a time, until its stdin closes. The
-deadline counts from the request sent to a ready worker, not the worker's start (0.8 s of imports
-on an idle 2-core host, 2.4 s on a busy one): the workers are started ahead (`warm`, at the
-server's start), a killed one replaced at once, and a call takes a ready worker first.
+deadline counts from the call, the wait for a worker included: a replacement's imports (0.8 s on
+an idle 2-core host, 2.4 s on a busy one) once came on top of it, and back-to-back 60 MB reads,
+each killed, took 2.8-4.2 s against a 2 s budget. So the workers are started ahead (`warm`, at the
+server's start), a killed one replaced at once, a call takes a ready worker first, and a call
+still waiting for one at its deadline raises `WorkerNotReady` (the worker it waited for stays for
+the next call).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class WorkerFailed(Exception):
 
     WorkerFailed
     ├── WorkerOverran: the call ran past its hard deadline; the worker was killed.
+    ├── WorkerNotReady: the call's deadline passed before a worker was free and ready.
     ├── WorkerDied: the worker exited (killed, out of memory) or broke its pipe mid-call.
     └── WorkerUnavailable: no worker could be started (spawn failed or never became ready).
     """
@@ -51,6 +55,10 @@ class WorkerFailed(Exception):
 
 class WorkerOverran(WorkerFailed):
     """Raised when a call ran past its hard deadline: its worker was killed."""
+
+
+class WorkerNotReady(WorkerFailed):
+    """Raised when a call's deadline passed while it waited for a worker (all busy, or starting)."""
 
 
 class WorkerDied(WorkerFailed):
@@ -189,26 +197,31 @@ class EnginePool:
             await worker.ready()
 
     async def run(self, hard_timeout_s: float, call: Callable[..., T], *args: object) -> T:
-        """`call(*args)` in a worker, answered within `hard_timeout_s` of the worker taking it:
-        past it, the worker is killed and a new one started.
+        """`call(*args)` in a worker, answered within `hard_timeout_s` of this call, the wait for a
+        free, ready worker included: past it, a worker running the call is killed and a new one
+        started.
 
         Raises:
-            WorkerOverran: past `hard_timeout_s`; the worker was killed and a new one started.
+            WorkerOverran: past `hard_timeout_s` in the call; its worker was killed, a new one started.
+            WorkerNotReady: past `hard_timeout_s` before a worker was free and ready.
             WorkerDied: the worker died during the call; a new one was started.
             WorkerUnavailable: no worker could be started.
             Exception: what the call raised in the worker (the worker is kept).
         """
         payload = pickle.dumps((call, args), protocol=pickle.HIGHEST_PROTOCOL)
-        async with self._slots:
-            worker = await self._take()
-            self._busy.add(worker)
-            try:
-                with anyio.move_on_after(hard_timeout_s):
+        worker: EngineWorker | None = None
+        with anyio.move_on_after(hard_timeout_s):
+            async with self._slots:
+                worker = await self._take()
+                self._busy.add(worker)
+                try:
                     result: T = await self._call(worker, payload)
                     self._idle.append(worker)
                     return result
-            finally:
-                self._busy.discard(worker)
+                finally:
+                    self._busy.discard(worker)
+        if worker is None:
+            raise WorkerNotReady(f"no engine worker was ready within {hard_timeout_s:g} s")
         await self._replace()  # the call's worker was killed in `_call`
         raise WorkerOverran(f"the engine worker ran past {hard_timeout_s:g} s and was killed")
 

@@ -12,10 +12,16 @@ else waits for the SDK and gets its answer, as before: a tool call, a batch, an 
 or notification, params beyond the spec's, an `Accept` without JSON, a `Content-Type` that is
 not JSON, and every request whose `MCP-Protocol-Version` header names a version outside the
 initialize-handshake ones (the SDK routes those, 2026-07-28 and later, to its modern entry).
+So does what the SDK's parser or types refuse and Python's `json` takes (`_SDK_PARSE_DOUBTS`,
+`_depth`, `_valid_initialize`, `_valid_meta`): a UTF-8 byte-order mark, a `\\ud800`-`\\udfff`
+escape (a lone one is a -32700 there; here it became U+FFFD, an id the client never sent),
+nesting deeper than `MAX_DEPTH`, and `initialize`
+capabilities or client fields of another type than the SDK's (`{"roots": 1}` is its -32602).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -42,6 +48,23 @@ _EMPTY_LISTINGS: Final = {
     "prompts/list": "prompts",
 }
 _MESSAGE_KEYS: Final = frozenset({"jsonrpc", "id", "method", "params"})
+# A handshake message nests 5 deep (`params.capabilities.experimental.name.field`); the SDK's
+# parser refuses past ~250 levels. Deeper than this, its answer is the SDK's.
+MAX_DEPTH: Final = 8
+# A UTF-8 byte-order mark, or a surrogate's escape (`\ud800`: lone ones are a parse error there).
+_SDK_PARSE_DOUBTS: Final = re.compile(rb"\A\xef\xbb\xbf|\\u[dD][89a-fA-F]")
+# `initialize`'s `clientInfo` fields the SDK types as strings (it ignores others; `icons` is a
+# list of objects: left to it).
+_CLIENT_TEXT_FIELDS: Final = frozenset({"name", "version", "title", "description", "websiteUrl"})
+# The capabilities the SDK types as objects, and the fields of each it types as objects in turn
+# (`roots.listChanged` is a boolean; `tasks` has its own depth: left to the SDK).
+_CAPABILITY_OBJECTS: Final[Mapping[str, frozenset[str] | None]] = {
+    "sampling": frozenset({"context", "tools"}),
+    "elicitation": frozenset({"form", "url"}),
+    "roots": frozenset(),
+    "experimental": None,  # every value an object
+    "extensions": None,
+}
 
 
 def _header(headers: list[tuple[bytes, bytes]], name: bytes) -> str | None:
@@ -72,15 +95,57 @@ def _headers_the_sdk_accepts(headers: list[tuple[bytes, bytes]]) -> bool:
     )
 
 
+def _depth(value: object) -> int:
+    """How deep `value` nests (a scalar: 0), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack += [(child, depth + 1) for child in item.values()]
+        elif isinstance(item, list):
+            stack += [(child, depth + 1) for child in item]
+    return deepest
+
+
+def _typed_as_the_sdk_types_them(capabilities: Mapping[str, object]) -> bool:
+    """Whether each capability the SDK knows has the type it gives it (others it ignores)."""
+    if "tasks" in capabilities:
+        return False
+    for name, fields in _CAPABILITY_OBJECTS.items():
+        if name not in capabilities:
+            continue
+        capability = capabilities[name]
+        if not isinstance(capability, dict):
+            return False
+        objects = capability.keys() if fields is None else fields & capability.keys()
+        if not all(isinstance(capability[field], dict) for field in objects):
+            return False
+    roots = capabilities.get("roots", {})
+    return not isinstance(roots, dict) or isinstance(roots.get("listChanged", False), bool)
+
+
 def _valid_initialize(params: Mapping[str, object]) -> bool:
     client = params.get("clientInfo")
+    capabilities = params.get("capabilities")
     return (
         isinstance(params.get("protocolVersion"), str)
-        and isinstance(params.get("capabilities"), dict)
+        and isinstance(capabilities, dict)
+        and _typed_as_the_sdk_types_them(capabilities)
         and isinstance(client, dict)
+        and "icons" not in client
         and isinstance(client.get("name"), str)
         and isinstance(client.get("version"), str)
+        and all(isinstance(client[field], str) for field in _CLIENT_TEXT_FIELDS & client.keys())
     )
+
+
+def _valid_meta(meta: object) -> bool:
+    """`_meta` as the SDK types it: an object whose `progressToken`, if any, is a string or an integer."""
+    if not isinstance(meta, dict):
+        return False
+    token = meta.get("progressToken", "")
+    return isinstance(token, str | int) and not isinstance(token, bool)
 
 
 def _valid_params(method: str, params: object) -> bool:
@@ -90,14 +155,14 @@ def _valid_params(method: str, params: object) -> bool:
         return False
     if not set(params) <= HANDSHAKE_PARAMS[method] | {"_meta"}:
         return False
-    if not isinstance(params.get("_meta", {}), dict) or not isinstance(params.get("cursor", ""), str):
+    if not _valid_meta(params.get("_meta", {})) or not isinstance(params.get("cursor", ""), str):
         return False
     return method != "initialize" or _valid_initialize(params)
 
 
 def handshake_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonObject | None:
     """The request or notification in `body` when it is one answered here, else None (the SDK's)."""
-    if not _headers_the_sdk_accepts(headers):
+    if not _headers_the_sdk_accepts(headers) or _SDK_PARSE_DOUBTS.search(body):
         return None
     try:
         message = strict_loads(body)
@@ -105,10 +170,12 @@ def handshake_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonOb
         return None
     if not isinstance(message, dict) or not set(message) <= _MESSAGE_KEYS or message.get("jsonrpc") != "2.0":
         return None
+    if _depth(message) > MAX_DEPTH:
+        return None
     method = message.get("method")
     if "id" not in message:
         params = message.get("params", {})
-        bare = isinstance(params, dict) and set(params) <= {"_meta"}
+        bare = isinstance(params, dict) and set(params) <= {"_meta"} and _valid_meta(params.get("_meta", {}))
         return message if method == INITIALIZED_NOTIFICATION and bare else None
     if (
         not isinstance(method, str)

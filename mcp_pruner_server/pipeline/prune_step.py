@@ -183,8 +183,12 @@ async def _decide_and_prune(
     attempts: dict[str, PruneOutcome] = {}
     failure: tuple[str, str] | None = None
     for name in prunable:
+        # one budget for the step: stderr is given what stdout's prune left of it
+        left_ms = config.timeout_ms - int((time.perf_counter() - started) * 1000)
         try:
-            outcome = await _prune_one(service, raw, name, raw.question, options)
+            outcome = await _prune_one(
+                service, raw, name, raw.question, replace(options, timeout_ms=max(0, left_ms))
+            )
         except Exception as exc:  # fail-open boundary: a bug in the service must not fail the call
             log_exception("pruner.internal_error", request_id=trace.request_id, tool=trace.tool)
             failure = ("internal_error", f"pruner raised {type(exc).__name__}: {exc}")

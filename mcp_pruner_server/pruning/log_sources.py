@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.line_prefix import cut_prefix, head_mostly_matches
 
 # Each kind of prefix, with the one blank after it (the message's own indentation stays).
@@ -24,7 +25,11 @@ _PREFIXES = (
 )
 
 
-def without_sources(lines: Sequence[str]) -> list[str] | None:
-    """The lines with their source prefix cut, if most lines have one of a kind; else None."""
+def without_sources(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[str] | None:
+    """The lines with their source prefix cut, if most lines have one of a kind; else None.
+
+    Raises:
+        EngineTimeout: `deadline` passed while cutting.
+    """
     prefix = next((p for p in _PREFIXES if head_mostly_matches(lines, p)), None)
-    return None if prefix is None else cut_prefix(lines, prefix)
+    return None if prefix is None else cut_prefix(lines, prefix, deadline)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.line_prefix import cut_prefix, head_mostly_matches
 
 # A stamp at a line's start and the one blank after it (the message's own indentation stays); one
@@ -27,6 +28,10 @@ _STAMP = re.compile(
 )
 
 
-def without_timestamps(lines: Sequence[str]) -> list[str] | None:
-    """The lines with their leading stamps cut, if most lines have one; else None."""
-    return cut_prefix(lines, _STAMP) if head_mostly_matches(lines, _STAMP) else None
+def without_timestamps(lines: Sequence[str], *, deadline: Deadline = NO_DEADLINE) -> list[str] | None:
+    """The lines with their leading stamps cut, if most lines have one; else None.
+
+    Raises:
+        EngineTimeout: `deadline` passed while cutting.
+    """
+    return cut_prefix(lines, _STAMP, deadline) if head_mostly_matches(lines, _STAMP) else None

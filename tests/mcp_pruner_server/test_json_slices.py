@@ -60,3 +60,13 @@ def test_a_body_that_is_not_json_is_refused_as_json_loads_refuses_it(body: str) 
         json.loads(body, parse_constant=_refuse)
     with pytest.raises(ValueError, match=r"Unterminated|Invalid|Expecting|not JSON"):
         json_slices.loads_in_slices(body, _refuse)
+
+
+@pytest.mark.parametrize("depth", [600, 900])
+def test_a_deeply_nested_body_with_a_long_string_is_read_as_json_loads_reads_it(depth: int) -> None:
+    # json's C parser reads ~1000 levels; the walk that puts long strings back once stopped at ~500
+    # ("the JSON nests too deeply" for a body json.loads reads)
+    from mcp_pruner_server.jsonsafe import strict_loads
+
+    body = "[" * depth + json.dumps("x" * (2 * json_slices.SLICE_CHARS)) + "]" * depth
+    assert strict_loads(body.encode()) == json.loads(body)

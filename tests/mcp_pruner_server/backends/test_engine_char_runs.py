@@ -2,8 +2,8 @@
 
 A regex the engine cannot interrupt once held a worker 22-90 s on one such line (issue 29); the
 hard deadline (`engine_workers.py`) kills it. Each run goes through the real worker processes; the
-answer is a prune or the fail-open text, never later than `BUDGET_MS` + `HARD_MARGIN_S` after a
-ready worker took the call.
+answer is a prune or the fail-open text, never later than `BUDGET_MS` + `HARD_MARGIN_S` after the
+call.
 `benchmarks/bench_char_runs.py` times the engine itself on these runs (linear or not).
 """
 
@@ -45,8 +45,8 @@ async def test_a_long_run_of_one_character_is_answered_within_the_budget(char: s
     late: list[str] = []
     try:
         for source_type, path in CONTEXTS:
-            # ready workers first: the deadline counts from a ready worker taking the call (a
-            # killed worker's successor starts at once; the server starts its workers ahead)
+            # ready workers first (the server starts them ahead): the budget counts from the call,
+            # and one spent waiting for a killed worker's successor would not test the engine
             await backend.warm()
             options = PruneOptions(timeout_ms=BUDGET_MS, path=path)
             started = time.monotonic()

@@ -126,3 +126,42 @@ async def test_anything_but_the_handshake_waits_for_the_sdk_and_gets_its_answer(
         again = await post(client, body, headers)
 
     assert first == again
+
+
+def _initialize(capabilities: str = "{}", client: str = '"name":"a","version":"1"') -> bytes:
+    params = f'{{"protocolVersion":"2025-06-18","capabilities":{capabilities},"clientInfo":{{{client}}}}}'
+    return f'{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{params}}}'.encode()
+
+
+# Bodies Python's `json` and the SDK's parser and types read apart (the first seven once got an
+# answer here the SDK would not give), and odd ones they read alike.
+ODD_BODIES = [
+    b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',  # here: id U+FFFD; the SDK: -32700
+    b'\xef\xbb\xbf{"jsonrpc":"2.0","id":1,"method":"ping"}',  # a byte-order mark: -32700 there
+    b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":' + b"[" * 300 + b"]" * 300 + b"}}}",
+    _initialize(client='"name":"\\ud800","version":"1"'),
+    _initialize(capabilities='{"roots":{"x":1},"sampling":{"context":5}}'),  # -32602 there
+    _initialize(capabilities='{"experimental":{"a":1}}'),
+    _initialize(client='"name":"a","version":"1","title":5'),
+    b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":1.5}}}',
+    _initialize(
+        capabilities='{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}}}',
+        client='"name":"a","version":"1","title":"A"',
+    ),
+    b'{"jsonrpc":"2.0","id":1180591620717411303424,"method":"ping"}',
+    b'{"jsonrpc":"2.0","id":"","method":"ping","params":null}',
+    b'{"jsonrpc":"2.0","id":"\\ud83d\\ude00","method":"ping"}',
+    b'{"jsonrpc":"2.0","id":1,"method":"tools/call","method":"ping","id":2}',  # the last key wins
+]
+
+
+@pytest.mark.parametrize("body", ODD_BODIES, ids=range(len(ODD_BODIES)))
+async def test_an_odd_handshake_body_gets_the_answer_the_sdk_gives_it(tmp_path: Path, body: bytes) -> None:
+    async with app_client(tmp_path) as (client, mcp):
+        early = await client.post("/mcp", content=body, headers=JSON_HEADERS)
+        if not sdk_loaded(mcp):  # the core answered: now the SDK's answer to compare with
+            call = request("tools/call", {"name": "health", "arguments": {}})
+            await client.post("/mcp", json=call, headers=JSON_HEADERS)
+        assert sdk_loaded(mcp)
+        by_the_sdk = await client.post("/mcp", content=body, headers=JSON_HEADERS)
+    assert (early.status_code, early.json()) == (by_the_sdk.status_code, by_the_sdk.json())

@@ -293,3 +293,38 @@ async def test_a_read_whose_question_fits_many_functions_alike_says_it_kept_more
     await service.aclose()
     assert at(reply.structured, "pruning", "applied") is True
     assert at(reply.structured, "pruning", "reason") == "vague_question"
+
+
+class SlowBackend:
+    """The real engine after a pause that stands for a slow prune; records each call's budget."""
+
+    name = "heuristic"
+    pause_s = 0.3
+
+    def __init__(self) -> None:
+        self.budgets_ms: list[int] = []
+
+    async def prune(
+        self, text: str, goal_hint: str, source_type: SourceType, options: PruneOptions, prune_id: str
+    ) -> PruneResult:
+        import anyio
+
+        from mcp_pruner_server.pruning.engine import prune
+
+        self.budgets_ms.append(options.timeout_ms)
+        await anyio.sleep(self.pause_s)  # the prune's duration, not a synchronisation
+        return prune(text, goal_hint, source_type, options, prune_id)
+
+
+async def test_bash_stdout_and_stderr_share_one_budget_stderr_gets_what_stdout_left(tmp_path: Path) -> None:
+    (tmp_path / "build.log").write_text(_log(2_000))
+    backend = SlowBackend()
+    service = PrunerService(PruningConfig(timeout_ms=2000), RecoveryStore(60, 100, 64 << 20), backend)
+    dispatcher = ToolDispatcher(tmp_path, service, ServerStats())
+    args = {"cmd": "cat build.log; cat build.log >&2", "context_focus_question": QUESTION}
+    reply = await dispatcher.call("bash", args)
+    await service.aclose()
+    assert at(reply.structured, "pruning", "applied") is True
+    first, second = backend.budgets_ms
+    assert first <= 2000
+    assert second <= first - SlowBackend.pause_s * 1000

@@ -93,3 +93,15 @@ def test_drained_pops_what_the_loop_pushes_and_looks_at_the_clock_every_check_ev
         loop()
     assert len(popped) == 2 * CHECK_EVERY
     assert list(NO_DEADLINE.drained([1, 2, 3])) == [3, 2, 1]
+
+
+def test_a_deadline_passed_while_cutting_time_stamps_stops_it_there() -> None:
+    # a regex match a line: ~1.3 s on a 60 MB log, before this looked at the clock
+    from mcp_pruner_server.pruning.timestamps import without_timestamps
+
+    ticks = _ticking_clock()
+    deadline = Deadline(at=1.5, timeout_ms=1500, clock=lambda: next(ticks))
+    lines = [f"2026-11-28 12:00:00 INFO request {k} ok" for k in range(3 * CHECK_EVERY)]
+    assert without_timestamps(lines) is not None
+    with pytest.raises(EngineTimeout):
+        without_timestamps(lines, deadline=deadline)
