@@ -27,10 +27,19 @@ TOOLS_NOT_FOR_MODELS = ("prune_text", "recover_range", "health")
 def codex_settings(
     url: str,
     *,
+    required: bool = False,
     startup_timeout_sec: int = CODEX_STARTUP_TIMEOUT_SEC,
     tool_timeout_sec: int = CODEX_TOOL_TIMEOUT_SEC,
 ) -> list[tuple[str, str]]:
-    """(key, TOML value) pairs of `[mcp_servers.jeeves_pruner]`."""
+    """(key, TOML value) pairs of `[mcp_servers.jeeves_pruner]`.
+
+    `required`: Codex waits for the server to list its tools before it builds the first turn
+    (up to `startup_timeout_sec`), and stops if it cannot. Without it Codex gives an optional
+    server about a second, and on a busy machine builds the turn without our tools
+    (docs/agents.md). `jeeves run` sets it: its server is healthy before Codex starts, so
+    waiting costs nothing and a failure is a real one. A table the user keeps for a server
+    that may not be running (`jeeves mcp-config`) leaves it out.
+    """
     return [
         ("url", json.dumps(url)),  # a JSON string of ASCII is a TOML basic string
         ("bearer_token_env_var", json.dumps(TOKEN_ENV)),
@@ -39,7 +48,7 @@ def codex_settings(
         ("disabled_tools", json.dumps(list(TOOLS_NOT_FOR_MODELS))),  # a JSON array of strings is TOML
         ("http_headers", _inline_table(RESULT_VIEW_HEADERS)),
         ("tools.bash.approval_mode", json.dumps("approve")),
-    ]
+    ] + ([("required", "true")] if required else [])
 
 
 def _inline_table(values: Mapping[str, str]) -> str:
@@ -50,13 +59,14 @@ def _inline_table(values: Mapping[str, str]) -> str:
 def codex_overrides(
     url: str,
     *,
+    required: bool = False,
     startup_timeout_sec: int = CODEX_STARTUP_TIMEOUT_SEC,
     tool_timeout_sec: int = CODEX_TOOL_TIMEOUT_SEC,
 ) -> list[str]:
     """The `-c key=value` arguments (usable with `codex exec` and `codex app-server`)."""
     args: list[str] = []
     for key, value in codex_settings(
-        url, startup_timeout_sec=startup_timeout_sec, tool_timeout_sec=tool_timeout_sec
+        url, required=required, startup_timeout_sec=startup_timeout_sec, tool_timeout_sec=tool_timeout_sec
     ):
         args += ["-c", f"mcp_servers.{SERVER_KEY}.{key}={value}"]
     return args
@@ -87,13 +97,14 @@ def build_codex_args(
     codex_command: Sequence[str] = ("codex",),
     tools_mode: str = "prefer",
 ) -> list[str]:
-    """`codex exec` argv with our overrides (none when `url` is None), then the user's args.
+    """`codex exec` argv with our overrides (none when `url` is None; the server `required`: it
+    is healthy when Codex starts), then the user's args.
 
     The user's own `-c` come later on the command line, so they override ours.
     """
     if url is None:
         return [*codex_command, "exec", *user_args]
-    overrides = [*codex_overrides(url), *steering_overrides(tools_mode)]
+    overrides = [*codex_overrides(url, required=True), *steering_overrides(tools_mode)]
     return [*codex_command, "exec", *overrides, *user_args]
 
 

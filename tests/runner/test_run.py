@@ -318,7 +318,7 @@ async def test_codex_gets_the_overrides_and_the_token_in_its_environment(
     assert outcome.summary.pruner_url is not None
     assert seen["argv"] == [
         "exec",
-        *codex_overrides(outcome.summary.pruner_url),
+        *codex_overrides(outcome.summary.pruner_url, required=True),
         *steering_overrides(),
         "fix it",
     ]

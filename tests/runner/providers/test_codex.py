@@ -62,6 +62,15 @@ def test_a_healthy_launch_passes_the_token_by_environment_only(tmp_path: Path) -
     assert "secret" not in " ".join(launch.argv)
 
 
+def test_jeeves_runs_codex_waits_for_the_healthy_server_but_a_kept_table_leaves_it_optional(
+    tmp_path: Path,
+) -> None:
+    launch = CodexProvider().launch(["do it"], McpEndpoint(URL, "secret"), tmp_path)
+    assert "mcp_servers.jeeves_pruner.required=true" in launch.argv
+    assert "required" not in tomllib.loads(codex_toml(URL))["mcp_servers"]["jeeves_pruner"]
+    assert not any("required" in arg for arg in codex_overrides(URL))
+
+
 def test_without_a_healthy_server_codex_exec_gets_no_mcp_overrides(tmp_path: Path) -> None:
     launch = CodexProvider().launch(["do it"], None, tmp_path)
     assert launch.argv == ("codex", "exec", "do it")
