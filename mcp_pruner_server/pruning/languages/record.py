@@ -57,9 +57,10 @@ class Syntax:
     # captures win over the shared reading's (`own_name`).
     adds_to_shared: bool = False
     # Reads every node itself: the shared tables of definitions do not apply (Elixir's `def`
-    # calls, Solidity's contracts, F#'s `let`s).
+    # calls, Solidity's contracts, F#'s `let`s). Its query's when it has one.
     kind: Kind | None = None
-    # Asked after the shared tables of functions: the shapes only this language gives definitions.
+    # Asked after the shared tables of functions: the shapes only this language gives definitions
+    # (its query's, with `adds_to_shared`).
     own_kind: Kind | None = None
     # The definition a wrapper holds (Julia's `@inline function`), else the shared unwrapping.
     unwrap: Callable[[Node], Node] | None = None
