@@ -64,6 +64,9 @@ class Syntax:
     own_kind: Kind | None = None
     # The definition a wrapper holds (Julia's `@inline function`), else the shared unwrapping.
     unwrap: Callable[[Node], Node] | None = None
+    # (A wrapper, the child holding its arguments): a wrapper of one definition alone is read as
+    # that definition (Julia's `@inline function f …`, a macro call).
+    wrappers: tuple[tuple[str, str], ...] = ()
     # The name a definition binds, else the shared `name` field and C declarators.
     name: Namer | None = None
     # Asked first: the name a definition binds where it says one, else the reading of `name`.

@@ -158,6 +158,18 @@ def _unwrap(node: Node) -> Node:
     return node
 
 
+def _wrapped_definition(node: Node, syntax: Syntax) -> Node:
+    """The one definition among a wrapper's arguments (`Syntax.wrappers`), else `node`."""
+    for wrapper, arguments in syntax.wrappers:
+        if node.type != wrapper:
+            continue
+        held = next((c for c in node.named_children if c.type == arguments), None)
+        inner = [] if held is None else held.named_children
+        if len(inner) == 1 and _kind(inner[0], syntax) is not None:
+            return inner[0]
+    return node
+
+
 def _walk(
     scope: Node, syntax: Syntax, enclosing: int | None, out: list[Block], depth: int, deadline: Deadline
 ) -> None:
@@ -174,6 +186,8 @@ def _walk(
             dart_function(child, siblings, index, parent, out)
             continue
         node = unwrap(child)
+        if syntax.wrappers:
+            node = _wrapped_definition(node, syntax)
         found = _kind(node, syntax)
         if found is None:
             if child.type in TRANSPARENT or child.type == "ERROR":
@@ -323,7 +337,7 @@ def _syntax_of(name: str) -> Syntax:
     query = definitions_query(name, grammar, language.grammar.module, syntax.definitions == "ours")
     if syntax.adds_to_shared:
         return replace(syntax, own_kind=query.kind, own_name=query.name)
-    return replace(syntax, kind=query.kind, name=query.name)
+    return replace(syntax, kind=query.kind, name=syntax.name or query.name)  # a record's own reader wins
 
 
 def _read(
