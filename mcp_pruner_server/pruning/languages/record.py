@@ -82,8 +82,6 @@ class Syntax:
     accessors: frozenset[str] = frozenset()
     # Node types that are functions besides the shared table's (C#'s multi-line properties).
     functions: frozenset[str] = frozenset()
-    # Equations: a function of several equations is one block, its type signature its head (Haskell).
-    equations: frozenset[str] = frozenset()
     # A signature whose body is its next sibling (Dart).
     bodiless_signatures: frozenset[str] = frozenset()
     # Types that are values (`const Foo = struct { … };`, `return struct { … };`: Zig).

@@ -99,8 +99,6 @@ def _kind(node: Node, syntax: Syntax) -> Found:
             if spans_lines and any(c.type in syntax.accessors for c in node.children)
             else None
         )
-    if t in syntax.equations:
-        return "function", node  # one equation (`f 0 = 1`) is a definition too
     if t in FUNCTIONS or t in syntax.functions:
         if t in ("function_definition", "function_item") or body_of(node) is not None:
             return "function", node
