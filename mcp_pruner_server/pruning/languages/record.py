@@ -164,6 +164,14 @@ class Language:
     # Without a path, the line starts only it writes (`structure/language_signs.py`: alternatives,
     # each a regular expression; `^` ones are matched at a line's start, the others searched).
     signs: tuple[str, ...] = ()
+    # Another language whose lines it writes too (C++ includes and declares like C): that one's
+    # signs count for it as well, and it is named without twice the signs of the next.
+    includes_signs_of: str | None = None
+    # Its `%` comment lines count as its signs once it shows signs of its own, and a `%` line right
+    # under a plain `function f(x)` line is one (MATLAB's help): Erlang's `%%` docs make no MATLAB.
+    percent_comment_signs: bool = False
+    # A first line that says it as a shebang does (`<?php`).
+    first_line: str | None = None
     # The languages whose signs, on the same line as one of its own, are narrower than its own: the
     # line counts for them alone (Zig's `fn f(x: u8) void {` is also Rust's `fn f(` start, but Rust
     # writes no return type there without `->`).
