@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import threading
 from importlib.resources.abc import Traversable
 
 import tree_sitter
@@ -57,24 +58,35 @@ Matches = list[tuple[int, dict[str, list[Node]]]]
 
 
 class DefinitionsQuery:
-    """A compiled definitions query: `kind` and `name` of a node, as `Syntax.kind` and `.name`."""
+    """A compiled definitions query: `kind` and `name` of a node, as `Syntax.kind` and `.name`.
+
+    Raises:
+        ValueError: a pattern's `min_rows` setting is no whole number.
+    """
 
     def __init__(self, query: tree_sitter.Query) -> None:
         self.query = query
-        # The last node asked about and its matches: the walk asks its `kind`, then its `name`.
-        self._last: tuple[Node, Matches] | None = None
+        settings = [query.pattern_settings(k) for k in range(query.pattern_count)]
+        self._min_rows = [int(s.get("min_rows") or 0) for s in settings]  # checked here, not at a call
+        self._names = [s.get("name") for s in settings]
+        # Per thread: a cursor (made once: ~40 % of a match's cost), and the last node asked about
+        # with its matches (the walk asks its `kind`, then its `name`).
+        self._local = threading.local()
 
     def _matches(self, node: Node) -> Matches:
-        last = self._last  # one read: another thread may replace it meanwhile
+        local = self._local
+        last: tuple[Node, Matches] | None = getattr(local, "last", None)
         if last is not None and last[0] == node:
             return last[1]
-        cursor = tree_sitter.QueryCursor(self.query)
-        cursor.set_max_start_depth(0)  # only patterns rooted at `node`, not at its descendants
+        cursor: tree_sitter.QueryCursor | None = getattr(local, "cursor", None)
+        if cursor is None:
+            cursor = local.cursor = tree_sitter.QueryCursor(self.query)
+            cursor.set_max_start_depth(0)  # only patterns rooted at `node`, not at its descendants
         found = sorted(
             (match for match in cursor.matches(node) if DEFINITION_CAPTURES & match[1].keys()),
             key=lambda match: match[0],
         )
-        self._last = (node, found)
+        local.last = (node, found)
         return found
 
     def kind(self, node: Node) -> tuple[str, Node] | None:
@@ -83,7 +95,7 @@ class DefinitionsQuery:
         rows = node.end_point[0] - node.start_point[0]
         for pattern, captures in matches:
             if CONTAINER_CAPTURES & captures.keys():
-                if rows < int(self.query.pattern_settings(pattern).get("min_rows") or 0):
+                if rows < self._min_rows[pattern]:
                     continue  # a container only when it is long (Fortran's derived types)
                 body = captures.get("body")
                 return "container", body[0] if body else (body_of(node) or node)
@@ -98,7 +110,7 @@ class DefinitionsQuery:
     def name(self, node: Node) -> str | None:
         """The name the definition `node` binds: its first `@name` capture or `name` setting."""
         for pattern, captures in self._matches(node):
-            named = self.query.pattern_settings(pattern).get("name")
+            named = self._names[pattern]
             if named is not None:
                 return named
             if "name" in captures:
@@ -126,5 +138,5 @@ def definitions_query(
     where = query_file(language_name, wheel, own)
     try:
         return DefinitionsQuery(tree_sitter.Query(grammar, where.read_text(encoding="utf-8")))
-    except (OSError, tree_sitter.QueryError) as error:
+    except (OSError, ValueError) as error:  # `tree_sitter.QueryError` is a `ValueError`
         raise DefinitionsQueryError(f"{language_name}'s definitions query ({where}): {error}") from error

@@ -128,3 +128,11 @@ def test_a_missing_query_file_names_the_language_and_its_file() -> None:
     assert grammar is not None
     with pytest.raises(DefinitionsQueryError, match=r"go's definitions query \(.*go\.scm\)"):
         definitions_query("go", grammar, "tree_sitter_go", True)
+
+
+def test_a_min_rows_setting_that_is_no_number_fails_when_the_query_is_compiled() -> None:
+    grammar = grammar_of("solidity")
+    assert grammar is not None
+    source = '((contract_declaration) @definition.class (#set! min_rows "many"))'
+    with pytest.raises(ValueError, match="many"):
+        DefinitionsQuery(tree_sitter.Query(grammar, source))
