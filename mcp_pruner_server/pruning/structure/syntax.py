@@ -332,7 +332,8 @@ def _syntax_of(name: str) -> Syntax:
     grammar = grammar_of(name)
     if syntax.definitions is None or grammar is None or language.grammar is None:
         return syntax
-    query = definitions_query(name, grammar, language.grammar.module, syntax.definitions == "ours")
+    own = syntax.definitions == "ours"
+    query = definitions_query(name, grammar, language.grammar.module, own, syntax.trailing_comments)
     if syntax.adds_to_shared:
         return replace(syntax, own_kind=query.kind, own_name=query.name)
     return replace(syntax, kind=query.kind, name=syntax.name or query.name)  # a record's own reader wins

@@ -10,7 +10,8 @@ define what, with the capture names of the tags queries (https://tree-sitter.git
 - `@definition.class`, `@definition.module`, `@definition.interface`: a container, whose members
   are in its `@body` capture (else its `body` field, else the node itself);
 - `@definition.type`: a declaration that is a unit only over several lines (a one-line `struct`
-  or `event` is left to the chunks, as a one-line value is);
+  or `event` is left to the chunks, as a one-line value is): the captured node, the rows those
+  of the node asked about (F#'s `member val X = … with get, set` is its `property_or_ident`);
 - `@name`: the name it defines, or `(#set! name "constructor")` where the language names it by
   its keyword;
 - `(#set! min_rows "30")` on a container's pattern: a container only when its last row is that
@@ -44,7 +45,7 @@ from tree_sitter import Node
 
 from mcp_pruner_server.pruning.errors import DefinitionsQueryError
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
-from mcp_pruner_server.pruning.structure.syntax_spans import body_of
+from mcp_pruner_server.pruning.structure.syntax_spans import body_of, last_code_row
 
 FUNCTION_CAPTURES = frozenset({"definition.function", "definition.method", "definition.macro"})
 CONTAINER_CAPTURES = frozenset({"definition.class", "definition.module", "definition.interface"})
@@ -64,8 +65,11 @@ class DefinitionsQuery:
         ValueError: a pattern's `min_rows` setting is no whole number.
     """
 
-    def __init__(self, query: tree_sitter.Query) -> None:
+    def __init__(self, query: tree_sitter.Query, *, code_rows: bool = False) -> None:
         self.query = query
+        # "Over several lines" counts lines of code: a grammar that gives a definition the comments
+        # after it (`Syntax.trailing_comments`: F#'s `///` doc of the next) would make it longer.
+        self._code_rows = code_rows
         settings = [query.pattern_settings(k) for k in range(query.pattern_count)]
         self._min_rows = [int(s.get("min_rows") or 0) for s in settings]  # checked here, not at a call
         self._names = [s.get("name") for s in settings]
@@ -103,9 +107,13 @@ class DefinitionsQuery:
             function = next((captures[c][0] for c in sorted(FUNCTION_CAPTURES & captures.keys())), None)
             if function is not None:
                 return "function", function
-        if rows > 0 and any(MULTI_LINE_CAPTURES & captures.keys() for _, captures in matches):
-            return "function", node
-        return None
+        multi_line = [
+            captures[c][0] for _, captures in matches for c in sorted(MULTI_LINE_CAPTURES & captures.keys())
+        ]
+        if not multi_line:
+            return None
+        last = last_code_row(node) if self._code_rows else int(node.end_point[0])
+        return ("function", multi_line[0]) if last > node.start_point[0] else None
 
     def name(self, node: Node) -> str | None:
         """The name the definition `node` binds: its first `@name` capture or `name` setting."""
@@ -128,7 +136,7 @@ def query_file(language_name: str, wheel: str, own: bool) -> Traversable:
 
 @functools.cache
 def definitions_query(
-    language_name: str, grammar: tree_sitter.Language, wheel: str, own: bool
+    language_name: str, grammar: tree_sitter.Language, wheel: str, own: bool, code_rows: bool = False
 ) -> DefinitionsQuery:
     """The compiled definitions query of a language (compiled once per process).
 
@@ -137,6 +145,7 @@ def definitions_query(
     """
     where = query_file(language_name, wheel, own)
     try:
-        return DefinitionsQuery(tree_sitter.Query(grammar, where.read_text(encoding="utf-8")))
+        query = tree_sitter.Query(grammar, where.read_text(encoding="utf-8"))
+        return DefinitionsQuery(query, code_rows=code_rows)
     except (OSError, ValueError) as error:  # `tree_sitter.QueryError` is a `ValueError`
         raise DefinitionsQueryError(f"{language_name}'s definitions query ({where}): {error}") from error
