@@ -44,6 +44,7 @@ import tree_sitter
 from tree_sitter import Node
 
 from mcp_pruner_server.pruning.errors import DefinitionsQueryError
+from mcp_pruner_server.pruning.structure.query_roots import query_roots
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 from mcp_pruner_server.pruning.structure.syntax_spans import body_of, last_code_row
 
@@ -65,8 +66,11 @@ class DefinitionsQuery:
         ValueError: a pattern's `min_rows` setting is no whole number.
     """
 
-    def __init__(self, query: tree_sitter.Query, *, code_rows: bool = False) -> None:
+    def __init__(self, query: tree_sitter.Query, source: str, *, code_rows: bool = False) -> None:
         self.query = query
+        # The node types its patterns start at: any other is no definition, known without a cursor
+        # (None: a pattern may start at any node).
+        self.roots = query_roots(query, source)
         # "Over several lines" counts lines of code: a grammar that gives a definition the comments
         # after it (`Syntax.trailing_comments`: F#'s `///` doc of the next) would make it longer.
         self._code_rows = code_rows
@@ -78,6 +82,8 @@ class DefinitionsQuery:
         self._local = threading.local()
 
     def _matches(self, node: Node) -> Matches:
+        if self.roots is not None and node.type not in self.roots:
+            return []
         local = self._local
         last: tuple[Node, Matches] | None = getattr(local, "last", None)
         if last is not None and last[0] == node:
@@ -145,7 +151,7 @@ def definitions_query(
     """
     where = query_file(language_name, wheel, own)
     try:
-        query = tree_sitter.Query(grammar, where.read_text(encoding="utf-8"))
-        return DefinitionsQuery(query, code_rows=code_rows)
+        source = where.read_text(encoding="utf-8")
+        return DefinitionsQuery(tree_sitter.Query(grammar, source), source, code_rows=code_rows)
     except (OSError, ValueError) as error:  # `tree_sitter.QueryError` is a `ValueError`
         raise DefinitionsQueryError(f"{language_name}'s definitions query ({where}): {error}") from error

@@ -32,7 +32,7 @@ def _query(source: str) -> tuple[DefinitionsQuery, tree_sitter.Node]:
     grammar = grammar_of("solidity")
     assert grammar is not None
     root = tree_sitter.Parser(grammar).parse(SOLIDITY).root_node
-    return DefinitionsQuery(tree_sitter.Query(grammar, source)), root
+    return DefinitionsQuery(tree_sitter.Query(grammar, source), source), root
 
 
 def _members(root: tree_sitter.Node) -> list[tree_sitter.Node]:
@@ -135,4 +135,4 @@ def test_a_min_rows_setting_that_is_no_number_fails_when_the_query_is_compiled()
     assert grammar is not None
     source = '((contract_declaration) @definition.class (#set! min_rows "many"))'
     with pytest.raises(ValueError, match="many"):
-        DefinitionsQuery(tree_sitter.Query(grammar, source))
+        DefinitionsQuery(tree_sitter.Query(grammar, source), source)

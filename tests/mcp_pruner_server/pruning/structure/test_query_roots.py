@@ -1,0 +1,91 @@
+"""The node types a query's pattern can start at, read from its source: a node's type, any of
+alternatives, a group's first element (and the next while it is optional), or any node."""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES, grammar_of
+from mcp_pruner_server.pruning.structure.query_roots import root_types
+from mcp_pruner_server.pruning.structure.syntax_definitions import DEFINITION_CAPTURES, definitions_query
+from tests.mcp_pruner_server.pruning.languages import (
+    test_elixir,
+    test_fortran,
+    test_fsharp,
+    test_julia,
+    test_lua,
+    test_ocaml,
+    test_ocaml_interface,
+    test_perl,
+    test_solidity,
+    test_zig,
+)
+from tests.mcp_pruner_server.pruning.structure import test_syntax_units_per_language as per_language
+
+
+def test_a_node_pattern_starts_at_its_type_whatever_its_children_and_captures() -> None:
+    assert root_types(
+        '(call target: (identifier) @k (do_block) @body (#eq? @k "def")) @definition.module'
+    ) == {"call"}
+
+
+def test_alternatives_start_at_any_of_their_types() -> None:
+    assert root_types("[(function) (bind)] @definition.function") == {"function", "bind"}
+    assert root_types("[(a (b)) [(c) (d)]] @x") == {"a", "c", "d"}
+
+
+def test_a_group_starts_at_its_first_element_and_the_next_while_it_is_optional() -> None:
+    assert root_types('((derived_type) @definition.class (#set! min_rows "30"))') == {"derived_type"}
+    assert root_types("((comment)? @doc . (module_definition) @definition.module)") == {
+        "comment",
+        "module_definition",
+    }
+
+
+def test_a_wildcard_or_an_anonymous_node_may_start_anywhere() -> None:
+    assert root_types("(_ (identifier)) @x") is None
+    assert root_types('["fn" (function)] @x') is None
+
+
+_TEXTS = {
+    "elixir": test_elixir.ELIXIR,
+    "fortran": test_fortran.FORTRAN,
+    "fsharp": test_fsharp.FSHARP,
+    "haskell": per_language.HASKELL,
+    "julia": test_julia.JULIA,
+    "lua": per_language.LUA + test_lua.LUA_VALUES,
+    "objc": per_language.OBJC,
+    "ocaml": per_language.OCAML + test_ocaml.OCAML,
+    "ocaml_interface": test_ocaml_interface.MLI,
+    "perl": per_language.PERL + test_perl.PERL_NAMED_SUBS,
+    "solidity": test_solidity.SOLIDITY,
+    "zig": per_language.ZIG + test_zig.ZIG_TYPE,
+}
+
+
+def test_every_node_a_record_s_query_matches_at_has_one_of_its_root_types() -> None:
+    with_queries = {lang.name for lang in LANGUAGES.values() if lang.syntax.definitions is not None}
+    assert with_queries == set(_TEXTS)  # a language given a query gives this test its text
+    for name, text in _TEXTS.items():
+        lang = LANGUAGES[name]
+        grammar = grammar_of(name)
+        assert grammar is not None
+        assert lang.grammar is not None
+        query = definitions_query(name, grammar, lang.grammar.module, lang.syntax.definitions == "ours")
+        assert query.roots is not None, name  # every node of another type is answered without a cursor
+        cursor = tree_sitter.QueryCursor(query.query)
+        cursor.set_max_start_depth(0)
+        matched = {
+            node.type
+            for node in _nodes(tree_sitter.Parser(grammar).parse(text.encode()).root_node)
+            if any(DEFINITION_CAPTURES & captures.keys() for _, captures in cursor.matches(node))
+        }
+        assert matched, name  # its text has definitions
+        assert matched <= query.roots, (name, matched - query.roots)
+
+
+def _nodes(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    found = [root]
+    for child in root.children:
+        found += _nodes(child)
+    return found
