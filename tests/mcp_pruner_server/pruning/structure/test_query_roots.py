@@ -26,7 +26,7 @@ from tests.mcp_pruner_server.pruning.structure import test_syntax_units_per_lang
 def test_a_node_pattern_starts_at_its_type_whatever_its_children_and_captures() -> None:
     assert root_types(
         '(call target: (identifier) @k (do_block) @body (#eq? @k "def")) @definition.module'
-    ) == {"call"}
+    ) == frozenset({"call"})
 
 
 def test_alternatives_start_at_any_of_their_types() -> None:
