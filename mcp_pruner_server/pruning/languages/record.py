@@ -64,6 +64,9 @@ class Syntax:
     own_kind: Kind | None = None
     # The definition a wrapper holds (Julia's `@inline function`), else the shared unwrapping.
     unwrap: Callable[[Node], Node] | None = None
+    # Node types whose definitions belong to the enclosing scope, besides the shared ones
+    # (`syntax_grammars.TRANSPARENT`): Ada's `compilation_unit` around each package.
+    transparent: frozenset[str] = frozenset()
     # (A wrapper, the child holding its arguments): a wrapper of one definition alone is read as
     # that definition (Julia's `@inline function f …`, a macro call).
     wrappers: tuple[tuple[str, str], ...] = ()

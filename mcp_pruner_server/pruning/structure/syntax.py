@@ -188,7 +188,7 @@ def _walk(
             node = _wrapped_definition(node, syntax)
         found = _kind(node, syntax)
         if found is None:
-            if child.type in TRANSPARENT or child.type == "ERROR":
+            if child.type in TRANSPARENT or child.type in syntax.transparent or child.type == "ERROR":
                 _walk(child, syntax, parent, out, depth + 1, deadline)
             continue
         kind, inner = found
