@@ -3,23 +3,15 @@ alternatives, a group's first element (and the next while it is optional), or an
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+from types import ModuleType
+
 import tree_sitter
 
 from mcp_pruner_server.pruning.languages.registry import LANGUAGES, grammar_of
 from mcp_pruner_server.pruning.structure.query_roots import root_types
 from mcp_pruner_server.pruning.structure.syntax_definitions import DEFINITION_CAPTURES, definitions_query
-from tests.mcp_pruner_server.pruning.languages import (
-    test_elixir,
-    test_fortran,
-    test_fsharp,
-    test_julia,
-    test_lua,
-    test_ocaml,
-    test_ocaml_interface,
-    test_perl,
-    test_solidity,
-    test_zig,
-)
 from tests.mcp_pruner_server.pruning.structure import test_syntax_units_per_language as per_language
 
 
@@ -48,27 +40,25 @@ def test_a_wildcard_or_an_anonymous_node_may_start_anywhere() -> None:
     assert root_types('["fn" (function)] @x') is None
 
 
-_TEXTS = {
-    "elixir": test_elixir.ELIXIR,
-    "fortran": test_fortran.FORTRAN,
-    "fsharp": test_fsharp.FSHARP,
-    "haskell": per_language.HASKELL,
-    "julia": test_julia.JULIA,
-    "lua": per_language.LUA + test_lua.LUA_VALUES,
-    "objc": per_language.OBJC,
-    "ocaml": per_language.OCAML + test_ocaml.OCAML,
-    "ocaml_interface": test_ocaml_interface.MLI,
-    "perl": per_language.PERL + test_perl.PERL_NAMED_SUBS,
-    "solidity": test_solidity.SOLIDITY,
-    "zig": per_language.ZIG + test_zig.ZIG_TYPE,
-}
+def _texts(name: str) -> str:
+    """A language's sample texts: its tests' (`languages/test_<name>.py`, the units-per-language
+    test's `<NAME>`), every module-level string of them."""
+    modules: list[ModuleType] = [per_language]
+    with contextlib.suppress(ModuleNotFoundError):  # a language tested only there
+        modules.append(importlib.import_module(f"tests.mcp_pruner_server.pruning.languages.test_{name}"))
+    return "\n".join(
+        value
+        for module in modules
+        for key, value in vars(module).items()
+        if isinstance(value, str) and key.isupper() and (module is not per_language or key == name.upper())
+    )
 
 
 def test_every_node_a_record_s_query_matches_at_has_one_of_its_root_types() -> None:
-    with_queries = {lang.name for lang in LANGUAGES.values() if lang.syntax.definitions is not None}
-    assert with_queries == set(_TEXTS)  # a language given a query gives this test its text
-    for name, text in _TEXTS.items():
-        lang = LANGUAGES[name]
+    for lang in LANGUAGES.values():
+        if lang.syntax.definitions is None:
+            continue
+        name, text = lang.name, _texts(lang.name)
         grammar = grammar_of(name)
         assert grammar is not None
         assert lang.grammar is not None
@@ -81,7 +71,7 @@ def test_every_node_a_record_s_query_matches_at_has_one_of_its_root_types() -> N
             for node in _nodes(tree_sitter.Parser(grammar).parse(text.encode()).root_node)
             if any(DEFINITION_CAPTURES & captures.keys() for _, captures in cursor.matches(node))
         }
-        assert matched, name  # its text has definitions
+        assert matched, name  # its tests' texts have definitions
         assert matched <= query.roots, (name, matched - query.roots)
 
 
