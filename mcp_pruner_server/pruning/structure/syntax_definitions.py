@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import threading
+from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 
 import tree_sitter
@@ -56,7 +57,27 @@ DEFINITION_CAPTURES = FUNCTION_CAPTURES | CONTAINER_CAPTURES | MULTI_LINE_CAPTUR
 WHEEL_QUERY = "queries/tags.scm"
 
 
-Matches = list[tuple[int, dict[str, list[Node]]]]
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A match of a definitions query: its pattern, its captures, and what it says the node is."""
+
+    pattern: int
+    captures: dict[str, list[Node]]
+    container: bool
+    function: Node | None  # the function-like unit captured
+    multi_line: Node | None  # the unit captured if the node spans several lines
+
+    @staticmethod
+    def of(pattern: int, captures: dict[str, list[Node]]) -> Definition:
+        container = function = multi_line = None
+        for capture, nodes in captures.items():
+            if capture in CONTAINER_CAPTURES:
+                container = True
+            elif capture in FUNCTION_CAPTURES and function is None:
+                function = nodes[0]
+            elif capture in MULTI_LINE_CAPTURES:
+                multi_line = nodes[0]
+        return Definition(pattern, captures, container is True, function, multi_line)
 
 
 class DefinitionsQuery:
@@ -81,54 +102,51 @@ class DefinitionsQuery:
         # with its matches (the walk asks its `kind`, then its `name`).
         self._local = threading.local()
 
-    def _matches(self, node: Node) -> Matches:
+    def _matches(self, node: Node) -> list[Definition]:
         if self.roots is not None and node.type not in self.roots:
             return []
         local = self._local
-        last: tuple[Node, Matches] | None = getattr(local, "last", None)
+        last: tuple[Node, list[Definition]] | None = getattr(local, "last", None)
         if last is not None and last[0] == node:
             return last[1]
         cursor: tree_sitter.QueryCursor | None = getattr(local, "cursor", None)
         if cursor is None:
             cursor = local.cursor = tree_sitter.QueryCursor(self.query)
             cursor.set_max_start_depth(0)  # only patterns rooted at `node`, not at its descendants
-        found = sorted(
-            (match for match in cursor.matches(node) if DEFINITION_CAPTURES & match[1].keys()),
-            key=lambda match: match[0],
-        )
+        found = [Definition.of(pattern, captures) for pattern, captures in cursor.matches(node)]
+        found = [d for d in found if d.container or d.function is not None or d.multi_line is not None]
+        if len(found) > 1:
+            found.sort(key=lambda d: d.pattern)  # the file's order
         local.last = (node, found)
         return found
 
     def kind(self, node: Node) -> tuple[str, Node] | None:
         """("function" | "container", the node holding its members) for a definition, else None."""
-        matches = self._matches(node)
-        rows = node.end_point[0] - node.start_point[0]
-        for pattern, captures in matches:
-            if CONTAINER_CAPTURES & captures.keys():
-                if rows < self._min_rows[pattern]:
+        found = self._matches(node)
+        for d in found:
+            if d.container:
+                least = self._min_rows[d.pattern]
+                if least and node.end_point.row - node.start_point.row < least:
                     continue  # a container only when it is long (Fortran's derived types)
-                body = captures.get("body")
+                body = d.captures.get("body")
                 return "container", body[0] if body else (body_of(node) or node)
-        for _, captures in matches:
-            function = next((captures[c][0] for c in sorted(FUNCTION_CAPTURES & captures.keys())), None)
-            if function is not None:
-                return "function", function
-        multi_line = [
-            captures[c][0] for _, captures in matches for c in sorted(MULTI_LINE_CAPTURES & captures.keys())
-        ]
-        if not multi_line:
+        for d in found:
+            if d.function is not None:
+                return "function", d.function
+        multi_line = next((d.multi_line for d in found if d.multi_line is not None), None)
+        if multi_line is None:
             return None
-        last = last_code_row(node) if self._code_rows else int(node.end_point[0])
-        return ("function", multi_line[0]) if last > node.start_point[0] else None
+        last = last_code_row(node) if self._code_rows else node.end_point.row
+        return ("function", multi_line) if last > node.start_point.row else None
 
     def name(self, node: Node) -> str | None:
         """The name the definition `node` binds: its first `@name` capture or `name` setting."""
-        for pattern, captures in self._matches(node):
-            named = self._names[pattern]
+        for d in self._matches(node):
+            named = self._names[d.pattern]
             if named is not None:
                 return named
-            if "name" in captures:
-                return name_text(captures["name"][0])
+            if "name" in d.captures:
+                return name_text(d.captures["name"][0])
         return None
 
 
