@@ -17,6 +17,7 @@ def _says_cpp(lines: Sequence[str]) -> bool:
 
 LANGUAGE = Language(
     name="cpp",
+    includes_signs_of="c",
     grep_shape="typed",
     extensions=(
         ".cc",

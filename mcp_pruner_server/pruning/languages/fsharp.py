@@ -5,7 +5,8 @@ them. A `let` binding a value is a unit only over several lines (as OCaml's). It
 `///` doc above a definition to the one before (the tail of that one's body): the walk ends each
 definition at its last line of code and looks for its doc there (`trailing_comments`). Its calls
 need no parentheses; its grammar parses ~2 MB/s (~1 MB/s on a busy machine), so its bound is
-smaller for the same ~0.1 s.
+smaller for the same ~0.1 s. Which nodes define what is its definitions query
+(`queries/fsharp.scm`); the names they define, and the one definition a wrapper holds, are read here.
 """
 
 from __future__ import annotations
@@ -17,9 +18,6 @@ from tree_sitter import Node
 from mcp_pruner_server.pruning.languages.record import Calls, Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.ml_code import fsharp_lines
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
-from mcp_pruner_server.pruning.structure.syntax_spans import (
-    last_code_row,
-)
 
 # F#: what holds the members of a type, and the wrappers around one definition.
 _FSHARP_TYPES = frozenset(
@@ -28,9 +26,6 @@ _FSHARP_TYPES = frozenset(
 
 
 _FSHARP_MEMBERS = frozenset({"member_defn", "interface_implementation", "function_or_value_defn"})
-
-
-_FSHARP_CONTAINERS = frozenset({"module_defn", "namespace", "named_module", "interface_implementation"})
 
 
 # What sits around a definition and is no definition: its attributes and comments.
@@ -49,45 +44,8 @@ def fsharp_unwrap(node: Node) -> Node:
     return inner[0] if len(inner) == 1 and inner[0].type in _FSHARP_MEMBERS else node
 
 
-def fsharp_kind(node: Node) -> tuple[str, Node] | None:
-    """("function" | "container", the node holding its members) for an F# definition, else None."""
-    t = node.type
-    if t == "function_or_value_defn":
-        takes_arguments = any(c.type == "function_declaration_left" for c in node.named_children)
-        return ("function", node) if takes_arguments or _spans_lines(node) else None
-    if t == "member_defn":
-        inner = _named(node)
-        if not inner or inner[0].type == "member_signature":
-            return None  # `abstract Area : unit -> float` declares only
-        auto_property = inner[0].type == "property_or_ident"  # `member val Count = 0 with get, set`
-        return None if auto_property and not _spans_lines(node) else ("function", inner[0])
-    if t in _FSHARP_CONTAINERS:
-        return "container", node
-    if t == "type_definition" or t in _FSHARP_TYPES:
-        types = (
-            [c for c in node.named_children if c.type in _FSHARP_TYPES] if t == "type_definition" else [node]
-        )
-        if len(types) > 1:
-            return "container", node  # `type A = … and B = …`: each type is one of its own
-        if types and any(_has_member(c) for c in types[0].named_children):
-            return "container", types[0]
-        return ("function", node) if _spans_lines(node) else None
-    return None
-
-
-def _spans_lines(node: Node) -> bool:
-    """Whether its code spans lines (the next definition's `///` doc in its node is no code)."""
-    return last_code_row(node) > int(node.start_point[0])
-
-
 def _type_body(node: Node) -> Node | None:
     return next((c for c in node.named_children if c.type in _FSHARP_TYPES), None)
-
-
-def _has_member(node: Node) -> bool:
-    if node.type in ("member_defn", "interface_implementation"):
-        return True
-    return node.type == "type_extension_elements" and any(_has_member(c) for c in node.named_children)
 
 
 def fsharp_name(node: Node) -> str | None:
@@ -165,7 +123,7 @@ LANGUAGE = Language(
     grammar=Grammar("tree_sitter_fsharp"),
     max_parse_chars=250_000,
     syntax=Syntax(
-        kind=fsharp_kind,
+        definitions="ours",
         unwrap=fsharp_unwrap,
         name=fsharp_name,
         head_end=fsharp_signature_end,

@@ -1,9 +1,10 @@
 """Haskell: a function is its type signature and its equations. The grammar gives a function's
 parts as siblings: the `-- |` doc, the signature `f :: …`, a pragma, then one node per equation
 (`f 0 = …`, `f n | … where …`). Blank lines may stand between any two of them, and a comment at
-the end of an equation's line is a sibling of its own. `syntax.py` makes the first equation a
-block; here its head is found (the signature above it, also across blank lines) and the
-equations after it are joined to it.
+the end of an equation's line is a sibling of its own. Each equation is a definition (its
+definitions query, `queries/haskell.scm`) and `syntax.py` makes the first one a block; here its
+head is found (the signature above it, also across blank lines) and the equations after it are
+joined to it.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ LANGUAGE = Language(
     interpreters=("runhaskell", "runghc"),
     grammar=Grammar("tree_sitter_haskell"),
     syntax=Syntax(
-        equations=HASKELL_FUNCTIONS,
+        definitions="ours",
+        adds_to_shared=True,
         annotates=_annotates,
         joins_equation=continues_function,
         signature_above=signature_above,

@@ -3,7 +3,8 @@
 function is an assignment to a call (`area(r) =` and its lines), and a definition may be wrapped in
 a macro call (`@inline function f …`). Its docstring, the string above it, is left to the chunks:
 often a hundred lines of examples, joined to the function it made a unit larger than a read's
-budget whenever a neighbour's doc won.
+budget whenever a neighbour's doc won. Which nodes define what is its definitions query
+(`queries/julia.scm`); the names they define are read here (a head of any depth).
 """
 
 from __future__ import annotations
@@ -11,58 +12,25 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
+from mcp_pruner_server.pruning.structure.syntax_grammars import name_text, unwrapped
 
 # How deep a Julia signature is followed to the name it defines (`Base.f(x)::T where T`).
 MAX_NAME_DEPTH = 8
 
 
-JULIA_FUNCTIONS = frozenset({"function_definition", "macro_definition", "struct_definition"})
-
-
-JULIA_CONTAINERS = frozenset({"module_definition", "baremodule_definition"})
-
-
-# The left side of an assignment that defines a short function: `f(x)`, `f(x) where T`, `f(x)::T`.
-_JULIA_CALL_HEADS = frozenset({"call_expression", "where_expression", "typed_expression"})
-
-
-def julia_kind(node: Node) -> tuple[str, Node] | None:
-    """("function" | "container", the node holding its members) for a definition, else None.
-
-    A one-line short function (`area(r) = pi * r^2`) is left to the chunks: as units of their own
-    such lines, many alike, outranked the function asked about.
-    """
-    if node.type in JULIA_FUNCTIONS:
-        return "function", node
-    if node.type in JULIA_CONTAINERS:
-        return "container", node  # `module X … end`: its members are its children
-    if (
-        node.type == "assignment"
-        and node.end_point[0] > node.start_point[0]
-        and _julia_call(node) is not None
-    ):
-        return "function", node
-    return None
-
-
-def julia_unwrap(node: Node) -> Node:
-    """The definition a macro call wraps (`@inline function f …`), else `node`."""
-    if node.type != "macrocall_expression":
-        return node
-    arguments = next((c for c in node.named_children if c.type == "macro_argument_list"), None)
-    inner = arguments.named_children if arguments is not None else []
-    return inner[0] if len(inner) == 1 and julia_kind(inner[0]) is not None else node
+def _head(node: Node) -> Node | None:
+    """A definition's head: an assignment's left side (its query found it a call), a module's
+    name, else its `signature` or `type_head`."""
+    if node.type == "assignment":
+        return node.named_children[0] if node.named_child_count else None
+    if node.type == "module_definition":
+        return node.child_by_field_name("name")
+    return next((c for c in node.named_children if c.type in ("signature", "type_head")), None)
 
 
 def julia_name(node: Node) -> str | None:
     """The name a definition defines (`getindex` of `function Base.getindex(…)`)."""
-    if node.type == "assignment":
-        head = _julia_call(node)
-    elif node.type in JULIA_CONTAINERS:
-        head = node.child_by_field_name("name")
-    else:
-        head = next((c for c in node.named_children if c.type in ("signature", "type_head")), None)
+    head = _head(node)
     for _ in range(MAX_NAME_DEPTH):  # down `f(x)::T where T` to the callee, and to its last part
         if head is None or head.type in ("identifier", "operator"):
             break
@@ -74,23 +42,9 @@ def julia_name(node: Node) -> str | None:
 
 
 def julia_signature_end(node: Node, header: int) -> int:
-    """Exclusive end of a definition's head (a signature over several lines included)."""
-    if node.type == "assignment":
-        head = _julia_call(node)
-    else:
-        head = next((c for c in node.named_children if c.type in ("signature", "type_head")), None)
+    """Exclusive end of a function's head (a signature over several lines included)."""
+    head = _head(node)
     return header + 1 if head is None else max(header + 1, int(head.end_point[0]) + 1)
-
-
-def _julia_call(assignment: Node) -> Node | None:
-    """The left side of `assignment` if it is a call (`f(x)`, `f(x)::T where T`), else None."""
-    left = assignment.named_children[0] if assignment.named_child_count else None
-    if left is None or left.type not in _JULIA_CALL_HEADS:
-        return None
-    inner: Node | None = left
-    while inner is not None and inner.type in ("where_expression", "typed_expression"):
-        inner = inner.named_children[0] if inner.named_child_count else None
-    return left if inner is not None and inner.type == "call_expression" else None
 
 
 LANGUAGE = Language(
@@ -98,7 +52,13 @@ LANGUAGE = Language(
     extensions=(".jl",),
     interpreters=("julia",),
     grammar=Grammar("tree_sitter_julia"),
-    syntax=Syntax(kind=julia_kind, unwrap=julia_unwrap, name=julia_name, head_end=julia_signature_end),
+    syntax=Syntax(
+        definitions="ours",
+        unwrap=unwrapped,
+        wrappers=(("macrocall_expression", "macro_argument_list"),),
+        name=julia_name,
+        head_end=julia_signature_end,
+    ),
     # Julia: typed parameters and returns (`x::Int`, `)::T`; C++'s and Rust's `a::B` are paths to
     # their own names, not to Julia's types), `where {T<:Real}`, `using M: f`, `struct S{T} <: A`, its macros.
     signs=(

@@ -10,6 +10,7 @@ from mcp_pruner_server.pruning.structure.matlab_blocks import matlab_blocks
 
 LANGUAGE = Language(
     name="matlab",
+    percent_comment_signs=True,
     scanner=matlab_blocks,
     claims=(".m",),
     recognises=is_matlab,

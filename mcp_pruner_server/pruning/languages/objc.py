@@ -8,6 +8,7 @@ from mcp_pruner_server.pruning.structure.syntax_recovery import blank_macro_line
 
 LANGUAGE = Language(
     name="objc",
+    includes_signs_of="c",
     grep_shape="typed",
     extensions=(".m",),
     grammar=Grammar("tree_sitter_objc"),

@@ -3,7 +3,8 @@
 A signature file declares without defining: `val f : t -> t` is one or a few lines, and what
 tells it apart is its `(** … *)` doc, written above it or, as often, directly below it (the
 ocamldoc rule: a doc comment right after an element with a blank line after it is that
-element's). `module X : sig … end` and `module type S = sig … end` hold their members.
+element's). `module X : sig … end` and `module type S = sig … end` hold their members. Which
+nodes declare what, and their names, is its definitions query (`queries/ocaml_interface.scm`).
 """
 
 from __future__ import annotations
@@ -13,33 +14,6 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
-from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
-
-MLI_FUNCTIONS = frozenset({"value_specification", "external"})
-
-
-def mli_kind(node: Node) -> tuple[str, Node] | None:
-    """("function" | "container", the node holding its members) for a declaration, else None."""
-    if node.type in MLI_FUNCTIONS:
-        return "function", node
-    if node.type == "module_type_definition":
-        body = node.child_by_field_name("body")
-        return None if body is None or body.type != "signature" else ("container", body)
-    if node.type == "module_definition":
-        binding = next((c for c in node.named_children if c.type == "module_binding"), None)
-        body = None if binding is None else binding.child_by_field_name("module_type")
-        return None if body is None or body.type != "signature" else ("container", body)
-    return None
-
-
-def mli_name(node: Node) -> str | None:
-    """The name a `val`, `external` or `module` declares."""
-    if node.type == "module_definition":
-        node = next((c for c in node.named_children if c.type == "module_binding"), node)
-    found = next(
-        (c for c in node.named_children if c.type in ("value_name", "module_name", "module_type_name")), None
-    )
-    return None if found is None else name_text(found)
 
 
 def doc_below_end(siblings: Sequence[Node], index: int, end: int) -> int:
@@ -61,5 +35,5 @@ LANGUAGE = Language(
     name="ocaml_interface",
     extensions=(".mli",),
     grammar=Grammar("tree_sitter_ocaml", "language_ocaml_interface"),
-    syntax=Syntax(kind=mli_kind, name=mli_name, doc_below=doc_below_end),
+    syntax=Syntax(definitions="ours", doc_below=doc_below_end),
 )

@@ -1,6 +1,7 @@
 """Perl: a sub may be a value (`*name = sub {…}`, `my $f = sub {…}`, a call's last argument after
 its name: a Moose `around grow => sub {…}`, a route's `get '/users' => sub {…}`), and a package may
-be a block (`package Foo { … }`). Its POD is documentation (`structure/perl_pod.py`).
+be a block (`package Foo { … }`): these shapes are its definitions query (`queries/perl.scm`).
+Its POD is documentation (`structure/perl_pod.py`).
 """
 
 from __future__ import annotations
@@ -9,41 +10,22 @@ import re
 
 from tree_sitter import Node
 
-from mcp_pruner_server.pruning.languages.record import Found, Grammar, Language, Syntax
+from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 from mcp_pruner_server.pruning.structure.language_hooks import LanguageHooks
 from mcp_pruner_server.pruning.structure.perl_pod import blank_stray_cuts, pod_rows
 from mcp_pruner_server.pruning.structure.syntax_grammars import name_text
 
 _PERL_NAME = re.compile(r"[A-Za-z_]\w*")
-# A call that may bind a name to a sub (`around grow => sub {…}`) and what names it there.
+# A call that may bind a name to a sub (`around grow => sub {…}`: `queries/perl.scm`).
 _PERL_CALLS = frozenset(
     {"function_call_expression", "ambiguous_function_call_expression", "method_call_expression"}
 )
-_PERL_NAMES = frozenset({"autoquoted_bareword", "string_literal", "interpolated_string_literal"})
-
-
-def _kind(node: Node) -> Found:
-    """A package given as a block (`package Foo { … }`) holds its subs; a call given a name and a
-    sub alone (`around grow => sub {…}`) is a sub."""
-    if node.type == "package_statement":  # `package Foo { … }`
-        body = next((c for c in node.named_children if c.type == "block"), None)
-        return None if body is None else ("container", body)
-    if node.type in _PERL_CALLS and _perl_sub_name(node) is not None:
-        return "function", node  # `around grow => sub {…}`
-    return None
 
 
 def _perl_sub_name(call: Node) -> Node | None:
-    """The name argument of a call given a name and a sub alone (`around grow => sub {…}`, `get
-    '/users' => sub {…}`, `$app->helper(render => sub {…})`): a Moose method modifier, a route's
-    handler, a helper. More arguments than these two are data (`has x => (default => sub {…})`)."""
+    """The name argument of a call its query found given a name and a sub alone."""
     args = call.child_by_field_name("arguments")
-    if args is None or args.type != "list_expression":
-        return None
-    named = [c for c in args.named_children if c.type != "comment"]
-    if len(named) != 2 or named[1].type != "anonymous_subroutine_expression":
-        return None
-    return named[0] if named[0].type in _PERL_NAMES else None
+    return None if args is None or not args.named_child_count else args.named_children[0]
 
 
 def _name(node: Node, found: str | None) -> str | None:
@@ -72,7 +54,9 @@ LANGUAGE = Language(
     # Its POD outside a sub's doc (`=head1 DESCRIPTION`, the reference after `__END__`) is
     # documentation as a doc comment is: at full weight it outscored the subs it is about.
     hooks=LanguageHooks(doc_rows=pod_rows),
-    syntax=Syntax(own_kind=_kind, rename=_name, blanked=blank_stray_cuts, pod_docs=True),
+    syntax=Syntax(
+        definitions="ours", adds_to_shared=True, rename=_name, blanked=blank_stray_cuts, pod_docs=True
+    ),
     signs=(
         r"^use (?:strict|warnings|utf8|vars|constant|parent|base|lib|[A-Z]\w*(?:::\w+)*)\b[^;]*;$",
         r"^package [A-Za-z]\w*(?:::\w+)*;$|^1;$|^__(?:END|DATA)__$",

@@ -6,6 +6,7 @@ from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 
 LANGUAGE = Language(
     name="php",
+    first_line="<?php",
     extensions=(".php", ".phtml"),
     interpreters=("php",),
     grammar=Grammar("tree_sitter_php", "language_php"),

@@ -57,12 +57,19 @@ class Syntax:
     # captures win over the shared reading's (`own_name`).
     adds_to_shared: bool = False
     # Reads every node itself: the shared tables of definitions do not apply (Elixir's `def`
-    # calls, Solidity's contracts, F#'s `let`s).
+    # calls, Solidity's contracts, F#'s `let`s). Its query's when it has one.
     kind: Kind | None = None
-    # Asked after the shared tables of functions: the shapes only this language gives definitions.
+    # Asked after the shared tables of functions: the shapes only this language gives definitions
+    # (its query's, with `adds_to_shared`).
     own_kind: Kind | None = None
     # The definition a wrapper holds (Julia's `@inline function`), else the shared unwrapping.
     unwrap: Callable[[Node], Node] | None = None
+    # Node types whose definitions belong to the enclosing scope, besides the shared ones
+    # (`syntax_grammars.TRANSPARENT`): Ada's `compilation_unit` around each package.
+    transparent: frozenset[str] = frozenset()
+    # (A wrapper, the child holding its arguments): a wrapper of one definition alone is read as
+    # that definition (Julia's `@inline function f …`, a macro call).
+    wrappers: tuple[tuple[str, str], ...] = ()
     # The name a definition binds, else the shared `name` field and C declarators.
     name: Namer | None = None
     # Asked first: the name a definition binds where it says one, else the reading of `name`.
@@ -78,8 +85,6 @@ class Syntax:
     accessors: frozenset[str] = frozenset()
     # Node types that are functions besides the shared table's (C#'s multi-line properties).
     functions: frozenset[str] = frozenset()
-    # Equations: a function of several equations is one block, its type signature its head (Haskell).
-    equations: frozenset[str] = frozenset()
     # A signature whose body is its next sibling (Dart).
     bodiless_signatures: frozenset[str] = frozenset()
     # Types that are values (`const Foo = struct { … };`, `return struct { … };`: Zig).
@@ -162,6 +167,14 @@ class Language:
     # Without a path, the line starts only it writes (`structure/language_signs.py`: alternatives,
     # each a regular expression; `^` ones are matched at a line's start, the others searched).
     signs: tuple[str, ...] = ()
+    # Another language whose lines it writes too (C++ includes and declares like C): that one's
+    # signs count for it as well, and it is named without twice the signs of the next.
+    includes_signs_of: str | None = None
+    # Its `%` comment lines count as its signs once it shows signs of its own, and a `%` line right
+    # under a plain `function f(x)` line is one (MATLAB's help): Erlang's `%%` docs make no MATLAB.
+    percent_comment_signs: bool = False
+    # A first line that says it as a shebang does (`<?php`).
+    first_line: str | None = None
     # The languages whose signs, on the same line as one of its own, are narrower than its own: the
     # line counts for them alone (Zig's `fn f(x: u8) void {` is also Rust's `fn f(` start, but Rust
     # writes no return type there without `->`).

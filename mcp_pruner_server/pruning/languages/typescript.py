@@ -6,6 +6,7 @@ from mcp_pruner_server.pruning.languages.record import Grammar, Language, Syntax
 
 LANGUAGE = Language(
     name="typescript",
+    includes_signs_of="javascript",
     extensions=(".ts", ".mts", ".cts"),
     interpreters=("deno", "ts-node"),
     grammar=Grammar("tree_sitter_typescript", "language_typescript"),

@@ -17,16 +17,29 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from mcp_pruner_server.pruning.languages.registry import BY_EXTENSION, BY_FILE_NAME, BY_INTERPRETER, CLAIMANTS
+from mcp_pruner_server.pruning.languages.registry import (
+    BY_EXTENSION,
+    BY_FILE_NAME,
+    BY_INTERPRETER,
+    CLAIMANTS,
+    LANGUAGES,
+)
 from mcp_pruner_server.pruning.structure.language_signs import NARROWER, SHARED, SHARED_PARTS, SIGNS
 
 # `#!/usr/bin/env -S python3 -u`, `#!/usr/local/bin/python3.11`: the interpreter's base name.
 _SHEBANG = re.compile(r"^#!\s*\S*?/?(?:env\s+(?:-\S+\s+)*)?([A-Za-z][\w.+-]*?)(?:[\d.]+)?(?:\s|$)")
 
 
-# A `%` comment is MATLAB's and Erlang's (and Prolog's): it counts for MATLAB only once MATLAB's own
-# signs are there, so that an Erlang file's `%%` docs make no MATLAB of it.
+# A `%` comment is MATLAB's and Erlang's (and Prolog's): it counts only for a language whose record
+# says so (`percent_comment_signs`), once its own signs are there.
 _PERCENT_COMMENT = re.compile(r"^\s*%(?:[%\s]|$)")
+_PERCENT_COMMENTERS = tuple(lang.name for lang in LANGUAGES.values() if lang.percent_comment_signs)
+# (A language, another whose lines it writes too): C++ and C, TypeScript and JavaScript.
+_INCLUDING = tuple(
+    (lang.name, lang.includes_signs_of) for lang in LANGUAGES.values() if lang.includes_signs_of
+)
+# A first line -> the language it says (`<?php`).
+_FIRST_LINES = {lang.first_line: lang.name for lang in LANGUAGES.values() if lang.first_line}
 # MATLAB's help follows its signature: a `%` line right under `function f(x)` is a sign of it (a
 # function without outputs, which Lua and Julia write alike, is none alone; their comments are not `%`).
 _PLAIN_FUNCTION = re.compile(r"\s*function\s+[\w.]+\s*(?:\([^()]*\))?\s*$")
@@ -52,7 +65,8 @@ def guess_language(lines: Sequence[str]) -> str | None:
         if line.startswith(("PS", " ")) and _PROMPT.match(line):
             continue
         if i and line.lstrip().startswith("%") and _PLAIN_FUNCTION.match(head[i - 1]):
-            counts["matlab"] += 1  # its help's first line, `%NAME what it does`
+            for lang in _PERCENT_COMMENTERS:
+                counts[lang] += 1  # its help's first line, `%NAME what it does`
         if _PERCENT_COMMENT.match(line):
             percent_comments += 1
             continue
@@ -73,23 +87,21 @@ def guess_language(lines: Sequence[str]) -> str | None:
         for lang in matched:
             if not NARROWER.get(lang, frozenset()) & matched:
                 counts[lang] += 1
-    if counts["matlab"]:
-        counts["matlab"] += percent_comments
+    for lang in _PERCENT_COMMENTERS:
+        if counts[lang]:
+            counts[lang] += percent_comments
     own = dict(counts)
     for kind, (_, langs, lone_owner) in SHARED_PARTS.items():
         leader = max(langs, key=lambda lang: own[lang])
         owner = leader if own[leader] else lone_owner
         if owner is not None:
             counts[owner] += shared[kind]
-    if counts["cpp"] and counts["c"]:
-        counts["cpp"] += counts["c"]  # C++ includes and declares like C
-    if counts["typescript"] and counts["javascript"]:
-        counts["typescript"] += counts["javascript"]  # TS imports and exports like JS
-    if counts["objc"] and counts["c"]:
-        counts["objc"] += counts["c"]  # Objective-C includes and defines like C
+    for lang, other in _INCLUDING:  # (no language both includes and is included)
+        if counts[lang] and counts[other]:
+            counts[lang] += counts[other]  # C++ includes and declares like C
     ranked = sorted(counts.items(), key=lambda kv: -kv[1])
     (best, top), (_, second) = ranked[0], ranked[1]
-    if top < MIN_SIGNS or (top < 2 * second and best not in ("cpp", "typescript", "objc")):
+    if top < MIN_SIGNS or (top < 2 * second and all(lang != best for lang, _ in _INCLUDING)):
         return None
     return best
 
@@ -104,8 +116,9 @@ def language_of(path: str | None, lines: Sequence[str] = ("",)) -> str | None:
         found = BY_EXTENSION.get(name.suffix) or BY_FILE_NAME.get(name.name)
         if found is not None:
             return found.name
-    if lines and lines[0].startswith("<?php"):
-        return "php"  # as sure as a shebang
+    for first, lang in _FIRST_LINES.items():
+        if lines and lines[0].startswith(first):
+            return lang  # as sure as a shebang
     m = _SHEBANG.match(lines[0] if lines else "")
     if m is not None:
         interpreter = BY_INTERPRETER.get(m.group(1).rsplit("/", 1)[-1])

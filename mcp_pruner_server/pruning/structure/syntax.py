@@ -99,8 +99,6 @@ def _kind(node: Node, syntax: Syntax) -> Found:
             if spans_lines and any(c.type in syntax.accessors for c in node.children)
             else None
         )
-    if t in syntax.equations:
-        return "function", node  # one equation (`f 0 = 1`) is a definition too
     if t in FUNCTIONS or t in syntax.functions:
         if t in ("function_definition", "function_item") or body_of(node) is not None:
             return "function", node
@@ -158,6 +156,18 @@ def _unwrap(node: Node) -> Node:
     return node
 
 
+def _wrapped_definition(node: Node, syntax: Syntax) -> Node:
+    """The one definition among a wrapper's arguments (`Syntax.wrappers`), else `node`."""
+    for wrapper, arguments in syntax.wrappers:
+        if node.type != wrapper:
+            continue
+        held = next((c for c in node.named_children if c.type == arguments), None)
+        inner = [] if held is None else held.named_children
+        if len(inner) == 1 and _kind(inner[0], syntax) is not None:
+            return inner[0]
+    return node
+
+
 def _walk(
     scope: Node, syntax: Syntax, enclosing: int | None, out: list[Block], depth: int, deadline: Deadline
 ) -> None:
@@ -174,9 +184,11 @@ def _walk(
             dart_function(child, siblings, index, parent, out)
             continue
         node = unwrap(child)
+        if syntax.wrappers:
+            node = _wrapped_definition(node, syntax)
         found = _kind(node, syntax)
         if found is None:
-            if child.type in TRANSPARENT or child.type == "ERROR":
+            if child.type in TRANSPARENT or child.type in syntax.transparent or child.type == "ERROR":
                 _walk(child, syntax, parent, out, depth + 1, deadline)
             continue
         kind, inner = found
@@ -320,10 +332,11 @@ def _syntax_of(name: str) -> Syntax:
     grammar = grammar_of(name)
     if syntax.definitions is None or grammar is None or language.grammar is None:
         return syntax
-    query = definitions_query(name, grammar, language.grammar.module, syntax.definitions == "ours")
+    own = syntax.definitions == "ours"
+    query = definitions_query(name, grammar, language.grammar.module, own, syntax.trailing_comments)
     if syntax.adds_to_shared:
         return replace(syntax, own_kind=query.kind, own_name=query.name)
-    return replace(syntax, kind=query.kind, name=query.name)
+    return replace(syntax, kind=query.kind, name=syntax.name or query.name)  # a record's own reader wins
 
 
 def _read(

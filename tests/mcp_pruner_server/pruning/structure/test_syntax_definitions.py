@@ -32,7 +32,7 @@ def _query(source: str) -> tuple[DefinitionsQuery, tree_sitter.Node]:
     grammar = grammar_of("solidity")
     assert grammar is not None
     root = tree_sitter.Parser(grammar).parse(SOLIDITY).root_node
-    return DefinitionsQuery(tree_sitter.Query(grammar, source)), root
+    return DefinitionsQuery(tree_sitter.Query(grammar, source), source), root
 
 
 def _members(root: tree_sitter.Node) -> list[tree_sitter.Node]:
@@ -128,3 +128,24 @@ def test_a_missing_query_file_names_the_language_and_its_file() -> None:
     assert grammar is not None
     with pytest.raises(DefinitionsQueryError, match=r"go's definitions query \(.*go\.scm\)"):
         definitions_query("go", grammar, "tree_sitter_go", True)
+
+
+def test_a_min_rows_setting_that_is_no_number_fails_when_the_query_is_compiled() -> None:
+    grammar = grammar_of("solidity")
+    assert grammar is not None
+    source = '((contract_declaration) @definition.class (#set! min_rows "many"))'
+    with pytest.raises(ValueError, match="many"):
+        DefinitionsQuery(tree_sitter.Query(grammar, source), source)
+
+
+def test_a_container_without_a_body_capture_holds_its_members_in_its_body_field() -> None:
+    query, root = _query("(contract_declaration) @definition.class")
+    contract = root.named_children[0]
+    assert query.kind(contract) == ("container", contract.child_by_field_name("body"))
+
+
+def test_a_definition_without_a_name_capture_or_setting_has_no_name() -> None:
+    query, root = _query("(function_definition) @definition.function")
+    deposit = _members(root)[-1]
+    assert query.kind(deposit) == ("function", deposit)
+    assert query.name(deposit) is None
