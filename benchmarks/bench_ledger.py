@@ -1,30 +1,40 @@
 """The ledger under load (issue 31): many stdio servers writing one ledger at once. Not a test.
 
     nice -n 10 .venv/bin/python benchmarks/bench_ledger.py [--servers 20] [--calls 500] [--rounds 1]
-        [--pause-ms 0]
+        [--pause-ms 0] [--before TREE]
 
-Each round runs the same load twice, ledger off (`JEEVES_LEDGER=0`, the baseline) and on, into
-a fresh state directory: `--servers` stdio servers (`python -m mcp_pruner_server --stdio`, real
-processes) each answer `--calls` `tools/call`s back to back (or `--pause-ms` apart: an agent's
-turn between calls, so the load leaves the cores some idle time), all servers at once. The calls
-alternate a `read` of a 200-line file and a `bash` printing it (same file: every other call a
-re-read), so every row has a few thousand tokens for the writer process to count.
-The client is a bare newline-delimited JSON-RPC writer over the pipes (the stdio transport's
-framing), so the client's own cost stays out of the latencies.
+Each round runs the same load with the ledger off (`JEEVES_LEDGER=0`, the baseline), then on
+with the code at `--before TREE` when given (a checkout of the old code: `git worktree add
+--detach /tmp/ledger-before main`; its servers and probe import it through PYTHONPATH), then on
+with this checkout's code, each into a fresh state directory: `--servers` stdio servers
+(`python -m mcp_pruner_server --stdio`, real processes) each answer `--calls` `tools/call`s back
+to back (or `--pause-ms` apart: an agent's turn between calls, so the load leaves the cores
+some idle time), all servers at once. The calls alternate a `read` of a 200-line file and a
+`bash` printing it (same file: every other call a re-read), so every row has a few thousand
+tokens for the writer process to count. The client is a bare newline-delimited JSON-RPC writer
+over the pipes (the stdio transport's framing), so the client's own cost stays out of the
+latencies.
 
-What the ledger adds to a call is measured where it happens: a server in this process (same
-calls, every other one pruned) times `ToolDispatcher._to_ledger` (the record, its pickle, the
-write into the writer process's pipe) on each call, first alone, then while the stdio servers
-run; wall time and the calling thread's CPU time (wall minus the waits for a core or the GIL,
-which on a shared two-core machine are the machine's, not the ledger's). Every server's
-writer is its own process (`mcp_pruner_server/ledger/writer.py`): its counting and SQLite
-compete with the servers for the two cores, which the round trips off/on show.
+What the ledger adds to a call is measured where it happens: a probe server in a process of its
+own (same calls, every other one pruned) times `ToolDispatcher._to_ledger` (the record, its
+pickle, the write into the writer process's pipe) on each call, first alone, then while the
+stdio servers run: wall time and the calling thread's CPU time (wall minus the waits for a
+core or the GIL, which on a shared two-core machine are the machine's, not the ledger's). The
+probe runs in every phase, the ledger off too, so that each phase has the same load but the
+ledger's. It is not in the client's process: it was until this version, and its pruning then
+stalled the client's event loop in the ledger-on phase only, milliseconds added to the round
+trips that were not the ledger's. Every server's writer is its own process
+(`mcp_pruner_server/ledger/writer.py`): its counting and SQLite compete with the servers for
+the two cores, which the round trips off/on show.
 
 Printed: the request-path cost; per-call round-trip latency p50/p99 of the stdio servers off
 and on and their differences; whether every row is in the ledger (rows per session); any
 `ledger.unavailable` / "database is locked" line or error answer.
 Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
-alone and under the load.
+alone and under the load. The round trips' on - off difference is printed next to it, not a
+pass/fail figure: when the servers' calls alone keep both cores busy, any CPU the ledger's
+writers use is taken from the calls whatever the code does, and the machine is shared (run
+several rounds; `--pause-ms` gives the calls an agent's pace).
 """
 
 from __future__ import annotations
@@ -141,14 +151,17 @@ async def drive(server: Server, calls: int, start: asyncio.Event, pause_s: float
     return latencies, errors
 
 
-async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio.Event) -> PathTimes:
-    """A server in this process, into the same ledger at the same time: how long each call spends
-    handing its record to the ledger (`ToolDispatcher._to_ledger`: the note, the record, the queue),
-    the only work the ledger adds to a call's path. Every other call is pruned (with a question)."""
+async def request_path_probe(root: Path, calls: int) -> None:
+    """The probe process (`--probe`): a server in this process, into the same ledger as the stdio
+    servers (its settings from the environment); how long each call spends handing its record to
+    the ledger (`ToolDispatcher._to_ledger`: the note, the record, the pipe), the only work the
+    ledger adds to a call's path. Every other call is pruned (with a question). Says `ready` on
+    stdout after its warm-up calls are written, starts at a line on stdin, ends with its times."""
     from mcp_pruner_server.server_parts import build_parts
     from mcp_pruner_server.settings import ServerSettings
 
-    env = {"XDG_STATE_HOME": str(state), "JEEVES_RUN_ID": PROBE_SESSION}
+    env = {k: v for k, v in os.environ.items() if k.startswith(("JEEVES_LEDGER", "XDG_STATE_HOME"))}
+    env["JEEVES_RUN_ID"] = PROBE_SESSION
     parts = build_parts(ServerSettings(root=root), env=env, engine_processes=False)
     dispatcher = parts.dispatcher
     handing = dispatcher._to_ledger
@@ -171,18 +184,48 @@ async def request_path_probe(root: Path, state: Path, calls: int, start: asyncio
 
     # As the stdio servers: warm-up calls first, and their rows written (the writer process's first
     # batch imports the tokenizer, ~0.5 s of a core, once per process).
-    assert parts.ledger is not None
     for i in range(WARMUP_CALLS):
         await dispatcher.call(*arguments_of(i))
-    parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
+    if parts.ledger is not None:
+        parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
     dispatcher._to_ledger = timed  # type: ignore[method-assign]
-    await start.wait()
+    print("ready", flush=True)
+    await asyncio.to_thread(sys.stdin.readline)
     for i in range(calls):
         await dispatcher.call(*arguments_of(i))
     await parts.service.aclose()
-    parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
+    if parts.ledger is not None:
+        parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
     parts.close_ledger()
-    return times
+    print(json.dumps({"wall": times.wall, "cpu": times.cpu, "control": times.control}), flush=True)
+
+
+class Probe:
+    """The probe process, driven from the bench's process."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls, root: Path, calls: int, env: dict[str, str]) -> Probe:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--probe", str(root), "--calls", str(calls),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+        )  # fmt: skip
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), SPAWN_TIMEOUT_S + PROBE_FLUSH_TIMEOUT_S)
+        if line.strip() != b"ready":
+            raise RuntimeError(f"the probe did not start: {line!r}")
+        return cls(process)
+
+    def go(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"go\n")
+
+    async def times(self) -> PathTimes:
+        out, _ = await self.process.communicate()
+        data = json.loads(out)
+        return PathTimes(data["wall"], data["cpu"], data["control"])
 
 
 @dataclass(frozen=True)
@@ -224,18 +267,25 @@ def percentiles(values: list[float]) -> str:
     return f"p50 {p50 * 1000:.0f} us  p99 {p99 * 1000:.0f} us  max {top * 1000:.0f} us"
 
 
-async def quiet_probe(root: Path, state: Path, calls: int) -> PathTimes:
-    """The in-process server alone (no stdio servers running): the request path without the load."""
-    go = asyncio.Event()
-    go.set()
-    return await request_path_probe(root, state, calls, go)
+def phase_env(state: Path, ledger_on: bool, code: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JEEVES_LEDGER", "PYTHONPATH"))}
+    env |= {"XDG_STATE_HOME": str(state), "JEEVES_LEDGER": "1" if ledger_on else "0"}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    return env
+
+
+async def quiet_probe(root: Path, state: Path, calls: int, code: Path | None) -> PathTimes:
+    """The probe alone (no stdio servers running): the request path without the load."""
+    probe = await Probe.start(root, calls, phase_env(state, True, code))
+    probe.go()
+    return await probe.times()
 
 
 async def run_phase(
-    root: Path, state: Path, servers: int, calls: int, ledger_on: bool, pause_s: float
+    root: Path, state: Path, servers: int, calls: int, ledger_on: bool, pause_s: float, code: Path | None
 ) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_LEDGER")}
-    env |= {"XDG_STATE_HOME": str(state), "JEEVES_LEDGER": "1" if ledger_on else "0"}
+    env = phase_env(state, ledger_on, code)
     logs = state / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     spawning = asyncio.Semaphore(SPAWN_AT_ONCE)
@@ -247,13 +297,14 @@ async def run_phase(
     started = await asyncio.gather(*(start(i) for i in range(servers)))
     go = asyncio.Event()
     tasks = [asyncio.create_task(drive(s, calls, go, pause_s)) for s in started]
-    probe = asyncio.create_task(request_path_probe(root, state, calls, go)) if ledger_on else None
+    probe = await Probe.start(root, calls, env)
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
     wall = time.perf_counter()
     go.set()
+    probe.go()
     results = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall
-    times = await probe if probe is not None else PathTimes([], [], [])
+    times = await probe.times()
     for server in started:  # EOF: the way an agent stops a stdio server; it writes its queue first
         assert server.process.stdin is not None
         server.process.stdin.close()
@@ -295,33 +346,44 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--pause-ms", type=float, default=0.0, help="between a server's calls")
+    parser.add_argument("--before", type=Path, help="a checkout of the old code, measured too")
+    parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # the probe process's root
     args = parser.parse_args()
     from mcp_pruner_server.logs import configure_logging
 
     # the in-process server's events (the stdio servers' go to their own stderr files)
     configure_logging("json", stream=open(os.devnull, "w"))  # noqa: SIM115  # for the whole run
+    if args.probe is not None:
+        asyncio.run(request_path_probe(args.probe, args.calls))
+        return 0
+    codes: dict[str, Path | None] = {"this": None}
+    if args.before is not None:
+        codes = {"before": args.before.resolve(), **codes}
     with tempfile.TemporaryDirectory(prefix="bench-ledger-") as tmp:
         base = Path(tmp)
         root = make_project(base)
         pause = f", {args.pause_ms:g} ms apart" if args.pause_ms else " back to back"
         rounds = f"{args.rounds} round(s); ms per call"
         print(f"{args.servers} stdio servers x {args.calls} calls each{pause}, {rounds}")
-        quiet = asyncio.run(quiet_probe(root, base / "state-quiet", args.calls))
-        print(f"  the ledger's cost on a call's path, in-process server alone ({len(quiet.wall)} calls, the")
-        print("  writer process counting and writing at the same time):")
-        quiet.show()
-        # the bound is on the wall time a call waits (the GIL included), not only on our CPU
-        ok = quiet.within_bound
+        ok = True
+        for name, code in codes.items():
+            quiet = asyncio.run(quiet_probe(root, base / f"state-quiet-{name}", args.calls, code))
+            alone = f"probe server alone ({len(quiet.wall)} calls,"
+            print(f"  [{name}] the ledger's cost on a call's path, {alone}")
+            print("  the writer process counting and writing at the same time):")
+            quiet.show()
+            # the bound is on the wall time a call waits (the GIL included), not only on our CPU
+            ok = ok and quiet.within_bound if code is None else ok
         for round_no in range(args.rounds):
-            phases = {}
-            for ledger_on in (False, True):
-                state = base / f"state-{round_no}-{'on' if ledger_on else 'off'}"
+            phases: dict[str, dict[str, object]] = {}
+            for name, ledger_on, code in [("off", False, None)] + [(n, True, c) for n, c in codes.items()]:
+                state = base / f"state-{round_no}-{name}"
                 phase = asyncio.run(
-                    run_phase(root, state, args.servers, args.calls, ledger_on, args.pause_ms / 1000)
+                    run_phase(root, state, args.servers, args.calls, ledger_on, args.pause_ms / 1000, code)
                 )
-                phases[ledger_on] = phase
+                phases[name] = phase
                 rows = ledger_rows(state)
-                label = "ledger on " if ledger_on else "ledger off"
+                label = f"ledger on [{name}]" if ledger_on else "ledger off"
                 print(
                     f"  round {round_no + 1} {label}: p50 {phase['p50']:.2f}  p99 {phase['p99']:.2f}  "
                     f"calls {phase['calls']}  error answers {phase['errors']}  warnings {phase['warnings']}  "
@@ -337,18 +399,21 @@ def main() -> int:
                         f"from {len(rows)} "
                         f"stdio sessions (min {min(rows.values(), default=0)}, "
                         f"max {max(rows.values(), default=0)} per session), {probe_rows} of {expected} "
-                        f"from the in-process server: {'every row present' if complete else 'ROWS MISSING'}"
+                        f"from the probe server: {'every row present' if complete else 'ROWS MISSING'}"
                     )
                     path = phase["path"]
                     assert isinstance(path, PathTimes)
                     print(f"    the ledger's cost on a call's path under this load ({len(path.wall)} calls):")
                     path.show()
-                    ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
-                    ok = ok and path.within_bound
-            off, on = phases[False], phases[True]
-            d50 = float(str(on["p50"])) - float(str(off["p50"]))
-            d99 = float(str(on["p99"])) - float(str(off["p99"]))
-            print(f"  round {round_no + 1} added latency (on - off): p50 {d50:+.2f} ms, p99 {d99:+.2f} ms")
+                    if code is None:
+                        ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
+                        ok = ok and path.within_bound
+            off = phases["off"]
+            for name in codes:
+                d50 = float(str(phases[name]["p50"])) - float(str(off["p50"]))
+                d99 = float(str(phases[name]["p99"])) - float(str(off["p99"]))
+                added = f"p50 {d50:+.2f} ms, p99 {d99:+.2f} ms"
+                print(f"  round {round_no + 1} [{name}] round trip on - off: {added}")
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

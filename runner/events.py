@@ -69,6 +69,7 @@ PROVIDER_EXITED = "provider.exited"
 SIGNAL_RECEIVED = "run.signal_received"
 STATS_UNAVAILABLE = "mcp_pruner.stats_unavailable"
 ORPHANS_KILLED = "run.orphans_killed"
+ORPHANS_REAPED = "run.orphans_reaped"
 WATCHDOG_UNAVAILABLE = "run.watchdog_unavailable"
 # Same name as the server's: a setting a project `jeeves.toml` may not make, ignored.
 CONFIG_IGNORED = "mcp_pruner.config_ignored"

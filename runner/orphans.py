@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Collection
+from dataclasses import dataclass
 
 import anyio
 import psutil
@@ -44,32 +45,56 @@ def _reaped(pid: int) -> bool:
     return not psutil.pid_exists(pid)
 
 
-async def kill_orphans(keep: Collection[int]) -> list[int]:
-    """SIGKILL every descendant of this process except `keep` and their descendants; reap them.
+@dataclass(frozen=True)
+class Sweep:
+    """What `kill_orphans` found: processes it killed, and processes that had already exited
+    and only waited to be reaped (a child of the agent that outlived its parent by moments
+    re-parents to this subreaper and exits: nothing was left running)."""
 
-    Returns the pids killed.
-    """
+    killed: tuple[int, ...]
+    killed_names: tuple[str, ...]
+    reaped: tuple[int, ...]
+    reaped_names: tuple[str, ...]
+
+
+def _name(process: psutil.Process) -> str:
+    try:
+        return process.name()
+    except psutil.Error:
+        return "?"
+
+
+async def kill_orphans(keep: Collection[int]) -> Sweep:
+    """SIGKILL every descendant of this process except `keep` and their descendants; reap them
+    and the descendants that had exited already."""
     kept: set[int] = set()
     for pid in keep:
         kept |= _tree(pid)
     try:
         descendants = psutil.Process().children(recursive=True)
     except psutil.Error:
-        return []
-    victims: list[int] = []
+        return Sweep((), (), (), ())
+    killed: dict[int, str] = {}
+    reaped: dict[int, str] = {}
     for process in descendants:
         if process.pid in kept:
             continue
+        name = _name(process)
         with contextlib.suppress(psutil.Error):
             if process.status() != psutil.STATUS_ZOMBIE:
                 process.kill()
-                victims.append(process.pid)
+                killed[process.pid] = name
                 continue
-        victims.append(process.pid)  # already dead: only reap it
-    pending = set(victims)
+        reaped[process.pid] = name  # already dead: only reap it
+    pending = set(killed) | set(reaped)
     with anyio.move_on_after(REAP_TIMEOUT_S):
         while pending:
             pending = {pid for pid in pending if not _reaped(pid)}
             if pending:
                 await anyio.sleep(REAP_POLL_S)
-    return sorted(victims)
+    return Sweep(
+        tuple(sorted(killed)),
+        tuple(killed[pid] for pid in sorted(killed)),
+        tuple(sorted(reaped)),
+        tuple(reaped[pid] for pid in sorted(reaped)),
+    )

@@ -334,9 +334,12 @@ class _Run:
         watchdog = self.request.watchdog
         watchdog_pid = watchdog.process.pid if watchdog is not None else None
         keep = {pid for pid in (server_pid, self._live_provider_pid(), watchdog_pid) if pid is not None}
-        killed = await kill_orphans(keep)
-        if killed:
-            self.log.emit(ev.ORPHANS_KILLED, "warning", pids=killed)
+        sweep = await kill_orphans(keep)
+        if sweep.killed:
+            killed, names = list(sweep.killed), list(sweep.killed_names)
+            self.log.emit(ev.ORPHANS_KILLED, "warning", pids=killed, names=names)
+        if sweep.reaped:  # exited on their own: nothing was left running
+            self.log.emit(ev.ORPHANS_REAPED, pids=list(sweep.reaped), names=list(sweep.reaped_names))
 
     def _live_provider_pid(self) -> int | None:
         process = self.provider_process

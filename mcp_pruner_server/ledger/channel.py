@@ -50,6 +50,9 @@ MAX_BACKLOG_BYTES: Final = 64 << 20
 # Shutdown waits this long for the writer to write its last batches (its first batch loads the
 # tokenizer, seconds on a loaded machine); a wedged disk must not hold the exit longer.
 CLOSE_TIMEOUT_S: Final = 10.0
+# The share of that time for handing the backlog to the writer (the spawn included); the rest,
+# at least, is the writer's to write what it read and exit, however long the handing took.
+CLOSE_DRAIN_SHARE: Final = 0.5
 # How long `close()`, in another thread, waits for the event loop to stop watching the pipe
 # before closing it (a loop that is busy or gone must not hold the shutdown).
 LOOP_HANDOFF_TIMEOUT_S: Final = 1.0
@@ -81,6 +84,12 @@ class WriterChannel:
         self._broken = False
         self._warned = False
         self._flushes = 0
+        # One flush reads the writer's answers at a time; each answer is the number of a flush
+        # request, and the writer answers them in order: the highest read so far says which
+        # flushes are done, whichever caller read it.
+        self._answers_lock = threading.Lock()
+        self._answered = 0
+        self._answers_buffer = b""
 
     # --- the request path -------------------------------------------------------------------
 
@@ -248,7 +257,8 @@ class WriterChannel:
 
     def flush(self, timeout: float) -> bool:
         """Wait until every record sent so far is written (or dropped) by the writer; False if
-        `timeout` ran out or the writer is gone. For tests and benchmarks: the server never waits."""
+        `timeout` ran out or the writer is gone. For tests and benchmarks: the server never waits.
+        Any thread may call it, several at once."""
         with self._lock:
             if self._spawner is None:
                 return True
@@ -261,17 +271,30 @@ class WriterChannel:
         process = self.process
         if process is None or process.stdout is None:
             return False
-        answers = process.stdout.fileno()
-        while (left := deadline - time.monotonic()) > 0:
+        if not self._answers_lock.acquire(timeout=max(deadline - time.monotonic(), 0.0)):
+            return False
+        try:
+            return self._read_answers_until(process.stdout.fileno(), number, deadline)
+        finally:
+            self._answers_lock.release()
+
+    def _read_answers_until(self, answers: int, number: int, deadline: float) -> bool:
+        """Read the writer's answers (one number a line) until `number` is answered."""
+        while self._answered < number:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
             readable, _, _ = select.select([answers], [], [], left)
             if not readable:
                 return False
-            line = os.read(answers, 64)  # one short line per flush, read by one caller at a time
-            if not line:
+            chunk = os.read(answers, 4096)
+            if not chunk:
                 return False
-            if str(number).encode() in line.split():
-                return True
-        return False
+            *lines, self._answers_buffer = (self._answers_buffer + chunk).split(b"\n")
+            for line in lines:
+                if line.strip().isdigit():
+                    self._answered = max(self._answered, int(line))
+        return True
 
     def close(self, timeout: float = CLOSE_TIMEOUT_S) -> None:
         """Write the backlog, end the pipe and wait for the writer to exit (killed past
@@ -283,9 +306,10 @@ class WriterChannel:
             spawner = self._spawner
         if spawner is None:
             return
-        deadline = time.monotonic() + timeout
-        spawner.join(timeout)
-        self._wait_written(deadline)
+        started = time.monotonic()
+        drained_by = started + timeout * CLOSE_DRAIN_SHARE
+        spawner.join(timeout * CLOSE_DRAIN_SHARE)
+        self._wait_written(drained_by)
         self._stop_watching()
         with self._lock:
             self._fd = None
@@ -297,8 +321,10 @@ class WriterChannel:
         with contextlib.suppress(OSError):
             if process.stdin is not None:
                 process.stdin.close()  # EOF: the writer writes what it read, then exits
+        # the writer's share: the rest of `timeout`, and never less than its share of it
+        exit_share = timeout * (1 - CLOSE_DRAIN_SHARE)
         try:
-            process.wait(max(deadline - time.monotonic(), 0.0))
+            process.wait(max(started + timeout - time.monotonic(), exit_share))
         except subprocess.TimeoutExpired:
             log_event("ledger.writer_killed", level="warning", timeout_s=timeout)
             process.kill()

@@ -7,11 +7,17 @@ a pruned call's unpruned result (`unpruned_result`), rendering the model's text 
 (`counter.py`), marking re-reads, linking `recover_text` calls, and inserting each batch in one
 SQLite transaction (WAL). A write that fails (a full disk, a read-only directory, a locked or
 corrupt file) logs one `ledger.unavailable` warning per process, drops the batch, and the file
-is tried again after `RETRY_AFTER_S`.
+is tried again after `RETRY_AFTER_S`. A record whose row cannot be built (a bug) is dropped
+alone, with one `ledger.internal_error`. Rows past the retention are deleted after a batch is
+committed, `SWEEP_CHUNK_ROWS` a transaction, so that the other servers' writers never wait
+behind a long delete.
 
 It exits at EOF on its stdin, after writing what it has read: when the server closes it, exits
-or dies. It gets no secret (`channel.py` passes it a minimal environment) and writes its log
-lines to the server's stderr.
+or dies (a frame it cannot read ends it too, after writing the batch read before it). SIGINT
+and SIGTERM do not end it: a Ctrl-C in the terminal reaches the whole process group, and the
+writer must outlive its server's graceful stop by what is left to write; the pipe's EOF always
+comes. It gets no secret (`channel.py` passes it a minimal environment) and writes its log lines
+to the server's stderr.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -44,6 +51,9 @@ BATCH_WINDOW_S: Final = 0.05
 RETRY_AFTER_S: Final = 30.0
 # Rows past the retention are deleted when the file is opened and then this often.
 RETENTION_SWEEP_EVERY_S: Final = 3600.0
+# Rows one retention transaction deletes at most: the first sweep after months may find
+# hundreds of thousands, and every other writer waits while one transaction holds the file.
+SWEEP_CHUNK_ROWS: Final = 2000
 # prune_id -> row id of this server's pruned calls, for linking `recover_text` (the ids live
 # in the server's recovery store, so older ones can no longer be recovered anyway).
 PRUNE_ROWS_KEPT: Final = 4096
@@ -61,9 +71,10 @@ class LedgerWriter:
         self.dropped = 0
         self.written = 0
         self._warned = False
+        self._bad_record_logged = False
         self._conn: sqlite3.Connection | None = None
         self._retry_at = 0.0
-        self._swept_at = 0.0
+        self._swept_at = 0.0  # 0: sweep after the next batch
         self._recent: deque[str] = deque(maxlen=config.reread_window)
         self._prune_rows: OrderedDict[str, int] = OrderedDict()
 
@@ -74,12 +85,14 @@ class LedgerWriter:
         if time.monotonic() < self._retry_at:
             self.dropped += len(batch)
             return
+        built = [(record, row) for record in batch if (row := self._row_or_none(record)) is not None]
+        if not built:
+            return
         try:
-            rows = [self._row(record) for record in batch]
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")
             try:
-                for record, row in zip(batch, rows, strict=True):
+                for record, row in built:
                     # linked here, in order: the pruned call may be in this very batch
                     row[RECOVERS_COLUMN] = self._recovered_row(record)
                     cursor = conn.execute(store.INSERT_SQL, row)
@@ -89,13 +102,28 @@ class LedgerWriter:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-            self.written += len(batch)
+            self.written += len(built)
         except (sqlite3.Error, OSError) as exc:  # full disk, read-only dir, locked, corrupt
-            self._failed(len(batch), exc)
+            self._failed(len(built), exc)
+            return
         except Exception as exc:  # a bug here must not end the writer: the next batch may pass
             if not self._warned:
                 log_exception("ledger.internal_error", path=str(self.config.path))
-            self._failed(len(batch), exc)
+            self._failed(len(built), exc)
+            return
+        self._sweep(conn)
+
+    def _row_or_none(self, record: CallRecord) -> list[object] | None:
+        """The record's row; None, the record dropped, when building it fails (a bug, not the
+        file's fault: the other records of the batch are written, and no retry pause)."""
+        try:
+            return self._row(record)
+        except Exception:
+            self.dropped += 1
+            if not self._bad_record_logged:
+                self._bad_record_logged = True
+                log_exception("ledger.internal_error", path=str(self.config.path), tool=record.tool)
+            return None
 
     def close(self) -> None:
         if self._conn is not None:
@@ -121,12 +149,24 @@ class LedgerWriter:
         if self._conn is None:
             self._conn = store.open_for_writing(self.config.path)
             self._swept_at = 0.0
-        now = time.monotonic()
-        if self._swept_at == 0.0 or now - self._swept_at >= RETENTION_SWEEP_EVERY_S:
-            cutoff = time.time() - self.config.retention_days * 86_400
-            self._conn.execute("DELETE FROM calls WHERE ts < ?", (cutoff,))
-            self._swept_at = now
         return self._conn
+
+    def _sweep(self, conn: sqlite3.Connection) -> None:
+        """Delete up to `SWEEP_CHUNK_ROWS` rows past the retention when a sweep is due; a full
+        chunk leaves the next one due after the next batch. Its failure (the file locked by
+        another writer past the timeout) only delays it: the batch is written."""
+        now = time.monotonic()
+        if self._swept_at != 0.0 and now - self._swept_at < RETENTION_SWEEP_EVERY_S:
+            return
+        cutoff = time.time() - self.config.retention_days * 86_400
+        try:
+            deleted = conn.execute(
+                "DELETE FROM calls WHERE id IN (SELECT id FROM calls WHERE ts < ? ORDER BY ts LIMIT ?)",
+                (cutoff, SWEEP_CHUNK_ROWS),
+            ).rowcount
+        except sqlite3.Error:
+            return
+        self._swept_at = 0.0 if deleted >= SWEEP_CHUNK_ROWS else now
 
     def _remember_prune_ids(self, record: CallRecord, row_id: int | None) -> None:
         if row_id is None or record.tool in RECOVER_TOOLS:
@@ -196,7 +236,10 @@ def unpruned_result(result: JsonObject, raw_texts: Mapping[str, str]) -> JsonObj
 def _yield_to_others() -> None:
     """Never take the core from a process this one shares it with when a frame wakes it
     (`SCHED_BATCH`: the same share of CPU, no wake-up preemption): the server that just wrote
-    the frame is in a tool call."""
+    the frame is in a tool call. Not `SCHED_IDLE`: measured no better under twenty saturating
+    servers (`benchmarks/bench_ledger.py`), and a writer starved by any other load would not
+    write its last rows within its server's shutdown (an unprivileged process cannot leave
+    `SCHED_IDLE` again)."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or refused: still correct
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
@@ -207,11 +250,8 @@ def _acknowledge(request: FlushRequest) -> None:
 
 
 def serve(fd: int) -> LedgerWriter | None:
-    """Read frames from `fd` until EOF, writing records in batches; the writer, for its counts.
-
-    Raises:
-        FrameTooLargeError: a corrupt frame length (the sender is not ours).
-    """
+    """Read frames from `fd` until EOF (or a frame it cannot read), writing records in batches;
+    the writer, for its counts."""
     frames = FrameReader(fd)
     try:
         setup = frames.next(None)
@@ -222,6 +262,8 @@ def serve(fd: int) -> LedgerWriter | None:
     configure_logging(setup.log_format)
     writer = LedgerWriter(setup.config, session=setup.session, project=setup.project)
     _yield_to_others()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # bound by its pipe: see the module's docstring
+        signal.signal(signum, signal.SIG_IGN)
     ended = False
     while not ended:
         batch: list[CallRecord] = []
@@ -241,6 +283,9 @@ def serve(fd: int) -> LedgerWriter | None:
                 item = frames.next(0.0)
         except EndOfStream:
             ended = True
+        except Exception:  # a frame it cannot read (a bug): what follows it cannot be framed
+            log_exception("ledger.internal_error", path=str(writer.config.path))
+            ended = True
         writer.write_batch(batch)
         for request in flushes:
             _acknowledge(request)
@@ -249,5 +294,5 @@ def serve(fd: int) -> LedgerWriter | None:
 
 
 if __name__ == "__main__":
-    with contextlib.suppress(KeyboardInterrupt):
+    with contextlib.suppress(KeyboardInterrupt):  # a Ctrl-C before `serve` ignores it
         serve(sys.stdin.fileno())

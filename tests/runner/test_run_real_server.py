@@ -133,3 +133,27 @@ async def test_a_bash_tool_child_orphaned_by_a_server_crash_is_killed_at_the_end
         if sleeper.exists():  # never leave the sleeper behind, even when the test fails
             with contextlib.suppress(ProcessLookupError):
                 os.kill(int(sleeper.read_text()), signal.SIGKILL)
+
+
+async def test_a_child_the_agent_left_exited_is_reported_reaped_not_killed(tmp_path: Path) -> None:
+    # Codex leaves the `git` it ran unreaped: a zombie, not a process left running (no warning).
+    exited = tmp_path / "exited.pid"
+    log_path = tmp_path / "events.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    env.update(RUN_LOG=str(log_path))
+    argv = [*JEEVES, "run", "-p", "command", "--cwd", str(tmp_path), "--log-file", str(log_path), "--"]
+    argv += provider_argv("--leave-exited-child", str(exited))
+    process = await anyio.open_process(
+        argv, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        with anyio.fail_after(REAL_RUN_BOUND_S):
+            assert await process.wait() == 0
+        child = int(exited.read_text())
+        assert await wait_gone(child)
+        assert child in at(event_data(log_path, "run.orphans_reaped"), "pids", kind=list)
+        assert not any(e["event"] == "run.orphans_killed" for e in events(log_path))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.aclose()

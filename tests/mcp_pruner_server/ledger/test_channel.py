@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -33,6 +34,10 @@ from tests.mcp_pruner_server.stdio_process import stdio_server
 RESULT_TEXT = json.dumps({"ok": " ".join(f"word{n}" for n in range(9000))})
 SMALL_BACKLOG_BYTES = 2 << 20
 RECORDS = 120
+# A flush answered late fails in this long (the writer answers two at once within milliseconds).
+FLUSH_AT_ONCE_TIMEOUT_S = 20.0
+# The close of the slow-drain test: half of it for the drain (it cannot end), half for the writer.
+SLOW_DRAIN_CLOSE_TIMEOUT_S = 20.0
 CODE = "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(40))
 
 
@@ -132,3 +137,61 @@ def test_a_writer_that_starts_after_close_gave_up_waiting_is_ended_not_left_runn
     assert writers == []  # before: a writer waiting on a pipe nobody would close
     channel.send(record(1))
     assert channel.dropped >= 1  # what comes after close is counted, not kept
+
+
+def test_two_flushes_at_once_each_return_once_their_records_are_written(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    channel = WriterChannel(WriterSetup(LedgerConfig(path=ledger), "s", str(tmp_path)))
+    channel.send(record(0))
+    assert channel.flush(WAIT_TIMEOUT_S)
+    assert channel.process is not None
+    writer = psutil.Process(channel.process.pid)
+    writer.suspend()  # both requests wait in the pipe: the writer answers them together
+    results: list[bool] = []
+    try:
+        flushes = [
+            threading.Thread(target=lambda: results.append(channel.flush(FLUSH_AT_ONCE_TIMEOUT_S)))
+            for _ in range(2)
+        ]
+        for flush in flushes:
+            flush.start()
+        deadline = time.monotonic() + WAIT_TIMEOUT_S
+        while channel._flushes < 3:  # both requests sent
+            assert time.monotonic() < deadline
+            time.sleep(WAIT_STEP_S)
+    finally:
+        writer.resume()
+    for flush in flushes:
+        flush.join()
+    channel.close()
+
+    assert results == [True, True]  # before: one read both answers, the other waited for nothing
+
+
+def test_a_slow_drain_at_close_leaves_the_writer_its_share_to_write_and_exit(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    channel = WriterChannel(WriterSetup(LedgerConfig(path=ledger), "s", str(tmp_path)))
+    channel.send(record(0))
+    assert channel.flush(WAIT_TIMEOUT_S)
+    assert channel.process is not None
+    assert channel.process.stdin is not None
+    writer = psutil.Process(channel.process.pid)
+    writer.suspend()  # the pipe fills, the rest waits in the backlog: the drain cannot end
+    for number in range(1, 24):
+        channel.send(record(number))
+    closing = threading.Thread(target=channel.close, args=(SLOW_DRAIN_CLOSE_TIMEOUT_S,))
+    try:
+        closing.start()
+        deadline = time.monotonic() + WAIT_TIMEOUT_S
+        while not channel.process.stdin.closed:  # the drain's share ran out, the pipe is closed
+            assert time.monotonic() < deadline
+            time.sleep(WAIT_STEP_S)
+    finally:
+        writer.resume()
+    closing.join()
+
+    assert channel.process.returncode == 0  # before: killed at once, the drain had used all the time
+    assert "ledger.writer_killed" not in capfd.readouterr().err
+    assert questions(ledger)[:2] == ["0", "1"]  # what reached the pipe is written

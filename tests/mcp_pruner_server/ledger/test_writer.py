@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 
 from mcp_pruner_server.errors import DomainRpcError
+from mcp_pruner_server.ledger import writer as writer_module
+from mcp_pruner_server.ledger.config import LedgerConfig
+from mcp_pruner_server.ledger.record import RAW, CallRecord
 from mcp_pruner_server.ledger.store import INSERT_SQL, open_for_writing
+from mcp_pruner_server.ledger.writer import LedgerWriter
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
 from mcp_pruner_server.server_parts import build_parts
 from mcp_pruner_server.settings import ServerSettings
@@ -184,3 +188,68 @@ async def test_no_file_is_opened_before_the_first_tool_call(root: Path, tmp_path
         assert d.ledger is not None
         assert d.ledger.channel is None
         assert not ledger.exists()
+
+
+def _health_record(result_text: str = '{"ok": true}') -> CallRecord:
+    return CallRecord(
+        started_at=time.time(), tool="health", outcome=RAW, latency_ms=1.0, result_text=result_text
+    )
+
+
+def _old_row(ts: float) -> tuple[object, ...]:
+    return (
+        ts,
+        "old",
+        "/p",
+        None,
+        "read",
+        "raw",
+        None,
+        None,
+        0,
+        None,
+        None,
+        1,
+        1,
+        1.0,
+        None,
+        None,
+        None,
+        0,
+        None,
+    )
+
+
+def test_a_record_whose_row_cannot_be_built_is_dropped_alone_and_the_next_batch_is_written(
+    tmp_path: Path,
+) -> None:
+    ledger = tmp_path / "ledger.sqlite3"
+    writer = LedgerWriter(LedgerConfig(path=ledger), session="s", project="p")
+    good, bad = _health_record(), _health_record("{not json")
+    writer.write_batch([good, bad, good])
+    writer.write_batch([good])
+    writer.close()
+
+    # before: the whole batch dropped, and the next one too (the 30 s pause after a failed write)
+    assert (writer.written, writer.dropped) == (3, 1)
+    assert len(rows(ledger)) == 3
+
+
+def test_the_retention_sweep_deletes_a_chunk_of_old_rows_after_each_batch_until_none_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer_module, "SWEEP_CHUNK_ROWS", 10)
+    ledger = tmp_path / "ledger.sqlite3"
+    conn = open_for_writing(ledger)
+    conn.executemany(INSERT_SQL, [_old_row(time.time() - 3 * 86_400)] * 25)
+    conn.close()
+    writer = LedgerWriter(LedgerConfig(path=ledger, retention_days=2), session="s", project="p")
+    old_left = []
+    for _ in range(4):
+        writer.write_batch([_health_record()])
+        old_left.append(sum(1 for r in rows(ledger) if r["session"] == "old"))
+    writer.close()
+
+    # one transaction never holds the file for all of them: the other writers wait a chunk at most
+    assert old_left == [15, 5, 0, 0]
+    assert writer.written == 4

@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 import urllib.error
@@ -98,6 +99,16 @@ def wait_log(event: str) -> None:
     sys.exit(f"provider: {event} never appeared in {path}")
 
 
+def leave_exited_child(pid_file: str) -> None:
+    """Start a child, wait for it to exit without reaping it, and write its pid: as Codex leaves
+    the `git` it ran, a zombie that re-parents to `jeeves run` when this process exits."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
+    with open(pid_file, "w", encoding="utf-8") as f:
+        f.write(str(child.pid))
+    child.returncode = 0  # not reaped: Popen's finalizer must leave it for the subreaper
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--record")
@@ -110,6 +121,7 @@ def main() -> None:
     p.add_argument("--kill-server", action="store_true")
     p.add_argument("--start-bash-sleep")
     p.add_argument("--wait-forever", action="store_true")
+    p.add_argument("--leave-exited-child")
     p.add_argument("--exit", type=int, default=0)
     args = p.parse_args()
     token = os.environ.get("JEEVES_MCP_TOKEN")
@@ -143,6 +155,8 @@ def main() -> None:
         wait_log(args.wait_log)
     if args.touch:
         open(args.touch, "w").close()
+    if args.leave_exited_child:
+        leave_exited_child(args.leave_exited_child)
     if args.wait_forever:
         while True:
             time.sleep(3600)
