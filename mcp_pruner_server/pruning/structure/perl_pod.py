@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+
+from tree_sitter import Node
 
 # A POD paragraph naming what follows it (`=head2 grow`, `=item $w->grow($step)`).
 _POD_SECTION = re.compile(rb"^=(?:head\d|item)\b", re.MULTILINE)
@@ -34,7 +35,7 @@ def pod_rows(lines: Sequence[str]) -> set[int]:
     return rows
 
 
-def pod_doc_row(pod: Any) -> int:
+def pod_doc_row(pod: Node) -> int:
     """The first row of a Perl POD block's last section (`=head2 grow` … `=cut`): the doc of
     the sub below it; the sections above document the module or other subs."""
     text = pod.text or b""
