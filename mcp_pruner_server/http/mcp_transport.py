@@ -7,7 +7,9 @@ neither the runner's readiness probe nor a client's handshake should wait for it
 it: until then `initialize`, `tools/list` and the rest of the handshake are answered by the
 project's own core (`mcp_handshake.py`) as the SDK answers them, and any other `/mcp` request
 waits for the SDK (bounded by `SDK_READY_TIMEOUT_S`). `McpEndpoint.run()`, entered by the app's
-lifespan, loads it and then runs the session manager.
+lifespan, loads it and then runs the session manager. A server told to stop while the SDK is
+still loading does not wait for the import (seconds on a busy machine): it runs in a daemon
+thread that the shutdown abandons.
 
 The SDK sees the same `ToolDispatcher` as `/rpc`; domain errors become JSON-RPC errors with
 the same codes and data (`MCPError`). What it hands the SDK is already JSON-safe (the
@@ -26,12 +28,17 @@ text block (`jeeves run` sets the header for both).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import os
-from typing import TYPE_CHECKING, Any
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 import anyio.to_thread
 from anyio.abc import TaskStatus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -66,6 +73,8 @@ if TYPE_CHECKING:
 SDK_READY_TIMEOUT_S = 20.0
 # A handshake request is a few hundred bytes; a larger body is left to the SDK unparsed here.
 HANDSHAKE_MAX_BYTES = 64 * 1024
+T = TypeVar("T")
+
 # Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code, Codex).
 RESULT_VIEW_HEADER = "X-Jeeves-Result-View"
 RESULT_VIEW_TEXT = "text"
@@ -165,6 +174,33 @@ def build_session_manager(
     )
 
 
+async def _in_abandoned_thread(fn: Callable[[], T]) -> T:
+    """`fn()` in a daemon thread of its own; a cancelled caller stops waiting for it, and the
+    process exits without it (a worker thread of anyio, abandoned or not, is joined at exit).
+
+    Raises:
+        Exception: what `fn` raised.
+    """
+    done = anyio.Event()
+    token = anyio.lowlevel.current_token()
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(fn())
+        except BaseException as exc:  # handed to the caller
+            failure.append(exc)
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
+            anyio.from_thread.run_sync(done.set, token=token)
+
+    threading.Thread(target=run, name="jeeves-mcp-sdk-load", daemon=True).start()
+    await done.wait()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
 def _client_name(ctx: Any) -> str | None:
     """The `clientInfo.name` behind `ctx`: from `initialize` on stdio, from each request's `_meta`
     envelope on 2026-07-28+ HTTP (Claude Code); None on older stateless HTTP, whose `initialize`
@@ -214,8 +250,10 @@ class McpEndpoint:
         task_status.started()
         await self._load.wait()
         try:
-            manager = await anyio.to_thread.run_sync(
-                build_session_manager, self._dispatcher, self._max_body_bytes, self._text_block
+            manager = await _in_abandoned_thread(
+                functools.partial(
+                    build_session_manager, self._dispatcher, self._max_body_bytes, self._text_block
+                )
             )
         except Exception as exc:  # the server still answers /rpc and the health routes
             log_exception("mcp_pruner.sdk_failed")

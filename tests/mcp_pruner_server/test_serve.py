@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -306,3 +307,35 @@ def test_the_server_listens_and_lists_its_tools_on_mcp_before_the_sdk_or_httpx_i
     assert "mcp_pruner_server.http.mcp_handshake" in imported  # the import lines are there
     assert sorted(imported.intersection(NOT_BEFORE_LISTENING)) == []
     assert "mcp.server.streamable_http_manager" in log[len(before) :]  # loaded once listening
+
+
+# What a server has imported when it prints its ready line, then the SDK stack it loads after
+# it (`http/mcp_transport.py`): the seconds the second part takes, on this machine, now.
+SDK_IMPORT_SECONDS = textwrap.dedent(
+    """
+    import time
+    import uvicorn
+    import mcp_pruner_server.http.app, mcp_pruner_server.server_parts
+    began = time.perf_counter()
+    import mcp_types, mcp.server.lowlevel.server, mcp.server.streamable_http_manager
+    import mcp.server.transport_security, mcp.server.context, mcp.shared.exceptions
+    print(time.perf_counter() - began)
+    """
+)
+
+
+def test_sigterm_while_the_sdk_loads_exits_without_waiting_for_the_import(tmp_path: Path) -> None:
+    sdk_import_s = float(
+        subprocess.run(
+            [sys.executable, "-c", SDK_IMPORT_SECONDS], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    with child_server(tmp_path) as server:  # the SDK starts loading once the ready line is out
+        began = time.perf_counter()
+        server.process.send_signal(signal.SIGTERM)
+        code = server.process.wait(timeout=EXIT_TIMEOUT_S)
+        stop_s = time.perf_counter() - began
+
+    assert code == 0
+    # before: the shutdown waited for the import to end, then stopped (longer than the import)
+    assert stop_s < sdk_import_s, (stop_s, sdk_import_s)
