@@ -24,10 +24,11 @@ _SHORT = "BLOB"
 
 def blob_lines(lines: Sequence[str]) -> frozenset[int]:
     """The lines that are data blobs."""
+    # the long lines first, in one comprehension over their lengths: a generator testing every
+    # line took 0.2 s of a 50 MB log's prune
+    long_lines = [i for i, length in enumerate(map(len, lines)) if length >= BLOB_MIN_CHARS]
     return frozenset(
-        i
-        for i, line in enumerate(lines)
-        if len(line) >= BLOB_MIN_CHARS and sum(map(len, _RUN.findall(line))) >= BLOB_SHARE * len(line)
+        i for i in long_lines if sum(map(len, _RUN.findall(lines[i]))) >= BLOB_SHARE * len(lines[i])
     )
 
 
