@@ -4,6 +4,7 @@ repository made here (the file at the base commit, the fix's patch)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections import Counter
@@ -15,11 +16,14 @@ import pytest
 from build_agent_words_set import (
     DEV,
     UNTOUCHED,
+    Instance,
     Run,
+    Runs,
     View,
     build_run,
     claude_code_views,
     load_source,
+    read_runs,
     repository_of,
     session_records,
     split_of,
@@ -268,3 +272,64 @@ def test_a_claude_code_run_cannot_take_its_gold_from_a_submission() -> None:
     assert session in text
     with pytest.raises(ValueError, match="gold"):
         load_source(text.replace(session, session.replace("upstream", "submission")))
+
+
+def _runs_mirror(tmp_path: Path) -> tuple[Path, str]:
+    """A mirror of a repository shipping two SWE-agent trajectories (only octo__app-7 resolved) and
+    a Claude Code session."""
+    repo = tmp_path / "mirrors" / "lab+runs" / "repo"
+    (repo / "swe").mkdir(parents=True)
+    (repo / "cc").mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.email", "dev@example.org")
+    _git(repo, "config", "user.name", "A Developer")
+    report = {"resolved_per_project": {"octo/app": ["octo__app-7"]}}
+    (repo / "swe" / "final_report.json").write_text(json.dumps(report))
+    for n in (7, 8):
+        steps = [_step("open src/a.py", _shown("src/a.py", 120), f"Open a for {n}.")]
+        traj = {"trajectory": steps, "info": {"submission": f"its own patch {n}"}}
+        (repo / "swe" / f"octo__app-{n}.traj").write_text(json.dumps(traj))
+    session = [
+        {"type": "user", "message": {"role": "user", "content": "Fix it:\n  instance_id: octo__app-8\n"}},
+        _assistant({"type": "text", "text": "Read a."}, _read("r1", "./w/testbed/src/a.py")),
+        _result("r1", _file("./w/testbed/src/a.py", "def f0():", 1, 121)),
+    ]
+    (repo / "cc" / "s1.jsonl").write_text("\n".join(json.dumps(r) for r in session) + "\n")
+    (repo / "cc" / "README.md").write_text("not a session\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "Runs")
+    return tmp_path / "mirrors", _git(repo, "rev-parse", "HEAD").strip()
+
+
+INSTANCES = {f"octo__app-{n}": Instance(f"base{n}", f"upstream fix {n}") for n in (7, 8)}
+
+
+def test_a_swe_agent_record_reads_resolved_runs_with_their_patch_or_every_run_with_the_upstream_fix(
+    tmp_path: Path,
+) -> None:
+    mirrors, commit = _runs_mirror(tmp_path)
+    why: Counter[str] = Counter()
+    resolved = list(
+        read_runs(mirrors, Runs("swe-agent", "lab/runs", commit, "swe", "submission"), INSTANCES, why)
+    )
+    assert [(r.instance, r.source, r.patch) for r in resolved] == [
+        ("octo__app-7", "swe-agent:swe", "its own patch 7")
+    ]
+    every = list(read_runs(mirrors, Runs("swe-agent", "lab/runs", commit, "swe", "upstream"), INSTANCES, why))
+    assert [(r.instance, r.patch) for r in every] == [
+        ("octo__app-7", "upstream fix 7"),
+        ("octo__app-8", "upstream fix 8"),
+    ]
+    assert [v.words for v in every[1].views] == ["Open a for 8."]
+
+
+def test_a_claude_code_record_reads_each_session_as_a_run_of_the_instance_its_prompt_names(
+    tmp_path: Path,
+) -> None:
+    mirrors, commit = _runs_mirror(tmp_path)
+    why: Counter[str] = Counter()
+    runs = list(read_runs(mirrors, Runs("claude-code", "lab/runs", commit, "cc", "upstream"), INSTANCES, why))
+    assert [(r.instance, r.source, r.patch) for r in runs] == [
+        ("octo__app-8", "claude-code:s1", "upstream fix 8")
+    ]
+    assert [(v.path, v.words) for v in runs[0].views] == [("src/a.py", "Read a.")]
