@@ -333,29 +333,34 @@ def read_instances(git_dir: Path, source: Source) -> dict[str, Instance]:
     return instances
 
 
-def read_runs(
-    mirror_dir: Path, runs: Runs, instances: dict[str, Instance], why: Counter[str]
+def _swe_agent_runs(
+    git_dir: Path, runs: Runs, instances: dict[str, Instance], why: Counter[str]
 ) -> Iterator[Run]:
-    """The runs of one `[[runs]]` record, in path order."""
-    git_dir = _git_dir(mirror_dir, runs.repo)
+    """A folder of SWE-agent trajectories (`<instance>.traj`, and `final_report.json` saying which
+    instances the run resolved)."""
+    if runs.gold == "submission":
+        report = json.loads(_show(git_dir, runs.commit, f"{runs.folder}/final_report.json"))
+        read = sorted(i for ids in report["resolved_per_project"].values() for i in ids)
+    else:
+        listed = _list(git_dir, runs.commit, runs.folder)
+        read = [p.rsplit("/", 1)[-1].removesuffix(".traj") for p in listed if p.endswith(".traj")]
     folder = runs.folder.rsplit("/", 1)[-1]
-    if runs.format == "swe-agent":
-        if runs.gold == "submission":
-            report = json.loads(_show(git_dir, runs.commit, f"{runs.folder}/final_report.json"))
-            read = sorted(i for ids in report["resolved_per_project"].values() for i in ids)
-        else:
-            listed = _list(git_dir, runs.commit, runs.folder)
-            read = [p.rsplit("/", 1)[-1].removesuffix(".traj") for p in listed if p.endswith(".traj")]
-        for instance in read:
-            if instance not in instances:
-                why["run of an unknown instance"] += 1
-                continue
-            traj = json.loads(_show(git_dir, runs.commit, f"{runs.folder}/{instance}.traj"))
-            views = tuple(swe_agent_views(traj["trajectory"], instance))
-            submitted = str(traj["info"].get("submission") or "")
-            fix = submitted if runs.gold == "submission" else instances[instance].patch
-            yield Run(instance, f"swe-agent:{folder}", views, fix)
-        return
+    for instance in read:
+        if instance not in instances:
+            why["run of an unknown instance"] += 1
+            continue
+        traj = json.loads(_show(git_dir, runs.commit, f"{runs.folder}/{instance}.traj"))
+        views = tuple(swe_agent_views(traj["trajectory"], instance))
+        submitted = str(traj["info"].get("submission") or "")
+        fix = submitted if runs.gold == "submission" else instances[instance].patch
+        yield Run(instance, f"swe-agent:{folder}", views, fix)
+
+
+def _claude_code_runs(
+    git_dir: Path, runs: Runs, instances: dict[str, Instance], why: Counter[str]
+) -> Iterator[Run]:
+    """A folder of Claude Code sessions (`<session>.jsonl`), each naming its instance in its prompt
+    (`instance_id: ...`)."""
     for path in _list(git_dir, runs.commit, runs.folder):
         if not path.endswith(".jsonl"):
             continue
@@ -369,6 +374,17 @@ def read_runs(
         views = tuple(claude_code_views(session_records(lines, why)))
         session = path.rsplit("/", 1)[-1].removesuffix(".jsonl")
         yield Run(instance, f"claude-code:{session}", views, instances[instance].patch)
+
+
+# Each format's reader: a folder of runs in a git directory to the runs, in path order.
+_READERS = {"swe-agent": _swe_agent_runs, "claude-code": _claude_code_runs}
+
+
+def read_runs(
+    mirror_dir: Path, runs: Runs, instances: dict[str, Instance], why: Counter[str]
+) -> Iterator[Run]:
+    """The runs of one `[[runs]]` record, in path order."""
+    return _READERS[runs.format](_git_dir(mirror_dir, runs.repo), runs, instances, why)
 
 
 def build_run(
