@@ -95,18 +95,22 @@ def _request_within(requests: BinaryIO, timeout_s: float) -> bool:
 
 def serve(requests: BinaryIO, answers: BinaryIO, steps: Sequence[Callable[[], None]] = ()) -> None:
     """Answer requests until `requests` ends (the worker's main loop), running `steps` one by one
-    whenever no request came for `QUIET_BEFORE_STEP_S`."""
+    while none waits: the first once none came for `QUIET_BEFORE_STEP_S` after `READY` or after an
+    answer, the next ones at once."""
     answers.write(READY)
     answers.flush()
     pending = list(reversed(steps))
+    quiet_s = QUIET_BEFORE_STEP_S
     while True:
-        if pending and not _request_within(requests, QUIET_BEFORE_STEP_S):
+        if pending and not _request_within(requests, quiet_s):
             step = pending.pop()
             # A step that fails (a query that does not compile) raises again at that language's
             # first parse, where the call's answer says so; here it must not end the worker.
             with contextlib.suppress(Exception):
                 step()
+            quiet_s = 0.0
             continue
+        quiet_s = QUIET_BEFORE_STEP_S
         header = _read_exactly(requests, HEADER.size)
         if header is None:
             return
