@@ -9,10 +9,11 @@ It lowers its priority, imports the engine, freezes that startup heap, says `REA
 framed, pickled `(function, args)` requests from its stdin one at a time until the stdin closes
 (the server closed its pool, or died). The server's side is `engine_workers.py`.
 
-While no request waits, it runs the engine's preparations (`engine.preparations`: each language's
-grammar loaded, its definitions query compiled), one step at a time, so a language's first prune
-does not pay them (up to 73 ms, F#'s query): not before `READY`, which the server's start and its
-first prune wait for. A request that comes during a step waits for that step only.
+Once no request has come for `QUIET_BEFORE_STEP_S`, it runs the engine's preparations
+(`engine.preparations`: each language's grammar loaded, its definitions query compiled), one step
+at a time, so a language's first prune does not pay them (up to 73 ms, F#'s query): not before
+`READY`, which the server's start and its first prune wait for, nor during the server's start-up.
+A request that comes during a step waits for that step only.
 """
 
 from __future__ import annotations
@@ -51,10 +52,13 @@ WORKER_NICENESS = 10
 # a grep listing of 100k hits 4.2 -> 3.3 s, 197 -> 91 ms; a 15 MB log 3.7 -> 3.4 s, 114 -> 41 ms;
 # a 1.9 MB bundle 2.0 -> 1.7 s. Nothing is leaked: cycles are still collected.
 WORKER_GC_THRESHOLD = 10_000
-# How long the worker waits for a request before it runs a preparation step: a caller that waited
-# for its `READY` (the server's warm-up prune, a first call) sends within milliseconds of it, and is
-# then answered at once, not after a step.
-QUIET_BEFORE_STEP_S = 0.1
+# How long no request must come, after `READY` or an answer, before the worker runs its first
+# preparation step (the next ones follow at once): longer than the server's start-up, so the steps
+# take no CPU from it. A caller that waited for `READY` (the server's warm-up prune, a stdio first
+# call) sends within milliseconds of it; over HTTP the first read waits for the SDK's load, ~1.1 s
+# after the spawn at rest: with 0.1 s here, the workers prepared during that load and the first
+# read took 2.6 -> 3.2 s at load 16-33 (stdio's 1.6 s unchanged).
+QUIET_BEFORE_STEP_S = 1.0
 
 
 def in_worker(call: Callable[..., T], *args: object) -> T:

@@ -329,7 +329,7 @@ def prepare_language(name: str) -> None:
     first parse of a text in it: both are once per process, and the compile alone cost that parse
     35-73 ms for Julia, Elixir, Objective-C, Perl, Fortran, F# (a cost per grammar: a one-line
     pattern took Julia 14.5 ms). An engine worker runs this for each language while it waits for
-    its first calls (`engine.preparations`).
+    a call (`engine.preparations`).
 
     Raises:
         DefinitionsQueryError: the language's query does not compile for the installed grammar.
