@@ -2,12 +2,20 @@
 
     python benchmarks/lang_bench.py /tmp/langsets/*_dev.jsonl          # quality table
     python benchmarks/lang_bench.py --latency /tmp/langsets/*_dev.jsonl  # p50/p95, ~900-line files, parsed
+    python benchmarks/lang_bench.py --latency --prepared ...   # after the engine's preparations, as a worker
 
 Task files come from `benchmarks/lang_sets.py` (or the shared harness). The engine runs in
 process with the harness's options (ratio 0.8, `min_keep_lines=0`); with `--with-path` it is
 told each task's path, as `read` tells it, else it sees the text alone (as `prune_text` does).
 Every baseline keeps exactly as many lines as the pruner did (the harness's own functions).
 A cell is `recall / whole-function`, and the pruner's cell adds `@ kept fraction of lines`.
+
+`--latency` first prunes the server's own warm-up read (`PrunerService.warm`), then per set: the
+first prune of the set's language in the process (`first ms`: its grammar loaded, its definitions
+query compiled, unless `--prepared` ran the engine's preparations first, as an engine worker does
+while idle; the option does nothing on an engine without them) and the same file's next prune
+(`again ms`), then p50 / p95 over every prune (the first included) and p95 of the others. Files
+of `--lines LO-HI` lines are timed (default 700-1100).
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import mcp_pruner_server.pruning.engine as engine
+from mcp_pruner_server.pruner_service import WARM_UP_PATH, WARM_UP_QUESTION, WARM_UP_TEXT
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.structure.syntax import clear_parse_cache
 from mcp_pruner_server.pruning.types import PruneOptions
@@ -113,12 +123,22 @@ def quality(paths: list[str], with_path: bool, group: str | None) -> None:
             print(f"| {name} | {len(part)} | " + " | ".join(cells) + " |")
 
 
-def latency(paths: list[str], with_path: bool) -> None:
-    print("| set | files | lines (mean) | p50 ms | p95 ms |")
-    print("|---|---|---|---|---|")
+def _prepare(prepared: bool) -> None:
+    """The server's warm-up read, and with `prepared` the engine's preparations (when it has any)."""
+    prune(WARM_UP_TEXT, WARM_UP_QUESTION, "code", PruneOptions(path=WARM_UP_PATH), "bench")
+    steps = getattr(engine, "preparations", None)
+    if prepared and steps is not None:
+        for step in steps():
+            step()
+
+
+def latency(paths: list[str], with_path: bool, prepared: bool, lines: tuple[int, int]) -> None:
+    _prepare(prepared)
+    print("| set | files | lines (mean) | first ms | again ms | p50 ms | p95 ms | p95 ms, first excluded |")
+    print("|---|---|---|---|---|---|---|---|")
     for path in paths:
         tasks = _load(path)
-        near = [t for t in tasks if LATENCY_LINES[0] <= t["text"].count("\n") <= LATENCY_LINES[1]]
+        near = [t for t in tasks if lines[0] <= t["text"].count("\n") <= lines[1]]
         near = near[:LATENCY_FILES]
         if not near:
             continue
@@ -131,10 +151,11 @@ def latency(paths: list[str], with_path: bool) -> None:
                 prune(t["text"], t["goal_hint"], "code", opts, "bench")
                 times.append((time.perf_counter() - t0) * 1000)
         p95 = statistics.quantiles(times, n=20)[18]
+        p95_warm = statistics.quantiles(times[1:], n=20)[18]
         mean_lines = statistics.fmean(t["text"].count("\n") + 1 for t in near)
         print(
-            f"| {Path(path).stem} | {len(near)} | {mean_lines:.0f} | "
-            f"{statistics.median(times):.1f} | {p95:.1f} |"
+            f"| {Path(path).stem} | {len(near)} | {mean_lines:.0f} | {times[0]:.1f} | {times[1]:.1f} | "
+            f"{statistics.median(times):.1f} | {p95:.1f} | {p95_warm:.1f} |"
         )
 
 
@@ -143,13 +164,19 @@ def main() -> int:
     ap.add_argument("tasks", nargs="+")
     ap.add_argument("--with-path", action="store_true", help="tell the engine each task's path")
     ap.add_argument("--latency", action="store_true")
+    ap.add_argument(
+        "--prepared", action="store_true", help="--latency after the engine's preparations, as a worker"
+    )
+    default_lines = f"{LATENCY_LINES[0]}-{LATENCY_LINES[1]}"
+    ap.add_argument("--lines", default=default_lines, help="--latency: files of LO-HI lines")
     ap.add_argument("--ratio", type=float, default=RATIO, help="max_prune_ratio (default: the harness's)")
     ap.add_argument("--group", help="also a row per value of this task field (e.g. tool)")
     args = ap.parse_args()
     global _ratio
     _ratio = args.ratio
     if args.latency:
-        latency(args.tasks, args.with_path)
+        low, high = (int(n) for n in args.lines.split("-"))
+        latency(args.tasks, args.with_path, args.prepared, (low, high))
     else:
         quality(args.tasks, args.with_path, args.group)
     return 0

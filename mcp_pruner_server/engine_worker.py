@@ -8,6 +8,12 @@ engine and the capture reader.
 It lowers its priority, imports the engine, freezes that startup heap, says `READY`, then answers
 framed, pickled `(function, args)` requests from its stdin one at a time until the stdin closes
 (the server closed its pool, or died). The server's side is `engine_workers.py`.
+
+Once no request has come for `QUIET_BEFORE_STEP_S`, it runs the engine's preparations
+(`engine.preparations`: each language's grammar loaded, its definitions query compiled), one step
+at a time, so a language's first prune does not pay them (up to 73 ms, F#'s query): not before
+`READY`, which the server's start and its first prune wait for, nor during the server's start-up.
+A request that comes during a step waits for that step only.
 """
 
 from __future__ import annotations
@@ -16,11 +22,12 @@ import contextlib
 import gc
 import os
 import pickle
+import select
 import struct
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import BinaryIO, TypeVar
 
@@ -45,6 +52,13 @@ WORKER_NICENESS = 10
 # a grep listing of 100k hits 4.2 -> 3.3 s, 197 -> 91 ms; a 15 MB log 3.7 -> 3.4 s, 114 -> 41 ms;
 # a 1.9 MB bundle 2.0 -> 1.7 s. Nothing is leaked: cycles are still collected.
 WORKER_GC_THRESHOLD = 10_000
+# How long no request must come, after `READY` or an answer, before the worker runs its first
+# preparation step (the next ones follow at once): longer than the server's start-up, so the steps
+# take no CPU from it. A caller that waited for `READY` (the server's warm-up prune, a stdio first
+# call) sends within milliseconds of it; over HTTP the first read waits for the SDK's load, ~1.1 s
+# after the spawn at rest: with 0.1 s here, the workers prepared during that load and the first
+# read took 2.6 -> 3.2 s at load 16-33 (stdio's 1.6 s unchanged).
+QUIET_BEFORE_STEP_S = 1.0
 
 
 def in_worker(call: Callable[..., T], *args: object) -> T:
@@ -56,16 +70,18 @@ def in_worker(call: Callable[..., T], *args: object) -> T:
         raise
 
 
-def prepare() -> None:
+def prepare() -> list[Callable[[], None]]:
     """The engine imported, then a lower priority (the imports at it took 8 s on a busy host, a
-    call waiting for them), the startup heap frozen (see the constants)."""
-    import mcp_pruner_server.pruning.engine  # noqa: F401  (the engine the calls run)
+    call waiting for them), the startup heap frozen (see the constants); returns the engine's
+    preparations, for `serve` to run while idle."""
+    from mcp_pruner_server.pruning.engine import preparations
 
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     gc.collect()
     gc.freeze()
     gc.set_threshold(WORKER_GC_THRESHOLD, *gc.get_threshold()[1:])
+    return preparations()
 
 
 def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
@@ -73,11 +89,35 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
     return data if len(data) == size else None
 
 
-def serve(requests: BinaryIO, answers: BinaryIO) -> None:
-    """Answer requests until `requests` ends (the worker's main loop)."""
+def _request_within(requests: BinaryIO, timeout_s: float) -> bool:
+    """Whether `requests` has something to read (or its end) within `timeout_s`. Only its file
+    descriptor is looked at: the server sends a request only once the last one is answered, so
+    nothing of the next waits in `requests`' buffer."""
+    readable, _, _ = select.select([requests], [], [], timeout_s)
+    return bool(readable)
+
+
+def serve(requests: BinaryIO, answers: BinaryIO, steps: Sequence[Callable[[], None]] = ()) -> None:
+    """Answer requests until `requests` ends (the worker's main loop), running `steps` one by one
+    while none waits: the first once none came for `QUIET_BEFORE_STEP_S` after `READY` or after an
+    answer, the next ones at once."""
     answers.write(READY)
     answers.flush()
-    while (header := _read_exactly(requests, HEADER.size)) is not None:
+    pending = list(reversed(steps))
+    quiet_s = QUIET_BEFORE_STEP_S
+    while True:
+        if pending and not _request_within(requests, quiet_s):
+            step = pending.pop()
+            # A step that fails (a query that does not compile) raises again at that language's
+            # first parse, where the call's answer says so; here it must not end the worker.
+            with contextlib.suppress(Exception):
+                step()
+            quiet_s = 0.0
+            continue
+        quiet_s = QUIET_BEFORE_STEP_S
+        header = _read_exactly(requests, HEADER.size)
+        if header is None:
+            return
         _status, length = HEADER.unpack(header)
         payload = _read_exactly(requests, length)
         if payload is None:
@@ -98,8 +138,7 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> None:
 def main() -> None:
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the answers
-    prepare()
-    serve(requests, answers)
+    serve(requests, answers, prepare())
 
 
 def within(options: PruneOptions, deadline_at: float | None) -> PruneOptions:

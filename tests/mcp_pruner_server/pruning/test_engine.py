@@ -8,8 +8,11 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_pruner_server.pruning.engine import prune
+from mcp_pruner_server.pruning.engine import preparations, prune
+from mcp_pruner_server.pruning.languages.registry import LANGUAGES, grammar_of
 from mcp_pruner_server.pruning.render import required_keep
+from mcp_pruner_server.pruning.structure.syntax import _syntax_of
+from mcp_pruner_server.pruning.structure.syntax_definitions import definitions_query
 from mcp_pruner_server.pruning.text import split_lines
 from mcp_pruner_server.pruning.types import (
     LINE_PREFIX_TEMPLATE,
@@ -278,3 +281,27 @@ def test_a_timeout_at_any_look_at_the_clock_gives_the_whole_text_or_a_whole_resu
     else:
         assert "timeout" not in result.warnings
         assert result.pruned_text == _expected_text(split_lines(text), result, opts)
+
+
+_PERL_READ = "package Cart;\n\nsub total {\n    my ($self) = @_;\n    return $self->{sum};\n}\n\n1;\n"
+
+
+def test_after_the_preparations_a_languages_first_prune_compiles_no_query() -> None:
+    # a process that has parsed nothing yet (other tests may have compiled queries in this one)
+    _syntax_of.cache_clear()
+    definitions_query.cache_clear()
+    for step in preparations():
+        step()
+    with_query = [
+        name
+        for name, language in LANGUAGES.items()
+        if language.syntax.definitions is not None and grammar_of(name) is not None
+    ]
+    compiled = definitions_query.cache_info()
+    assert "perl" in with_query
+    assert compiled.currsize == len(with_query)
+
+    result = prune(_PERL_READ, "Where is the total?", "code", PruneOptions(path="lib/Cart.pm"), "prn_t")
+
+    assert result.stats.original_lines == 9
+    assert definitions_query.cache_info().misses == compiled.misses
