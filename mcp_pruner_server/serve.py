@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -24,6 +25,8 @@ import stat
 import sys
 import threading
 from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 import uvicorn
 
@@ -33,6 +36,7 @@ from mcp_pruner_server.http.connections import (
     connection_cap,
     raise_fd_limit,
 )
+from mcp_pruner_server.http.startup_app import StartupApp
 from mcp_pruner_server.logs import configure_logging, log_event
 from mcp_pruner_server.settings import (
     CLIENT_TOKEN_ENV,
@@ -42,6 +46,9 @@ from mcp_pruner_server.settings import (
     TOKEN_ENV,
     ServerSettings,
 )
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 # Connections the kernel queues while the app starts: a supervisor probe plus a client burst.
 LISTEN_BACKLOG = 128
@@ -153,6 +160,19 @@ async def _serve(server: _Server, sock: socket.socket, settings: ServerSettings)
             task.cancel()
 
 
+def build_full_app(settings: ServerSettings, started_at: datetime, started_monotonic: float) -> Starlette:
+    """The full app (`http/app.py`) and its parts, built in a thread once the server listens."""
+    from mcp_pruner_server.environ_scrub import forget_secrets
+    from mcp_pruner_server.http.app import build_app
+    from mcp_pruner_server.server_parts import build_parts
+
+    app = build_app(build_parts(settings, started_at=started_at, started_monotonic=started_monotonic))
+    # Every secret the server needs is now in its parts: a `bash` child must not read them back
+    # from /proc/$PPID/environ (`environ_scrub.py`). No tool runs before the full app serves.
+    forget_secrets()
+    return app
+
+
 def run_server(settings: ServerSettings) -> int:
     """Serve until told to stop; returns the process exit code (2: `--allow-remote` without a token).
 
@@ -176,16 +196,10 @@ def run_server(settings: ServerSettings) -> int:
         return 2
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     fd_limit = raise_fd_limit()
-    # Imported once logging is configured: building the parts logs config errors.
-    from mcp_pruner_server.environ_scrub import forget_secrets
-    from mcp_pruner_server.http.app import build_app
-    from mcp_pruner_server.server_parts import build_parts
-
     sock = bind_socket(settings.host, settings.port)
-    app = build_app(build_parts(settings))
-    # Every secret the server needs is now in its parts: a `bash` child must not read them back
-    # from /proc/$PPID/environ (`environ_scrub.py`).
-    forget_secrets()
+    # The full app is built once the server answers (`http/startup_app.py`): its imports would
+    # slow the start-up that /healthz and the handshake do not need them for.
+    app = StartupApp(settings, functools.partial(build_full_app, settings))
     config = uvicorn.Config(
         app,
         log_config=None,
@@ -197,8 +211,7 @@ def run_server(settings: ServerSettings) -> int:
         backlog=accept_backlog(fd_limit, LISTEN_BACKLOG),
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
-    # The SDK loads once the server answers: its import would slow the start-up it is not needed for.
-    server = _Server(config, ready_line(settings, sock), serving=app.state.mcp.start_loading)
+    server = _Server(config, ready_line(settings, sock), serving=app.start_loading)
     # uvicorn re-raises the captured SIGTERM after its graceful shutdown, with the handler that
     # was in place before it started: make that one a no-op so a graceful stop exits 0.
     for signum in (signal.SIGTERM, signal.SIGINT):

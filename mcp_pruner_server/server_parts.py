@@ -99,11 +99,15 @@ def build_parts(
     config: PruningConfig | None = None,
     service: PrunerService | None = None,
     engine_processes: bool = True,
+    started_at: datetime | None = None,
+    started_monotonic: float | None = None,
 ) -> ServerParts:
     """Wire config, recovery store, pruning service, stats and dispatcher together.
 
     `engine_processes=False` runs the heuristic engine in threads instead of worker
     processes (`backends/engine_process.py`): same results, no process spawn (tests).
+    `started_at`, `started_monotonic`: when the server began serving, if before now (the HTTP
+    server listens before it builds its parts: `http/startup_app.py`).
     """
     enabled = True
     env = os.environ if env is None else env
@@ -116,5 +120,6 @@ def build_parts(
     stats = ServerStats()
     ledger = build_ledger(settings, toml, env)
     dispatcher = ToolDispatcher(settings.root, service, stats, tool_pruning=enabled, ledger=ledger)
-    started = datetime.now(UTC)
-    return ServerParts(settings, config, service, dispatcher, stats, started, time.monotonic(), toml, ledger)
+    started = datetime.now(UTC) if started_at is None else started_at
+    monotonic = time.monotonic() if started_monotonic is None else started_monotonic
+    return ServerParts(settings, config, service, dispatcher, stats, started, monotonic, toml, ledger)

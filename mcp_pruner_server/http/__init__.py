@@ -2,10 +2,12 @@
 
 | module | holds |
 |---|---|
+| `startup_app.py` | what serves once the socket listens: `/healthz`, `/mcp`'s handshake, then the full app |
 | `app.py` | `build_app`: the routes, the request guard, the lifespan and `app.state` wired |
 | `routes.py` | the route handlers, reading what they serve from `request.app.state` |
 | `request_guard.py` | Host/Origin, bearer token, content type and body size, before any route |
-| `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one; `SafeJSONResponse` |
+| `asgi.py` | raw ASGI helpers: send a JSON body, replay a buffered one |
+| `responses.py` | Starlette responses in strict JSON: `SafeJSONResponse`, `ChunkedJSONResponse` |
 | `rpc.py` | `POST /rpc`: plain JSON-RPC 2.0 |
 | `mcp_transport.py` | `POST /mcp`: MCP Streamable HTTP through the SDK (stdio shares its server) |
 | `mcp_handshake.py` | `/mcp`'s handshake answered by the project's own core while the SDK loads |

@@ -22,14 +22,23 @@ capabilities or client fields of another type than the SDK's (`{"roots": 1}` is 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
+from starlette.types import Scope, Send
+
+from mcp_pruner_server.http.asgi import send_json, send_json_body
 from mcp_pruner_server.http.mcp_guard import is_valid_request_id
 from mcp_pruner_server.jsonsafe import strict_loads
 from mcp_pruner_server.protocol import KNOWN_PROTOCOL_VERSIONS, initialize_result, listed_tools
 
 JsonObject = dict[str, object]
+
+# A handshake request is a few hundred bytes; a larger body is left to the SDK unparsed here.
+HANDSHAKE_MAX_BYTES: Final = 64 * 1024
+# Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code, Codex).
+RESULT_VIEW_HEADER: Final = "X-Jeeves-Result-View"
+RESULT_VIEW_TEXT: Final = "text"
 
 # The notification the handshake sends; the SDK acts on none of them in stateless mode.
 INITIALIZED_NOTIFICATION: Final = "notifications/initialized"
@@ -196,3 +205,29 @@ def handshake_result(method: str, params: Mapping[str, object], *, text_view: bo
     if method == "ping":
         return {}
     return {_EMPTY_LISTINGS[method]: []}
+
+
+async def answer_handshake(
+    scope: Scope, body: bytes, send: Send, *, on_initialize: Callable[[object], None]
+) -> bool:
+    """Answer `body` when it is a handshake request (`handshake_message`); False when it is not,
+    and the SDK must answer it. `on_initialize` gets an `initialize`'s `clientInfo.name`."""
+    if len(body) > HANDSHAKE_MAX_BYTES:
+        return False
+    request = handshake_message(scope["headers"], body)
+    if request is None:
+        return False
+    if "id" not in request:  # notifications/initialized: what the SDK answers it
+        await send_json_body(send, 202, b"")
+        return True
+    method = str(request["method"])
+    params = request.get("params")
+    params = params if isinstance(params, dict) else {}
+    if method == "initialize":
+        client = params.get("clientInfo")
+        on_initialize(client.get("name") if isinstance(client, dict) else None)
+    headers = dict(scope["headers"])
+    view = headers.get(RESULT_VIEW_HEADER.lower().encode(), b"").strip().lower()
+    result = handshake_result(method, params, text_view=view == RESULT_VIEW_TEXT.encode())
+    await send_json(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": result})
+    return True

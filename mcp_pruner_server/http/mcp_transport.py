@@ -28,12 +28,9 @@ text block (`jeeves run` sets the header for both).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import os
-import threading
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
@@ -44,8 +41,8 @@ from anyio.abc import TaskStatus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.http.asgi import replay_message, send_json, send_json_body
-from mcp_pruner_server.http.mcp_handshake import handshake_message, handshake_result
+from mcp_pruner_server.http.asgi import replay_message, send_json
+from mcp_pruner_server.http.mcp_handshake import RESULT_VIEW_HEADER, RESULT_VIEW_TEXT, answer_handshake
 from mcp_pruner_server.http.rpc import rpc_request_id
 from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
@@ -55,7 +52,7 @@ from mcp_pruner_server.jsonrpc import (
     rpc_error,
 )
 from mcp_pruner_server.jsonsafe import rpc_dumps_bytes, sanitize_object, strict_loads
-from mcp_pruner_server.offload import run_off_loop_if_large
+from mcp_pruner_server.offload import in_abandoned_thread, run_off_loop_if_large
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
 from mcp_pruner_server.protocol import (
     JEEVES_SCHEMA_VERSION,
@@ -71,13 +68,7 @@ if TYPE_CHECKING:
 
 # Loading the SDK takes < 1 s on a busy laptop; 20 s means it is broken, not slow.
 SDK_READY_TIMEOUT_S = 20.0
-# A handshake request is a few hundred bytes; a larger body is left to the SDK unparsed here.
-HANDSHAKE_MAX_BYTES = 64 * 1024
 T = TypeVar("T")
-
-# Sent by a client whose model would otherwise read the JSON of `structuredContent` (Claude Code, Codex).
-RESULT_VIEW_HEADER = "X-Jeeves-Result-View"
-RESULT_VIEW_TEXT = "text"
 
 
 def build_sdk_server(dispatcher: ToolDispatcher, text_block: TextBlock = "plain") -> Server[Any]:
@@ -174,33 +165,6 @@ def build_session_manager(
     )
 
 
-async def _in_abandoned_thread(fn: Callable[[], T]) -> T:
-    """`fn()` in a daemon thread of its own; a cancelled caller stops waiting for it, and the
-    process exits without it (a worker thread of anyio, abandoned or not, is joined at exit).
-
-    Raises:
-        Exception: what `fn` raised.
-    """
-    done = anyio.Event()
-    token = anyio.lowlevel.current_token()
-    outcome: list[T] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            outcome.append(fn())
-        except BaseException as exc:  # handed to the caller
-            failure.append(exc)
-        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
-            anyio.from_thread.run_sync(done.set, token=token)
-
-    threading.Thread(target=run, name="jeeves-mcp-sdk-load", daemon=True).start()
-    await done.wait()
-    if failure:
-        raise failure[0]
-    return outcome[0]
-
-
 def _client_name(ctx: Any) -> str | None:
     """The `clientInfo.name` behind `ctx`: from `initialize` on stdio, from each request's `_meta`
     envelope on 2026-07-28+ HTTP (Claude Code); None on older stateless HTTP, whose `initialize`
@@ -250,10 +214,11 @@ class McpEndpoint:
         task_status.started()
         await self._load.wait()
         try:
-            manager = await _in_abandoned_thread(
+            manager = await in_abandoned_thread(
                 functools.partial(
                     build_session_manager, self._dispatcher, self._max_body_bytes, self._text_block
-                )
+                ),
+                name="jeeves-mcp-sdk-load",
             )
         except Exception as exc:  # the server still answers /rpc and the health routes
             log_exception("mcp_pruner.sdk_failed")
@@ -313,25 +278,7 @@ class McpEndpoint:
     async def _answered_before_the_sdk(self, scope: Scope, body: bytes, send: Send) -> bool:
         """Answer a handshake request from the project's core (`mcp_handshake.py`); False when
         `body` is not one, and the SDK must answer it."""
-        if len(body) > HANDSHAKE_MAX_BYTES:
-            return False
-        request = handshake_message(scope["headers"], body)
-        if request is None:
-            return False
-        if "id" not in request:  # notifications/initialized: what the SDK answers it
-            await send_json_body(send, 202, b"")
-            return True
-        method = str(request["method"])
-        params = request.get("params")
-        params = params if isinstance(params, dict) else {}
-        if method == "initialize":
-            client = params.get("clientInfo")
-            self._dispatcher.client_initialized(client.get("name") if isinstance(client, dict) else None)
-        headers = dict(scope["headers"])
-        text_view = headers.get(RESULT_VIEW_HEADER.lower().encode(), b"").strip().lower() == b"text"
-        result = handshake_result(method, params, text_view=text_view)
-        await send_json(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": result})
-        return True
+        return await answer_handshake(scope, body, send, on_initialize=self._dispatcher.client_initialized)
 
 
 async def _not_strict_json(body: bytes) -> str | None:

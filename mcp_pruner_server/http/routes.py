@@ -18,9 +18,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.http.asgi import ChunkedJSONResponse, SafeJSONResponse
 from mcp_pruner_server.http.execute import ExecuteEndpoint
+from mcp_pruner_server.http.responses import ChunkedJSONResponse, SafeJSONResponse
+from mcp_pruner_server.http.startup_app import liveness
 from mcp_pruner_server.jsonrpc import refusal, rest_error
 from mcp_pruner_server.jsonsafe import dumps_chunks
 from mcp_pruner_server.logs import log_event, log_exception
@@ -52,17 +52,7 @@ def _uptime_ms(parts: ServerParts) -> int:
 async def get_healthz(request: Request) -> Response:
     """`GET /healthz`: liveness for the runner's probes, `{ok, status, server, time}`."""
     parts = server_parts(request)
-    return SafeJSONResponse(
-        {
-            "ok": True,
-            "status": "ok",
-            "server": {"name": SERVER_NAME, "version": __version__},
-            "time": {
-                "started_at": parts.started_at.isoformat(timespec="milliseconds"),
-                "uptime_ms": _uptime_ms(parts),
-            },
-        }
-    )
+    return SafeJSONResponse(liveness(parts.started_at, parts.started_monotonic))
 
 
 async def get_health(request: Request) -> Response:

@@ -24,7 +24,7 @@ from mcp_pruner_server.errors import (
     InvalidParamsError,
     InvalidRequestError,
 )
-from mcp_pruner_server.http.asgi import ChunkedJSONResponse
+from mcp_pruner_server.http.responses import ChunkedJSONResponse
 from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,

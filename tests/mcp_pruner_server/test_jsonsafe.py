@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_pruner_server.http.asgi import SafeJSONResponse
+from mcp_pruner_server.http.responses import SafeJSONResponse
 from mcp_pruner_server.jsonsafe import (
     MAX_SAFE_INTEGER,
     dumps,

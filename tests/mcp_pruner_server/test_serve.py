@@ -261,11 +261,28 @@ async def test_a_request_outliving_the_sigterm_grace_gets_a_json_rpc_error_and_i
     assert alive == []  # bash and its sleep were killed with the request
 
 
-# What only the SDK or a gateway upstream needs: none of it may be imported before the server listens.
-NOT_BEFORE_LISTENING = ("mcp", "mcp_types", "pydantic", "httpx", "httpcore")
+# What only the SDK, a gateway upstream or a tool call needs: none of it may be imported before
+# the server listens (`http/startup_app.py` answers /healthz and the handshake without it).
+NOT_BEFORE_LISTENING = (
+    "mcp",
+    "mcp_types",
+    "pydantic",
+    "httpx",
+    "httpcore",
+    "starlette.applications",
+    "starlette.routing",
+    "starlette.responses",
+    "mcp_pruner_server.http.app",
+    "mcp_pruner_server.server_parts",
+    "mcp_pruner_server.pipeline.dispatcher",
+    "mcp_pruner_server.pruner_service",
+    "mcp_pruner_server.pruning",
+    "mcp_pruner_server.gateway",
+    "tools_exec",
+)
 
 
-def test_the_server_listens_and_lists_its_tools_on_mcp_before_the_sdk_or_httpx_is_imported(
+def test_the_server_listens_and_lists_its_tools_on_mcp_before_the_sdk_or_the_full_app_is_imported(
     tmp_path: Path,
 ) -> None:
     stderr_path = tmp_path.parent / f"{tmp_path.name}-importtime.log"
@@ -306,7 +323,8 @@ def test_the_server_listens_and_lists_its_tools_on_mcp_before_the_sdk_or_httpx_i
     assert called["result"]["structuredContent"]["status"] == "healthy"  # answered by the SDK
     assert "mcp_pruner_server.http.mcp_handshake" in imported  # the import lines are there
     assert sorted(imported.intersection(NOT_BEFORE_LISTENING)) == []
-    assert "mcp.server.streamable_http_manager" in log[len(before) :]  # loaded once listening
+    assert "mcp_pruner_server.pipeline.dispatcher" in log[len(before) :]  # loaded once listening
+    assert "mcp.server.streamable_http_manager" in log[len(before) :]
 
 
 # What a server has imported when it prints its ready line, then the SDK stack it loads after
