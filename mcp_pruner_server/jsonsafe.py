@@ -13,6 +13,7 @@ every route serializes through `sanitize()` first:
 | a lone surrogate (U+D800–U+DFFF) in any string or key | U+FFFD |
 | a tuple | a list |
 | a non-string dict key | its `str()` (as `json.dumps` does for numbers) |
+| a `json_slices.LongText` (a long string held in slices) | a `LongText`, each slice made safe |
 | any other object | its `str()` — never a 500 for a value nobody expected |
 
 One exception, in `rpc_dumps_bytes()`: a JSON-RPC answer's integer `id` is echoed exactly,
@@ -32,12 +33,13 @@ import re
 from collections.abc import Mapping
 
 from mcp_pruner_server import json_slices
+from mcp_pruner_server.json_slices import LongText
 
 # Number.MAX_SAFE_INTEGER: the largest integer every JSON client (IEEE-754 doubles) keeps exact.
 MAX_SAFE_INTEGER = 2**53 - 1
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
-JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+JsonValue = None | bool | int | float | str | LongText | list["JsonValue"] | dict[str, "JsonValue"]
 
 
 def safe_text(text: str) -> str:
@@ -81,6 +83,8 @@ def _float(value: float) -> float | str:
 
 
 def _sanitize_other(value: object) -> JsonValue:
+    if isinstance(value, LongText):
+        return LongText(safe_text(piece) for piece in value.slices)
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, str):
