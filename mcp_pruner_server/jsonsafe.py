@@ -114,6 +114,15 @@ def dumps(value: object) -> str:
     return json_slices.dumps_in_slices(sanitize(value))
 
 
+def dumps_text(value: object) -> str | LongText:
+    """`dumps()`, a `LongText` never joined when `value` holds a long string (`json_slices.dumps_long`).
+
+    Raises:
+        RecursionError: the value is nested deeper than the interpreter's recursion limit.
+    """
+    return json_slices.dumps_long(sanitize(value))
+
+
 def dumps_bytes(value: object) -> bytes:
     """`dumps()` encoded as UTF-8: a response body.
 
