@@ -210,7 +210,12 @@ class ToolDispatcher:
                 raise unknown
             self.stats.record_call(tool_name)
             reply = await self._run(trace, tool, arguments, note)
-            self._to_ledger(note, reply)
+            if self.ledger is not None and isinstance(reply.text, LongText):
+                # joined and pickled for the ledger's writer: big single steps, in a worker
+                # thread so the loop gets the GIL between them (no step of it runs on the loop)
+                await anyio.to_thread.run_sync(self._to_ledger, note, reply)
+            else:
+                self._to_ledger(note, reply)
             return reply
         except DomainRpcError as exc:
             note.refused_code = exc.code
@@ -232,7 +237,7 @@ class ToolDispatcher:
     def _to_ledger(self, note: CallNote, reply: ToolReply | None) -> None:
         if self.ledger is None:
             return
-        text = str(reply.text) if reply is not None else ""  # joined on the loop: the ledger is opt-in
+        text = str(reply.text) if reply is not None else ""
         try:
             record = to_record(note, self._context.root, result_text=text, agent=self.ledger.agent)
             self.ledger.submit(record)
