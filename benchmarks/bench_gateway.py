@@ -19,7 +19,11 @@
    ~2x the reply (its text and its parsed value: Python holds an emoji string at 4 bytes per
    character, as many bytes as its UTF-8, so 2x is the floor there too).
 
-Usage: .venv/bin/python benchmarks/bench_gateway.py [--runs N] [--calls N] [--memory [--memory-mib N]]
+   `lines` is the same size of log lines (a `\n` escape every 35 bytes), `--server SRC=EXE`
+   (repeatable) measures that server with another checkout's code first on its PYTHONPATH.
+
+Usage: .venv/bin/python benchmarks/bench_gateway.py [--runs N] [--calls N] [--memory [--memory-mib N]
+           [--server /tmp/before=.venv/bin/jeeves-mcp-pruner] [--server .venv/bin/jeeves-mcp-pruner]]
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import gc
 import http.server
+import itertools
 import json
 import os
 import socketserver
@@ -158,15 +163,20 @@ def server(root: Path, env: dict[str, str]) -> Iterator[str]:
 
 
 @contextmanager
-def server_process(root: Path, env: dict[str, str]) -> Iterator[tuple[str, int]]:
-    """A real server on 127.0.0.1: its URL and its pid."""
-    exe = Path(sys.executable).with_name("jeeves-mcp-pruner")
+def server_process(root: Path, env: dict[str, str], server: str = "") -> Iterator[tuple[str, int]]:
+    """A real server on 127.0.0.1: its URL and its pid. `server` is an executable, or `SRC=EXE`
+    (SRC first on its PYTHONPATH); this venv's by default."""
+    src, _, exe = server.rpartition("=")
+    exe = exe or str(Path(sys.executable).with_name("jeeves-mcp-pruner"))
+    full_env = {**os.environ, "JEEVES_MCP_PRUNER_TOKEN": "", **env}
+    if src:
+        full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, full_env.get("PYTHONPATH")]))
     process = subprocess.Popen(
-        [str(exe), "--host", "127.0.0.1", "--port", "0", "--root", str(root)],
+        [exe, "--host", "127.0.0.1", "--port", "0", "--root", str(root)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "JEEVES_MCP_PRUNER_TOKEN": "", **env},
+        env=full_env,
     )
     try:
         assert process.stdout is not None
@@ -208,7 +218,10 @@ def bench_overhead(calls: int) -> None:
 
 def big_reply(size: int, chars: str) -> bytes:
     """A `tools/call` response holding one string of `size` bytes of UTF-8."""
-    text = "x" * size if chars == "ascii" else "\U0001f600" * (size // 4)
+    if chars == "lines":
+        text = ("2026-11-28 12:00:00 INFO worker ok\n" * (size // 35 + 1))[: size - size // 35]
+    else:
+        text = "x" * size if chars == "ascii" else "\U0001f600" * (size // 4)
     result = {"content": [{"type": "text", "text": text}]}
     return json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}, ensure_ascii=False).encode()
 
@@ -286,7 +299,7 @@ def _as_sse(body: bytes) -> bytes:
     return b"event: message\ndata: " + body + b"\n\n"
 
 
-def bench_memory(mib: int) -> None:
+def bench_memory(mib: int, servers: list[str]) -> None:
     size = mib << 20
     request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "read", "arguments": {}}}
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -294,35 +307,35 @@ def bench_memory(mib: int) -> None:
         f"\ngateway memory: one {mib} MiB string forwarded and masked, server RSS growth over a warm "
         f"server (target ~{MEMORY_TARGET_RATIO:.0f}x the reply); load {load}"
     )
-    for chars in ("ascii", "emoji"):
+    for server, chars, (transport, frame, content_type) in itertools.product(
+        servers,
+        ("ascii", "emoji", "lines"),
+        (("json", _as_json, "application/json"), ("sse", _as_sse, "text/event-stream")),
+    ):
         reply = big_reply(size, chars)
-        for transport, frame, content_type in (
-            ("json", _as_json, "application/json"),
-            ("sse", _as_sse, "text/event-stream"),
-        ):
-            with TemporaryDirectory() as tmp, upstream_serving(frame, reply, content_type) as url:
-                servers = {"big": f"{url}/big", "small": f"{url}/small"}
-                env = {
-                    "JEEVES_GATEWAY_SERVERS": json.dumps(servers),
-                    "JEEVES_GATEWAY_MAX_REPLY_BYTES": str(4 * size),
-                }
-                gateway = server_process(Path(tmp), env)
-                with gateway as (base, pid), httpx.Client(timeout=300, trust_env=False) as client:
-                    client.post(f"{base}/api/mcp-gateway/small/rpc", json=request).raise_for_status()
-                    settle_rss(pid)
-                    route = f"{base}/api/mcp-gateway/big/rpc"
+        with TemporaryDirectory() as tmp, upstream_serving(frame, reply, content_type) as url:
+            upstreams = {"big": f"{url}/big", "small": f"{url}/small"}
+            env = {
+                "JEEVES_GATEWAY_SERVERS": json.dumps(upstreams),
+                "JEEVES_GATEWAY_MAX_REPLY_BYTES": str(4 * size),
+            }
+            gateway = server_process(Path(tmp), env, server)
+            with gateway as (base, pid), httpx.Client(timeout=300, trust_env=False) as client:
+                client.post(f"{base}/api/mcp-gateway/small/rpc", json=request).raise_for_status()
+                settle_rss(pid)
+                route = f"{base}/api/mcp-gateway/big/rpc"
 
-                    def forward(route: str = route, client: httpx.Client = client) -> httpx.Response:
-                        return client.post(route, json=request)
+                def forward(route: str = route, client: httpx.Client = client) -> httpx.Response:
+                    return client.post(route, json=request)
 
-                    before, growth, response = peak_rss_growth(pid, forward)
-            ratio = growth / len(reply)
-            print(
-                f"  {chars:<5} {transport:<4} reply {len(reply) / 2**20:5.1f} MiB: "
-                f"HTTP {response.status_code}, answer {len(response.content) / 1024:5.1f} KiB; "
-                f"RSS {before / 2**20:4.0f} MiB +{growth / 2**20:4.0f} MiB = {ratio:.1f}x the reply "
-                f"({'ok' if ratio <= MEMORY_TARGET_RATIO + 0.25 else 'MISSED'})"
-            )
+                before, growth, response = peak_rss_growth(pid, forward)
+        ratio = growth / len(reply)
+        print(
+            f"  {server[-40:]:<40} {chars:<5} {transport:<4} reply {len(reply) / 2**20:5.1f} MiB: "
+            f"HTTP {response.status_code}, answer {len(response.content) / 1024:5.1f} KiB; "
+            f"RSS {before / 2**20:4.0f} MiB +{growth / 2**20:4.0f} MiB = {ratio:.1f}x the reply "
+            f"({'ok' if ratio <= MEMORY_TARGET_RATIO + 0.25 else 'MISSED'})"
+        )
 
 
 def main() -> None:
@@ -331,9 +344,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--memory", action="store_true", help="only the big-reply memory figures")
     parser.add_argument("--memory-mib", type=int, default=64)
+    parser.add_argument("--server", action="append", help="with --memory: an executable, or SRC=EXE")
     args = parser.parse_args()
     if args.memory:
-        bench_memory(args.memory_mib)
+        bench_memory(args.memory_mib, args.server or [""])
         return
     bench_masking(args.runs)
     bench_overhead(args.calls)

@@ -10,25 +10,110 @@ Between two slices the thread gives the GIL back, so the loop runs every few mil
 `loads_in_slices(body)` and `dumps_in_slices(value)` give what `json.loads` / `json.dumps(...,
 ensure_ascii=False, allow_nan=False)` give. Many small values (a million-key object) are still one
 `json` call: slicing helps where the bytes sit in long strings.
+
+Even a slice-by-slice parse ends in one `"".join` when the answer is a `str`: 60 MB joined held the
+GIL 140-220 ms on the loaded 2-core host. So `loads_utf8_in_slices(buffer)` (the gateway's big
+replies, as bytes) never builds its long strings: each is a `LongText`, its slices as parsed, which
+`len`, slicing, `isascii` and equality read slice by slice, and which `dumps_chunks` writes slice by
+slice. A long text is joined only where a whole `str` is needed (`str(long_text)`).
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+import mmap
 import os
 import re
-from collections.abc import Callable, Iterator
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import AnyStr, Final, Generic
 
 # One slice of a long string: ~2-3 ms of `json` work on a busy host, under the 5 ms switch interval.
 SLICE_CHARS: Final = 256 * 1024
 # One slice of a long list (the line numbers of a 14 MB file): ~1 ms of `json` work.
 SLICE_ITEMS: Final = 10_000
 # A JSON string literal's content, escapes included; possessive: scanned once (`gateway/forward.py`).
-_STRING_CONTENT = re.compile(r'[^"\\]*+(?:\\.[^"\\]*+)*+', re.DOTALL)
+_STRING_CONTENT = r'[^"\\]*+(?:\\.[^"\\]*+)*+'
 # A `\uD800`-`\uDBFF` escape: the first half of a pair, never cut from its second half.
-_HIGH_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\Z")
+_HIGH_SURROGATE_ESCAPE = r"\\u[dD][89abAB][0-9a-fA-F]{2}\Z"
+# How many characters of each end `LongText.__hash__` reads: equal texts hash alike however sliced.
+_HASHED_END_CHARS: Final = 64
+
+
+class LongText:
+    """A string longer than a slice, held as its slices and never joined by this module: what
+    `loads_utf8_in_slices` gives for a long string literal. `len`, slicing (`text[a:b]`, a `str`),
+    `isascii` and equality (with a `str` or another `LongText`, by content) read it slice by slice;
+    `str(text)` joins it (one operation on all of it: only where a whole string is needed)."""
+
+    __slots__ = ("_length", "slices")
+
+    def __init__(self, slices: Iterable[str]) -> None:
+        self.slices: tuple[str, ...] = tuple(piece for piece in slices if piece)
+        self._length = sum(map(len, self.slices))
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __str__(self) -> str:
+        return "".join(self.slices)
+
+    def __repr__(self) -> str:
+        return f"LongText(<{self._length} chars in {len(self.slices)} slices>)"
+
+    def __getitem__(self, key: slice) -> str:
+        start, stop, step = key.indices(self._length)
+        if step != 1:
+            raise ValueError("a LongText is sliced with step 1 only")
+        parts: list[str] = []
+        offset = 0
+        for piece in self.slices:
+            if offset >= stop:
+                break
+            if offset + len(piece) > start:
+                parts.append(piece[max(0, start - offset) : stop - offset])
+            offset += len(piece)
+        return "".join(parts)
+
+    def isascii(self) -> bool:
+        return all(piece.isascii() for piece in self.slices)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, str | LongText):
+            return NotImplemented
+        if len(other) != self._length:
+            return False
+        offset = 0
+        for piece in self.slices:
+            if other[offset : offset + len(piece)] != piece:
+                return False
+            offset += len(piece)
+        return True
+
+    def __hash__(self) -> int:
+        return hash((self._length, self[:_HASHED_END_CHARS], self[-_HASHED_END_CHARS:]))
+
+
+@dataclass(frozen=True)
+class _Syntax(Generic[AnyStr]):
+    """What the literal scan needs to know of a body of text or of UTF-8 bytes."""
+
+    quote: AnyStr
+    backslash: AnyStr
+    content: re.Pattern[AnyStr]
+    high_surrogate_escape: re.Pattern[AnyStr]
+    utf8: bool  # a cut must then fall on a character's first byte
+
+
+_TEXT = _Syntax('"', "\\", re.compile(_STRING_CONTENT, re.DOTALL), re.compile(_HIGH_SURROGATE_ESCAPE), False)
+_UTF8 = _Syntax(
+    b'"',
+    b"\\",
+    re.compile(_STRING_CONTENT.encode(), re.DOTALL),
+    re.compile(_HIGH_SURROGATE_ESCAPE.encode()),
+    True,
+)
 
 
 def loads_in_slices(body: str, parse_constant: Callable[[str], object]) -> object:
@@ -41,11 +126,11 @@ def loads_in_slices(body: str, parse_constant: Callable[[str], object]) -> objec
     """
     nonce = os.urandom(8).hex()
     skeleton: list[str] = []
-    long_strings: dict[str, str] = {}
+    long_strings: dict[str, str | LongText] = {}
     done = 0
-    for start, end in _long_literals(body):
+    for start, end in _long_literals(_TEXT, body, len(body)):
         placeholder = f"\0{nonce}:{len(long_strings)}"
-        long_strings[placeholder] = _parse_string(body, start + 1, end - 1)
+        long_strings[placeholder] = "".join(_parse_string(_TEXT, body, start + 1, end - 1))
         skeleton += [body[done:start], json.dumps(placeholder)]
         done = end
     if not long_strings:
@@ -58,6 +143,57 @@ def loads_in_slices(body: str, parse_constant: Callable[[str], object]) -> objec
         # deeper than this walk's Python frames reach (~500), where the C parser goes to ~1000:
         # the body parsed whole, as without a long string (the GIL held longer, once)
         return json.loads(body, parse_constant=parse_constant)
+
+
+def loads_utf8_in_slices(
+    buffer: bytes | mmap.mmap, size: int, parse_constant: Callable[[str], object]
+) -> object:
+    """`json.loads(buffer[:size].decode("utf-8"), parse_constant=...)`, with every string longer
+    than `SLICE_CHARS` bytes of UTF-8 a `LongText` (parsed a slice at a time, never joined) and
+    no step over the whole buffer at once. Strict UTF-8: the caller decides what a body that is
+    not means (the gateway reads it as `json.loads` reads bytes).
+
+    Raises:
+        ValueError: the body is not JSON; UnicodeDecodeError (a ValueError): not UTF-8.
+        RecursionError: it nests deeper than the parser's (or the walk putting the strings
+            back's) recursion limit.
+    """
+    nonce = os.urandom(8).hex()
+    skeleton: list[bytes] = []
+    long_strings: dict[str, str | LongText] = {}
+    done = 0
+    for start, end in _long_literals(_UTF8, buffer, size):
+        placeholder = f"\0{nonce}:{len(long_strings)}"
+        long_strings[placeholder] = LongText(_parse_string(_UTF8, buffer, start + 1, end - 1))
+        skeleton += [buffer[done:start], json.dumps(placeholder).encode()]
+        done = end
+    skeleton.append(buffer[done:size])
+    value = json.loads(b"".join(skeleton).decode("utf-8"), parse_constant=parse_constant)
+    return _put_back(value, long_strings) if long_strings else value
+
+
+def count_in_slices(buffer: bytes | mmap.mmap, start: int, stop: int, needles: tuple[bytes, ...]) -> int:
+    """How many of `needles` (single bytes) `buffer[start:stop]` holds, a slice at a time."""
+    total = 0
+    for at in range(start, stop, SLICE_CHARS):
+        piece = buffer[at : min(at + SLICE_CHARS, stop)]
+        total += sum(piece.count(needle) for needle in needles)
+    return total
+
+
+def count_outside_strings(buffer: bytes | mmap.mmap, size: int, needles: tuple[bytes, ...]) -> int:
+    """How many of `needles` (single bytes) `buffer[:size]` holds outside its string literals (a
+    literal never closed runs to the end), no step over more than a slice."""
+    total = 0
+    at = 0
+    while at < size:
+        opening = buffer.find(b'"', at, size)
+        total += count_in_slices(buffer, at, size if opening < 0 else opening, needles)
+        end = None if opening < 0 else _literal_end(_UTF8, buffer, opening, size)
+        if end is None:
+            break
+        at = end
+    return total
 
 
 def decode_in_slices(body: bytes) -> str:
@@ -74,13 +210,17 @@ def decode_in_slices(body: bytes) -> str:
     return "".join(pieces)
 
 
-def _long_literals(body: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each string literal longer than `SLICE_CHARS`, found with no regex running
-    over more than a slice (one over a 14 MB literal held the GIL ~140 ms). Stops at a literal
-    never closed: `json.loads` then says what is wrong with the body."""
+# A body the literal scan reads: text, or UTF-8 bytes (an anonymous `mmap` of a big reply).
+_Body = str | bytes | mmap.mmap
+
+
+def _long_literals(syntax: _Syntax[AnyStr], body: _Body, size: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of each string literal longer than `SLICE_CHARS` in `body[:size]`, found with
+    no regex running over more than a slice (one over a 14 MB literal held the GIL ~140 ms).
+    Stops at a literal never closed: `json.loads` then says what is wrong with the body."""
     at = 0
-    while (opening := body.find('"', at)) >= 0:
-        end = _literal_end(body, opening)
+    while (opening := body.find(syntax.quote, at, size)) >= 0:  # type: ignore[arg-type]
+        end = _literal_end(syntax, body, opening, size)
         if end is None:
             return
         if end - opening > SLICE_CHARS:
@@ -88,62 +228,70 @@ def _long_literals(body: str) -> Iterator[tuple[int, int]]:
         at = end
 
 
-def _literal_end(body: str, opening: int) -> int | None:
+def _literal_end(syntax: _Syntax[AnyStr], body: _Body, opening: int, size: int) -> int | None:
     """The end of the string literal opened at `opening`, found a slice at a time; None if the
     body ends first."""
-    at, size = opening + 1, len(body)
+    at = opening + 1
     while True:
-        match = _STRING_CONTENT.match(body, at, min(at + SLICE_CHARS, size))
+        match = syntax.content.match(body, at, min(at + SLICE_CHARS, size))  # type: ignore[arg-type]
         assert match is not None  # the pattern matches the empty string
-        if match.end() < size and body[match.end()] == '"':
+        if match.end() < size and body[match.end() : match.end() + 1] == syntax.quote:
             return match.end() + 1
         if match.end() == at or match.end() >= size:
             return None  # a lone backslash at the end, or no closing quote
         at = match.end()
 
 
-def _parse_string(body: str, start: int, end: int) -> str:
-    """The string whose literal's content is `body[start:end]`, parsed slice by slice."""
-    pieces: list[str] = []
+def _parse_string(syntax: _Syntax[AnyStr], body: _Body, start: int, end: int) -> Iterator[str]:
+    """The slices of the string whose literal's content is `body[start:end]`, parsed one by one.
+
+    Raises:
+        ValueError: the literal is not a JSON string; UnicodeDecodeError: not UTF-8.
+    """
     at = start
     while at < end:
-        cut = _safe_cut(body, at, at + SLICE_CHARS, end) if end - at > SLICE_CHARS else end
-        pieces.append(json.loads(f'"{body[at:cut]}"'))
+        cut = _safe_cut(syntax, body, at, at + SLICE_CHARS, end) if end - at > SLICE_CHARS else end
+        piece = body[at:cut]
+        yield json.loads(f'"{piece if isinstance(piece, str) else piece.decode("utf-8")}"')
         at = cut
-    return "".join(pieces)
 
 
-def _safe_cut(body: str, floor: int, cut: int, end: int) -> int:
+def _safe_cut(syntax: _Syntax[AnyStr], body: _Body, floor: int, cut: int, end: int) -> int:
     """A cut after `floor`, at or before `cut` when it can (else the first one after it, at most
-    `end`), that splits no escape or surrogate pair: right before a backslash that starts an
-    escape (one not preceded by a backslash, nor by the first half of a pair), or anywhere in a
-    slice without any backslash."""
-    backslash = body.rfind("\\", floor, cut)
+    `end`), that splits no escape, surrogate pair or UTF-8 character: right before a backslash
+    that starts an escape (one not preceded by a backslash, nor by the first half of a pair), or
+    anywhere in a slice without any backslash (on a character's first byte)."""
+    backslash = body.rfind(syntax.backslash, floor, cut)  # type: ignore[arg-type]
     if backslash < 0:
+        while syntax.utf8 and cut > floor + 1 and body[cut : cut + 1][0] & 0xC0 == 0x80:  # type: ignore[operator]
+            cut -= 1  # a continuation byte: the character starts before it
         return cut
     while backslash > floor:
-        while backslash > floor and body[backslash - 1] == "\\":
+        while backslash > floor and body[backslash - 1 : backslash] == syntax.backslash:
             backslash -= 1  # the start of the run: an escape starts there
-        if backslash > floor and not _after_high_surrogate(body, floor, backslash):
+        if backslash > floor and not _after_high_surrogate(syntax, body, floor, backslash):
             return backslash
-        backslash = body.rfind("\\", floor, backslash)
+        backslash = body.rfind(syntax.backslash, floor, backslash)  # type: ignore[arg-type]
     # a slice of nothing but escapes: the first cut after it
-    after = body.find("\\", cut + 1, end)
-    while after > 0 and (body[after - 1] == "\\" or _after_high_surrogate(body, floor, after)):
-        after = body.find("\\", after + 1, end)
+    after = body.find(syntax.backslash, cut + 1, end)  # type: ignore[arg-type]
+    while after > 0 and (
+        body[after - 1 : after] == syntax.backslash or _after_high_surrogate(syntax, body, floor, after)
+    ):
+        after = body.find(syntax.backslash, after + 1, end)  # type: ignore[arg-type]
     return after if after > 0 else end
 
 
-def _after_high_surrogate(body: str, floor: int, at: int) -> bool:
-    return _HIGH_SURROGATE_ESCAPE.search(body, max(floor, at - 6), at) is not None
+def _after_high_surrogate(syntax: _Syntax[AnyStr], body: _Body, floor: int, at: int) -> bool:
+    return syntax.high_surrogate_escape.search(body, max(floor, at - 6), at) is not None  # type: ignore[arg-type]
 
 
-def _put_back(value: object, long_strings: dict[str, str]) -> object:
-    """`value` with each placeholder string replaced by the long string it stands for."""
+def _put_back(value: object, long_strings: dict[str, str | LongText]) -> object:
+    """`value` with each placeholder string replaced by the long string it stands for (a key by a
+    whole `str`: a dict key is a `str`)."""
     if isinstance(value, str):
         return long_strings.get(value, value)
     if isinstance(value, dict):
-        return {long_strings.get(k, k): _put_back(item, long_strings) for k, item in value.items()}
+        return {str(long_strings.get(k, k)): _put_back(item, long_strings) for k, item in value.items()}
     if isinstance(value, list):
         return [_put_back(item, long_strings) for item in value]
     return value
@@ -159,6 +307,52 @@ def dumps_in_slices(value: object) -> str:
         RecursionError: it nests deeper than the interpreter's recursion limit.
     """
     return "".join(_written_parts(value))
+
+
+def dumps_long(value: object) -> str | LongText:
+    """`dumps_in_slices(value)` never joined: a `LongText` of its parts when `value` holds a long
+    string or list (a 33 MB answer joined held the GIL ~100 ms), else the one `str`.
+
+    Raises:
+        ValueError, TypeError, RecursionError: as `dumps_in_slices`.
+    """
+    parts = _written_parts(value)
+    return parts[0] if len(parts) == 1 else LongText(parts)
+
+
+def joined_in_slices(lines: Iterable[str], separator: str = "\n") -> str | LongText:
+    """`separator.join(lines)`: one `str` when no longer than a slice, else a `LongText` of slices
+    of about `SLICE_CHARS` each (no join of the whole)."""
+    slices: list[str] = []
+    batch: list[str] = []
+    size = 0
+    for line in lines:
+        batch.append(line)
+        size += len(line) + len(separator)
+        if size >= SLICE_CHARS:
+            slices.append(separator.join(batch) + separator)
+            batch, size = [], 0
+    if not slices:
+        return separator.join(batch)
+    if batch:
+        slices.append(separator.join(batch))
+    else:
+        slices[-1] = slices[-1][: -len(separator)]
+    return LongText(slices)
+
+
+def whole_value(value: object) -> object:
+    """`value` with every `LongText` joined into its `str`: for a reader of whole strings (the
+    MCP SDK, a renderer). `value` itself when it holds none."""
+    if isinstance(value, LongText):
+        return str(value)
+    if isinstance(value, dict):
+        changed = {k: new for k, v in value.items() if (new := whole_value(v)) is not v}
+        return {**value, **changed} if changed else value
+    if isinstance(value, list):
+        items = [whole_value(item) for item in value]
+        return items if any(new is not old for new, old in zip(items, value, strict=True)) else value
+    return value
 
 
 def dumps_chunks(value: object) -> list[bytes]:
@@ -185,7 +379,7 @@ def dumps_chunks(value: object) -> list[bytes]:
 def _written_parts(value: object) -> list[str]:
     """The JSON text of `value` in parts, none of them longer than about a slice."""
     nonce = os.urandom(8).hex()
-    taken: dict[str, str | list[object]] = {}
+    taken: dict[str, str | LongText | list[object]] = {}
     skeleton = json.dumps(_take_out(value, taken, nonce), ensure_ascii=False, allow_nan=False)
     if not taken:
         return [skeleton]
@@ -201,7 +395,9 @@ def _written_parts(value: object) -> list[str]:
     return parts
 
 
-def _written_in_slices(value: str | list[object]) -> list[str]:
+def _written_in_slices(value: str | LongText | list[object]) -> list[str]:
+    if isinstance(value, LongText):
+        return ['"', *(json.dumps(piece, ensure_ascii=False)[1:-1] for piece in value.slices), '"']
     if isinstance(value, str):
         slices = range(0, len(value), SLICE_CHARS)
         return ['"', *(json.dumps(value[i : i + SLICE_CHARS], ensure_ascii=False)[1:-1] for i in slices), '"']
@@ -214,10 +410,12 @@ def _written_in_slices(value: str | list[object]) -> list[str]:
     return [*parts, "]"]
 
 
-def _take_out(value: object, taken: dict[str, str | list[object]], nonce: str) -> object:
-    """`value` with each string longer than a slice, and each list longer than `SLICE_ITEMS`,
-    replaced by a placeholder (in walk order, which is the order `json.dumps` writes them)."""
-    if isinstance(value, str):
+def _take_out(value: object, taken: dict[str, str | LongText | list[object]], nonce: str) -> object:
+    """`value` with each string longer than a slice, each `LongText`, and each list longer than
+    `SLICE_ITEMS`, replaced by a placeholder (in walk order, the order `json.dumps` writes them)."""
+    if isinstance(value, LongText):
+        pass
+    elif isinstance(value, str):
         if len(value) <= SLICE_CHARS:
             return value
     elif isinstance(value, dict):

@@ -13,6 +13,7 @@ every route serializes through `sanitize()` first:
 | a lone surrogate (U+D800–U+DFFF) in any string or key | U+FFFD |
 | a tuple | a list |
 | a non-string dict key | its `str()` (as `json.dumps` does for numbers) |
+| a `json_slices.LongText` (a long string held in slices) | a `LongText`, each slice made safe |
 | any other object | its `str()` — never a 500 for a value nobody expected |
 
 One exception, in `rpc_dumps_bytes()`: a JSON-RPC answer's integer `id` is echoed exactly,
@@ -29,15 +30,16 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from mcp_pruner_server import json_slices
+from mcp_pruner_server.json_slices import LongText
 
 # Number.MAX_SAFE_INTEGER: the largest integer every JSON client (IEEE-754 doubles) keeps exact.
 MAX_SAFE_INTEGER = 2**53 - 1
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
-JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+JsonValue = None | bool | int | float | str | LongText | list["JsonValue"] | dict[str, "JsonValue"]
 
 
 def safe_text(text: str) -> str:
@@ -54,17 +56,24 @@ def safe_text(text: str) -> str:
 def sanitize(value: object) -> JsonValue:
     """A copy of `value` that `json.dumps(..., allow_nan=False)` accepts and JS clients read exactly.
 
-    Raises:
-        RecursionError: the value is nested deeper than the interpreter's recursion limit.
+    Any depth: a value nested deeper than the recursive walk's frames reach (~500 levels, where
+    `json.loads` reads ~1000) is walked again with a stack of its own (`_sanitize_deep`).
     """
+    try:
+        return _sanitize(value)
+    except RecursionError:
+        return _sanitize_deep(value)
+
+
+def _sanitize(value: object) -> JsonValue:
     # Exact-type checks first: the walk runs on every answer, and a 500-match grep result
     # has thousands of nodes. Subclasses (IntEnum, StrEnum, ...) take the general path.
     if type(value) is str:
         return safe_text(value)
     if type(value) is dict:
-        return {k if type(k) is str and k.isascii() else _key(k): sanitize(v) for k, v in value.items()}
+        return {k if type(k) is str and k.isascii() else _key(k): _sanitize(v) for k, v in value.items()}
     if type(value) is list:
-        return [sanitize(item) for item in value]
+        return [_sanitize(item) for item in value]
     if type(value) is int:
         return value if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else str(value)
     if type(value) is float:
@@ -74,6 +83,50 @@ def sanitize(value: object) -> JsonValue:
     return _sanitize_other(value)
 
 
+# A container being rebuilt by `_sanitize_deep`: the copy, and the (key or None, child) pairs
+# still to put in it.
+_Frame = tuple[dict[str, JsonValue] | list[JsonValue], Iterator[tuple[str | None, object]]]
+
+
+def _sanitize_deep(value: object) -> JsonValue:
+    """`_sanitize(value)` without recursion: the containers still being filled on a list."""
+    root, children = _opened(value)
+    stack: list[_Frame] = [] if children is None else [(root, children)]  # type: ignore[list-item]
+    while stack:
+        copy, pending = stack[-1]
+        nxt = next(pending, None)
+        if nxt is None:
+            stack.pop()
+            continue
+        key, child = nxt
+        out, grandchildren = _opened(child)
+        if isinstance(copy, dict):
+            assert key is not None
+            copy[key] = out
+        else:
+            copy.append(out)
+        if grandchildren is not None:
+            stack.append((out, grandchildren))  # type: ignore[arg-type]
+    return root
+
+
+def _opened(value: object) -> tuple[JsonValue, Iterator[tuple[str | None, object]] | None]:
+    """A leaf's safe value and None, or an empty copy of a container and its children, each under
+    the key `_sanitize` gives it (None in a list): the same cases, in the same order."""
+    if type(value) is dict:
+        keys = (k if type(k) is str and k.isascii() else _key(k) for k in value)
+        return {}, zip(keys, value.values(), strict=True)
+    if type(value) is list:
+        return [], ((None, item) for item in value)
+    if value is None or isinstance(value, bool | str | int | float | LongText):
+        return _sanitize(value), None
+    if isinstance(value, Mapping):
+        return {}, ((_key(k), v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return [], ((None, item) for item in value)
+    return _sanitize(value), None
+
+
 def _float(value: float) -> float | str:
     if math.isfinite(value):
         return value
@@ -81,18 +134,20 @@ def _float(value: float) -> float | str:
 
 
 def _sanitize_other(value: object) -> JsonValue:
+    if isinstance(value, LongText):
+        return LongText(safe_text(piece) for piece in value.slices)
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, str):
         return safe_text(str(value))
     if isinstance(value, int):
-        return sanitize(int(value))
+        return _sanitize(int(value))
     if isinstance(value, float):
         return _float(float(value))
     if isinstance(value, Mapping):
-        return {_key(k): sanitize(v) for k, v in value.items()}
+        return {_key(k): _sanitize(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [sanitize(item) for item in value]
+        return [_sanitize(item) for item in value]
     return safe_text(str(value))
 
 
@@ -108,6 +163,15 @@ def dumps(value: object) -> str:
         RecursionError: the value is nested deeper than the interpreter's recursion limit.
     """
     return json_slices.dumps_in_slices(sanitize(value))
+
+
+def dumps_text(value: object) -> str | LongText:
+    """`dumps()`, a `LongText` never joined when `value` holds a long string (`json_slices.dumps_long`).
+
+    Raises:
+        RecursionError: the value is nested deeper than the interpreter's recursion limit.
+    """
+    return json_slices.dumps_long(sanitize(value))
 
 
 def dumps_bytes(value: object) -> bytes:

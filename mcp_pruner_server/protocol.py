@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, Literal
 
 from mcp_pruner_server import SERVER_NAME, __version__
+from mcp_pruner_server.json_slices import LongText
 
 if TYPE_CHECKING:
     from mcp_pruner_server.pipeline.dispatcher import ToolReply
@@ -94,11 +95,13 @@ def listed_tools(*, text_view: bool) -> list[dict[str, object]]:
 async def tool_result_text(tool: str, reply: ToolReply, text_block: TextBlock) -> str:
     """A tool result's text block: what the agent's model reads (`tools/model_text.py`), or the
     result's JSON with `text_block` `json` (the MCP spec's SHOULD, for clients that parse it)."""
-    if text_block == "json":
-        return reply.text
     from mcp_pruner_server.offload import run_off_loop_if_large
     from mcp_pruner_server.tools.model_text import model_text
 
+    reply = await run_off_loop_if_large(reply.whole, len(reply.text))  # strings read whole below
+    assert isinstance(reply.text, str)
+    if text_block == "json":
+        return reply.text
     render = functools.partial(model_text, tool, reply.structured)
     rendered: str | None = await run_off_loop_if_large(render, len(reply.text))
     return reply.text if rendered is None else rendered
@@ -111,5 +114,6 @@ def answer_text_size(answer: Mapping[str, object]) -> int:
     if isinstance(result, dict):
         content = result.get("content")
         if isinstance(content, list) and content and isinstance(content[0], dict):
-            return 2 * len(str(content[0].get("text", "")))
+            text = content[0].get("text", "")
+            return 2 * (len(text) if isinstance(text, str | LongText) else len(str(text)))
     return 0

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mcp_pruner_server.errors import InvalidRangeError, PruneIdNotFoundError
+from mcp_pruner_server.json_slices import LongText, joined_in_slices
 from mcp_pruner_server.pruning.text import split_lines, utf8_size
 from mcp_pruner_server.pruning.types import LINE_PREFIX_TEMPLATE
 
@@ -69,7 +70,7 @@ class RecoveredText:
     """The `recover_text` result (docs/tools.md#recover_text); `ranges` are the clamped ranges served."""
 
     prune_id: str
-    raw_text: str
+    raw_text: str | LongText  # a long answer in slices, never joined (`json_slices.py`)
     ranges: tuple[LineRange, ...]
     total_lines: int
 
@@ -190,15 +191,18 @@ class RecoveryStore:
             raise InvalidRangeError(
                 prune_id, f"the ranges ask for more than {MAX_RECOVER_OUTPUT_CHARS} chars"
             )
-        chunks: list[str] = []
-        for r in served:
-            selected = lines[r.start_line - 1 : r.end_line]
+
+        def selected(r: LineRange) -> list[str]:
+            chosen = lines[r.start_line - 1 : r.end_line]
             if include_line_numbers:
-                selected = [
-                    LINE_PREFIX_TEMPLATE.format(line_no=r.start_line + i) + s for i, s in enumerate(selected)
+                return [
+                    LINE_PREFIX_TEMPLATE.format(line_no=r.start_line + i) + s for i, s in enumerate(chosen)
                 ]
-            chunks.append("\n".join(selected))
-        return RecoveredText(prune_id, "\n".join(chunks), tuple(served), total)
+            return chosen
+
+        # every range holds a line: its lines and the next range's are joined by `\n` alike
+        raw_text = joined_in_slices(itertools.chain.from_iterable(map(selected, served)))
+        return RecoveredText(prune_id, raw_text, tuple(served), total)
 
     def stats(self) -> StoreStats:
         with self._lock:

@@ -11,7 +11,8 @@ raised as a `GatewayError` subclass naming the server and URL; nothing else esca
   without both), and the caller's `MCP-Protocol-Version` / `Mcp-Session-Id` when present.
   Never the caller's `Authorization`: that is this server's own bearer token. An upstream
   configured with `bearer_token_env_var` gets `Authorization: Bearer <that variable's value>`.
-- Read: a JSON body (capped at `max_reply_bytes`), or an SSE stream whose events' data are
+- Read: a JSON body (capped at `max_reply_bytes`; past `SLICED_REPLY_BYTES` kept as the chunks
+  read, a `ReceivedBody`, never joined or decoded on the event loop), or an SSE stream whose events' data are
   parsed as JSON and collected until every request id of the call has its response (a
   server may keep the stream open after it), or an empty 202/204 (notifications).
 - Bounded: `connect_timeout_ms` for the connection, `timeout_ms` for the whole exchange
@@ -24,8 +25,9 @@ from __future__ import annotations
 
 import functools
 import json
+import mmap
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, AnyStr, Final, Literal, TypeGuard
 
@@ -42,7 +44,12 @@ from mcp_pruner_server.gateway.errors import (
     UpstreamUnreachableError,
 )
 from mcp_pruner_server.gateway.sse import SseEventReader
-from mcp_pruner_server.json_slices import SLICE_CHARS
+from mcp_pruner_server.json_slices import (
+    SLICE_CHARS,
+    count_in_slices,
+    count_outside_strings,
+    loads_utf8_in_slices,
+)
 from mcp_pruner_server.offload import run_off_loop_if_large
 
 if TYPE_CHECKING:
@@ -66,7 +73,58 @@ DECODED_BYTES_PER_VALUE: Final = 50
 DECODE_MEMORY_FACTOR: Final = 2
 DECODE_MEMORY_FLOOR_BYTES: Final = 64 << 20
 
+# A JSON reply bigger than this is kept as the chunks read and parsed a slice at a time in a
+# worker thread (`ReceivedBody`): decoding 60 MB at once held the event loop ~200 ms. Below it,
+# one decode costs well under a millisecond.
+SLICED_REPLY_BYTES: Final = 1 << 20
+
 ReplyKind = Literal["json", "sse", "empty"]
+
+
+class ReceivedBody:
+    """A big JSON reply's bytes: the chunks as read, until `buffer()` (in a worker thread) copies
+    them into one anonymous `mmap`, freeing each as it goes, so the body is never held twice and
+    no step handles all of it at once. Parsed with `json_slices.loads_utf8_in_slices`: its long
+    strings stay in slices (`LongText`), decoded memory is what the reply's strings take."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self._chunks = chunks
+        self.size = sum(map(len, chunks))
+        self._buffer: mmap.mmap | None = None
+
+    def __len__(self) -> int:
+        return self.size
+
+    def buffer(self) -> mmap.mmap:
+        """The body in one anonymous mapping (its first call copies the chunks in and frees them)."""
+        if self._buffer is None:
+            buffer = mmap.mmap(-1, max(1, self.size))
+            self._chunks.reverse()
+            while self._chunks:
+                buffer.write(self._chunks.pop())
+            self._buffer = buffer
+        return self._buffer
+
+    def is_blank(self) -> bool:
+        """Whether the body is only whitespace (then the reply is `empty`), a slice at a time."""
+        if self._buffer is None:
+            return all(not chunk.strip() for chunk in self._chunks)
+        buffer = self._buffer
+        return all(not buffer[at : at + SLICE_CHARS].strip() for at in range(0, self.size, SLICE_CHARS))
+
+    def loads(self, parse_constant: Callable[[str], object]) -> object:
+        """The JSON value, long strings as `LongText` (`json_slices.loads_utf8_in_slices`).
+
+        Raises:
+            ValueError: not JSON, or not UTF-8 (UnicodeDecodeError).
+            RecursionError: nested deeper than the parser reads.
+        """
+        return loads_utf8_in_slices(self.buffer(), self.size, parse_constant)
+
+    def as_small_body(self) -> bytes | str:
+        """The body as a small reply's is kept (text when UTF-8): one copy of it all, for the
+        replies the slices cannot read, so they get the answer (or error) a small reply gets."""
+        return _as_text(bytearray(self.buffer()[: self.size]))
 
 
 @dataclass(frozen=True)
@@ -77,14 +135,16 @@ class UpstreamReply:
     url: str
     status: int
     kind: ReplyKind
-    body: bytes | str = b""  # text when it decoded as UTF-8 (`_as_text`)
+    body: bytes | str | ReceivedBody = b""  # text when it decoded as UTF-8 (`_as_text`)
     messages: tuple[object, ...] = ()
     session_id: str | None = None
     size: int = 0  # bytes read from the upstream: the JSON body, or the whole SSE stream read
 
 
-def excerpt(body: bytes | str) -> str:
+def excerpt(body: bytes | str | ReceivedBody) -> str:
     """The start of a body, decoded leniently, for error messages."""
+    if isinstance(body, ReceivedBody):  # UTF-8 (it parsed): its first characters, as a text body's
+        return body.buffer()[: 4 * EXCERPT_CHARS].decode("utf-8", "ignore")[:EXCERPT_CHARS]
     start = body[:EXCERPT_CHARS]
     return start if isinstance(start, str) else start.decode("utf-8", "replace")
 
@@ -196,26 +256,32 @@ class UpstreamClient:
                 server, url, response.status_code, "sse", messages=messages, session_id=session_id, size=size
             )
         body, size = await self._read_body(server, url, response)
-        kind: ReplyKind = "json" if body.strip() else "empty"
+        blank = body.is_blank() if isinstance(body, ReceivedBody) else not body.strip()
+        kind: ReplyKind = "empty" if blank else "json"
         return UpstreamReply(
             server, url, response.status_code, kind, body=body, session_id=session_id, size=size
         )
 
-    async def _read_body(self, server: str, url: str, response: httpx.Response) -> tuple[bytes | str, int]:
-        """The body (text when UTF-8) and its size in bytes."""
+    async def _read_body(
+        self, server: str, url: str, response: httpx.Response
+    ) -> tuple[bytes | str | ReceivedBody, int]:
+        """The body (text when UTF-8; a `ReceivedBody` past `SLICED_REPLY_BYTES`) and its size."""
         limit = self._config.max_reply_bytes
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise UpstreamReplyTooLargeError(server, url, limit)
-        # One growing buffer, then text: a list of chunks joined was two copies of the body at
-        # once, and `json.loads(bytes)` decodes a third; a 64 MB one-string reply peaked at 3x.
-        buffer = bytearray()
+        # The chunks as read: no step on the event loop handles more than one (a growing buffer
+        # copied itself on realloc, and its decode held the loop ~200 ms for 60 MB).
+        chunks: list[bytes] = []
+        size = 0
         async for chunk in response.aiter_bytes():
-            buffer += chunk
-            if len(buffer) > limit:
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
                 raise UpstreamReplyTooLargeError(server, url, limit)
-        size = len(buffer)
-        return _as_text(buffer), size
+        if size > SLICED_REPLY_BYTES:
+            return ReceivedBody(chunks), size
+        return _as_text(bytearray(b"".join(chunks))), size
 
     async def _read_sse(
         self, server: str, url: str, response: httpx.Response, request_ids: frozenset[object]
@@ -279,16 +345,24 @@ _STRING = re.compile(_STRING_PATTERN, re.DOTALL)
 _STRING_BYTES = re.compile(_STRING_PATTERN.encode(), re.DOTALL)
 
 
-def json_values_in(body: bytes | str, *, inside_strings: bool = False) -> int:
+def json_values_in(body: bytes | str | ReceivedBody, *, inside_strings: bool = False) -> int:
     """An upper-bound count of the values `body` decodes to: separators and containers, at C
     speed; those inside strings too with `inside_strings` (fast), else not (a pass over the
     strings: ~0.7 s for 26 MB of escaped CSV). A comma inside a string is no value: a 20 MB CSV
-    in one string counted 8.8 million and was refused."""
+    in one string counted 8.8 million and was refused. A `ReceivedBody` is counted a slice at a
+    time, its strings skipped slice by slice too."""
+    if isinstance(body, ReceivedBody):
+        if inside_strings:
+            return count_in_slices(body.buffer(), 0, body.size, _SEPARATOR_BYTES) + 1
+        return count_outside_strings(body.buffer(), body.size, _SEPARATOR_BYTES) + 1
     if isinstance(body, str):
         bare = body if inside_strings else _STRING.sub('""', body)
         return _separators(bare, (",", "[", "{")) + 1
     bare_bytes = body if inside_strings else _STRING_BYTES.sub(b'""', body)
     return _separators(bare_bytes, (b",", b"[", b"{")) + 1
+
+
+_SEPARATOR_BYTES: Final = (b",", b"[", b"{")
 
 
 def _separators(text: AnyStr, separators: tuple[AnyStr, ...]) -> int:
@@ -298,7 +372,7 @@ def _separators(text: AnyStr, separators: tuple[AnyStr, ...]) -> int:
     return sum(text.count(s, at, at + step) for at in range(0, len(text), step) for s in separators)
 
 
-def check_decode_memory(server: str, url: str, body: bytes | str) -> None:
+def check_decode_memory(server: str, url: str, body: bytes | str | ReceivedBody) -> None:
     """Refuse, before `json.loads`, a body whose values would take far more memory than its bytes.
 
     Raises:

@@ -36,6 +36,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
+from mcp_pruner_server.json_slices import LongText
+
 # Observation masking (docs/http.md#gateway), plus the recovery id the agent passes to `recover_text`.
 MARKER_TEMPLATE: Final = (
     "\n... [KIMI_PROXY_OBSERVATION_MASKED original_chars={original} head={head} tail={tail}"
@@ -44,7 +46,9 @@ MARKER_TEMPLATE: Final = (
 # Written in place of an id when the middle could not be stored (larger than the whole store).
 UNRECOVERABLE_ID: Final = "unavailable"
 
-StringMasker = Callable[[str], str]
+# A long string of a big reply is a `LongText` (its slices, never joined: `json_slices.py`).
+Text = str | LongText
+StringMasker = Callable[[Text], Text]
 _Key = TypeVar("_Key", str, int)  # a dict's key or a list's index
 
 
@@ -77,13 +81,14 @@ class SplitString:
         return len(self.head) + len(self.middle) + len(self.tail)
 
 
-def split_long_string(text: str, options: MaskOptions) -> SplitString:
-    """Cut `text` into head, middle and tail (call it for `len(text) > options.max_chars`)."""
+def split_long_string(text: Text, options: MaskOptions) -> SplitString:
+    """Cut `text` into head, middle and tail (call it for `len(text) > options.max_chars`); the
+    middle of a `LongText` is joined (it goes to the store, which holds a `str`)."""
     tail_start = max(options.head_chars, len(text) - options.tail_chars)
     return SplitString(text[: options.head_chars], text[options.head_chars : tail_start], text[tail_start:])
 
 
-def head_and_tail(text: str, options: MaskOptions) -> SplitString:
+def head_and_tail(text: Text, options: MaskOptions) -> SplitString:
     """`split_long_string` without its middle, for a middle that will not be stored: slicing a
     64 MB middle only for the store to refuse it was one more copy of the reply in memory."""
     tail_start = max(options.head_chars, len(text) - options.tail_chars)
@@ -94,7 +99,7 @@ def head_and_tail(text: str, options: MaskOptions) -> SplitString:
 MEASURE_CHUNK_CHARS = 65_536
 
 
-def middle_utf8_bytes(text: str, options: MaskOptions, at_most: int | None = None) -> int:
+def middle_utf8_bytes(text: Text, options: MaskOptions, at_most: int | None = None) -> int:
     """The UTF-8 size of the middle `split_long_string` would cut from `text`, without cutting it.
 
     Its length alone says too little: a middle of emoji is 4 bytes per character, so a store
@@ -134,7 +139,7 @@ def transform_long_strings(value: object, max_chars: int, mask: StringMasker) ->
     Raises:
         RecursionError: `value` is nested deeper than the interpreter's recursion limit.
     """
-    if isinstance(value, str):
+    if isinstance(value, str | LongText):
         return mask(value) if len(value) > max_chars else value
     if isinstance(value, dict):
         return _walk_dict(value, max_chars, mask)
@@ -198,13 +203,14 @@ def _mask_tool_result(
 ) -> dict[str, object]:
     structured = result["structuredContent"]
     masked_structured = transform_long_strings(structured, max_chars, mask)
-    rendered: str | None = None
+    rendered: Text | None = None
     content: list[object] = []
     for item in result["content"]:  # type: ignore[attr-defined]  # a list, checked by the caller
         text = item.get("text") if isinstance(item, dict) else None
-        if isinstance(text, str) and len(text) > max_chars and _is_json_of(text, structured):
+        if isinstance(text, str | LongText) and len(text) > max_chars and _is_json_of(text, structured):
             if rendered is None:
-                rendered = json.dumps(masked_structured, ensure_ascii=False)
+                # a long string left unmasked (`max_chars` past a slice) is written whole, as a str is
+                rendered = json.dumps(masked_structured, ensure_ascii=False, default=str)
                 if mask_rendered and len(rendered) > max_chars:
                     rendered = mask(rendered)
             content.append({**item, "text": rendered})
@@ -227,14 +233,24 @@ def _mask_tool_result(
     return out
 
 
-def _is_json_of(text: str, value: object) -> bool:
-    """`text` parses to `value` (checked only for texts that would otherwise be masked)."""
-    if not text.lstrip().startswith(("{", "[")):
+def _is_json_of(text: Text, value: object) -> bool:
+    """`text` parses to `value` (checked only for texts that would otherwise be masked; a
+    `LongText` that may be JSON is joined to be parsed: a reply sending its data twice)."""
+    if _first_visible_char(text) not in ("{", "["):
         return False
     try:
-        return bool(json.loads(text) == value)
+        return bool(json.loads(str(text)) == value)
     except (ValueError, RecursionError):
         return False
+
+
+def _first_visible_char(text: Text) -> str:
+    """The first character of `text.lstrip()`, "" if none, read slice by slice."""
+    for piece in text.slices if isinstance(text, LongText) else (text,):
+        visible = piece.lstrip()
+        if visible:
+            return visible[0]
+    return ""
 
 
 # -- the walk (hot path: scalars cost a few isinstance checks, no function call) -------------
@@ -257,7 +273,7 @@ def _mask_keys(node: dict[str, object], max_chars: int, mask: StringMasker) -> d
     out: dict[str, object] = {}
     for key, value in node.items():
         if len(key) > max_chars:
-            masked = mask(key)
+            masked = str(mask(key))  # a key is a str: so is its masked form
             new_key, n = masked, 1
             while new_key in out or (new_key != key and new_key in node):
                 n += 1
@@ -285,7 +301,7 @@ def _changed_children(
     changes: list[tuple[_Key, object]] | None = None
     for key, child in children:
         new: object
-        if isinstance(child, str):
+        if isinstance(child, str | LongText):
             if len(child) <= max_chars:
                 continue
             new = mask(child)

@@ -18,8 +18,8 @@ from mcp_pruner_server.gateway.errors import (
     UpstreamNotJsonError,
     UpstreamNotJsonRpcError,
 )
-from mcp_pruner_server.gateway.forward import UpstreamReply, check_decode_memory, excerpt
-from mcp_pruner_server.json_slices import SLICE_CHARS, loads_in_slices
+from mcp_pruner_server.gateway.forward import ReceivedBody, UpstreamReply, check_decode_memory, excerpt
+from mcp_pruner_server.json_slices import SLICE_CHARS, LongText, loads_in_slices
 from mcp_pruner_server.pruning.types import SOURCE_TYPES, SourceType
 from mcp_pruner_server.tools.read_tool import source_type_for
 
@@ -95,16 +95,25 @@ def decode_reply(reply: UpstreamReply, request: GatewayRequest) -> object | None
             return None
         raise UpstreamNotJsonError(server, url, f"HTTP {reply.status} with an empty body", "")
     check_decode_memory(server, url, reply.body)
+    body = reply.body
+    message: object = _NOT_PARSED
+    if isinstance(body, ReceivedBody):
+        try:
+            message = _whole_envelope(body.loads(_JSON_CONSTANTS.__getitem__))
+        except (ValueError, RecursionError):
+            body = body.as_small_body()  # read as a small body is: the same answer, or error
     try:
-        message: object = loads_lenient(reply.body)
+        if message is _NOT_PARSED:
+            assert not isinstance(body, ReceivedBody)
+            message = loads_lenient(body)
     except (ValueError, RecursionError) as exc:
         if not ok:
-            raise UpstreamHttpStatusError(server, url, reply.status, excerpt(reply.body)) from exc
-        raise UpstreamNotJsonError(server, url, str(exc) or type(exc).__name__, excerpt(reply.body)) from exc
+            raise UpstreamHttpStatusError(server, url, reply.status, excerpt(body)) from exc
+        raise UpstreamNotJsonError(server, url, str(exc) or type(exc).__name__, excerpt(body)) from exc
     problem = jsonrpc_problem(message) or id_mismatch(message, request)
     if problem is not None:
         if not ok:
-            raise UpstreamHttpStatusError(server, url, reply.status, excerpt(reply.body))
+            raise UpstreamHttpStatusError(server, url, reply.status, excerpt(body))
         raise UpstreamNotJsonRpcError(server, url, problem)
     return message
 
@@ -123,6 +132,30 @@ def loads_lenient(body: bytes | str) -> object:
 
 
 _JSON_CONSTANTS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+_NOT_PARSED = object()
+
+
+def _whole_envelope(message: object) -> object:
+    """`message` with any `LongText` outside `result` and `error.data` joined: only those are
+    walked and masked, the envelope's fields are read as strings (a 300k-character error message
+    is no observation)."""
+    if isinstance(message, list):
+        return [_whole_envelope(item) for item in message]
+    if not isinstance(message, dict) or not any(isinstance(v, LongText) for v in _envelope_fields(message)):
+        return message
+    whole = {k: str(v) if isinstance(v, LongText) and k != "result" else v for k, v in message.items()}
+    error = whole.get("error")
+    if isinstance(error, dict):
+        whole["error"] = {
+            k: str(v) if isinstance(v, LongText) and k != "data" else v for k, v in error.items()
+        }
+    return whole
+
+
+def _envelope_fields(message: dict[str, object]) -> list[object]:
+    error = message.get("error")
+    fields = [v for k, v in message.items() if k != "result"]
+    return fields + ([v for k, v in error.items() if k != "data"] if isinstance(error, dict) else [])
 
 
 def is_valid_id(value: object) -> bool:

@@ -34,12 +34,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+import anyio.to_thread
+
 from mcp_pruner_server.errors import DomainRpcError
 from mcp_pruner_server.gateway.config import GatewayConfig
 from mcp_pruner_server.gateway.errors import GatewayError, UpstreamNotJsonRpcError
 from mcp_pruner_server.gateway.forward import UpstreamClient, UpstreamReply
 from mcp_pruner_server.gateway.masking import (
     MaskOptions,
+    Text,
     head_and_tail,
     mask_message,
     middle_utf8_bytes,
@@ -92,7 +95,7 @@ class RecoverableMasker:
         self,
         store: RecoveryStore,
         options: MaskOptions,
-        replacements: Mapping[str, str] | None = None,
+        replacements: Mapping[Text, str] | None = None,
         new_id: Callable[[], str] = new_prune_id,
         *,
         max_stored: int = MAX_STORED_PER_REPLY,
@@ -104,17 +107,18 @@ class RecoverableMasker:
         self._new_id = new_id
         self._max_stored = max_stored
         self._max_bytes = store.max_bytes // STORE_SHARE_PER_REPLY if max_bytes is None else max_bytes
-        self._done: dict[str, str] = {}  # equal strings of one reply: one stored middle, one id
+        # equal strings of one reply: one stored middle, one id (a `LongText` equals its `str`)
+        self._done: dict[Text, str] = {}
         self._stored_bytes = 0
         self.masked = 0
         self.stored = 0
         self.unstored = 0  # masked past the per-reply caps or too large: `id=unavailable`
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, text: Text) -> str:
         done = self._done.get(text)
         if done is not None:
             return done
-        shown = self._replacements.get(text, text)
+        shown: Text = self._replacements.get(text, text)
         if len(shown) > self._options.max_chars:
             if self._may_store(middle_utf8_bytes(shown, self._options, at_most=self._max_bytes)):
                 parts = split_long_string(shown, self._options)
@@ -123,8 +127,9 @@ class RecoverableMasker:
                 self.unstored += 1
                 shown = render_masked(head_and_tail(shown, self._options), None, len(shown))
             self.masked += 1
-        self._done[text] = shown
-        return shown
+        whole = str(shown)  # a text no longer than `max_chars` (the masker is called past it)
+        self._done[text] = whole
+        return whole
 
     def _may_store(self, size: int) -> bool:
         """Whether a middle of `size` UTF-8 bytes can still fit."""
@@ -207,7 +212,7 @@ class GatewayService:
         self,
         reply: UpstreamReply,
         request: GatewayRequest,
-        replacements: Mapping[str, str],
+        replacements: Mapping[Text, str],
         headers: Mapping[str, str],
     ) -> tuple[GatewayAnswer, int]:
         return self._finish_decoded(reply, decode_reply(reply, request), replacements, headers)
@@ -216,7 +221,7 @@ class GatewayService:
         self,
         reply: UpstreamReply,
         message: object | None,
-        replacements: Mapping[str, str],
+        replacements: Mapping[Text, str],
         headers: Mapping[str, str],
     ) -> tuple[GatewayAnswer, int]:
         if message is None:
@@ -237,14 +242,14 @@ class GatewayService:
 
     def _decode_and_collect(
         self, reply: UpstreamReply, request: GatewayRequest
-    ) -> tuple[object | None, list[str]]:
+    ) -> tuple[object | None, list[Text]]:
         """The reply's message and its distinct long strings, first `MAX_PRUNED_STRINGS` (one walk)."""
         message = decode_reply(reply, request)
         if message is None:
             return None, []
-        candidates: dict[str, None] = {}
+        candidates: dict[Text, None] = {}
 
-        def collect(text: str) -> str:
+        def collect(text: Text) -> Text:
             if len(candidates) < MAX_PRUNED_STRINGS:
                 candidates[text] = None
             return text
@@ -255,13 +260,15 @@ class GatewayService:
             return message, []  # the masking step reports it
         return message, list(candidates)
 
-    async def _prune_long_strings(self, candidates: list[str], request: GatewayRequest) -> dict[str, str]:
-        """Engine-pruned text for the long strings of the reply (focus-question path)."""
+    async def _prune_long_strings(self, candidates: list[Text], request: GatewayRequest) -> dict[Text, str]:
+        """Engine-pruned text for the long strings of the reply (focus-question path); the engine
+        reads a whole `str`: a `LongText` is joined for it, off the event loop."""
         assert request.question is not None
-        replacements: dict[str, str] = {}
+        replacements: dict[Text, str] = {}
         for text in candidates:
+            whole = text if isinstance(text, str) else await anyio.to_thread.run_sync(str, text)
             outcome = await self._service.prune(
-                text,
+                whole,
                 request.question,
                 request.source_type,
                 PruneOptions(path=request.path),

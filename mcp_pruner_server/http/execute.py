@@ -111,9 +111,9 @@ def _assemble(reply: ToolReply) -> ExecuteAnswer:
             rest_error(TIMEOUT_CODE, message if isinstance(message, str) else "the tool timed out")
         )
         # `{ok: false, error}` with the partial output as `result`, before its closing brace.
-        return ExecuteAnswer(504, f'{timeout[:-1]}, "result": {reply.text}}}'.encode())
+        return ExecuteAnswer(504, f'{timeout[:-1]}, "result": {reply.text!s}}}'.encode())
     flag = "true" if reply.is_error else "false"
-    return ExecuteAnswer(200, f'{{"ok": true, "is_error": {flag}, "result": {reply.text}}}'.encode())
+    return ExecuteAnswer(200, f'{{"ok": true, "is_error": {flag}, "result": {reply.text!s}}}'.encode())
 
 
 class ExecuteEndpoint:

@@ -100,6 +100,7 @@ def build_sdk_server(dispatcher: ToolDispatcher, text_block: TextBlock = "plain"
             reply = await dispatcher.call(params.name, params.arguments)
         except DomainRpcError as exc:
             raise MCPError(exc.rpc_code, exc.message, sanitize_object(exc.data)) from exc
+        reply = await run_off_loop_if_large(reply.whole, len(reply.text))  # the SDK reads whole strings
         text = await tool_result_text(params.name, reply, text_block)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],

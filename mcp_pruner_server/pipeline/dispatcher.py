@@ -24,7 +24,8 @@ import anyio
 import anyio.to_thread
 
 from mcp_pruner_server.errors import DomainRpcError, InvalidParamsError
-from mcp_pruner_server.jsonsafe import dumps, sanitize_object
+from mcp_pruner_server.json_slices import LongText, whole_value
+from mcp_pruner_server.jsonsafe import dumps_text, sanitize_object
 from mcp_pruner_server.logs import log_exception
 from mcp_pruner_server.offload import OFF_LOOP_BYTES
 from mcp_pruner_server.pipeline.ledger_tap import CallNote, to_record
@@ -91,11 +92,21 @@ TraceObserver = Callable[[RequestTrace], None]
 
 @dataclass(frozen=True)
 class ToolReply:
-    """A `tools/call` result: `structuredContent` plus the same JSON as text."""
+    """A `tools/call` result: `structuredContent` plus the same JSON as text. A big one holds its
+    long strings as `LongText` (never joined: `/rpc` writes them a slice at a time); `whole()`
+    is the same reply for readers of whole strings."""
 
     structured: JsonObject
-    text: str
+    text: str | LongText
     is_error: bool
+
+    def whole(self) -> ToolReply:
+        """This reply with every `LongText` joined (itself when it holds none)."""
+        if not isinstance(self.text, LongText):
+            return self
+        structured = whole_value(self.structured)
+        assert isinstance(structured, dict)
+        return ToolReply(structured, str(self.text), self.is_error)
 
     def to_result(self) -> JsonObject:
         """The MCP `CallToolResult` as JSON."""
@@ -112,7 +123,7 @@ def new_request_id() -> str:
 
 def _safe_reply(value: JsonObject, is_error: bool) -> ToolReply:
     structured = sanitize_object(value)
-    return ToolReply(structured, dumps(structured), is_error)
+    return ToolReply(structured, dumps_text(structured), is_error)
 
 
 async def safe_reply(value: JsonObject, approx_size: int, is_error: bool) -> ToolReply:
@@ -199,7 +210,12 @@ class ToolDispatcher:
                 raise unknown
             self.stats.record_call(tool_name)
             reply = await self._run(trace, tool, arguments, note)
-            self._to_ledger(note, reply)
+            if self.ledger is not None and isinstance(reply.text, LongText):
+                # joined and pickled for the ledger's writer: big single steps, in a worker
+                # thread so the loop gets the GIL between them (no step of it runs on the loop)
+                await anyio.to_thread.run_sync(self._to_ledger, note, reply)
+            else:
+                self._to_ledger(note, reply)
             return reply
         except DomainRpcError as exc:
             note.refused_code = exc.code
@@ -221,7 +237,7 @@ class ToolDispatcher:
     def _to_ledger(self, note: CallNote, reply: ToolReply | None) -> None:
         if self.ledger is None:
             return
-        text = reply.text if reply is not None else ""
+        text = str(reply.text) if reply is not None else ""
         try:
             record = to_record(note, self._context.root, result_text=text, agent=self.ledger.agent)
             self.ledger.submit(record)
@@ -288,7 +304,11 @@ class ToolDispatcher:
         trace.advance(Trigger.SUCCEEDED)
         trace.advance(Trigger.CAPTURED)
         trace.advance(Trigger.NOT_PRUNABLE)
-        size = len(str(body.get("pruned_text", ""))) + len(str(body.get("raw_text", "")))
+        size = sum(
+            len(text)
+            for key in ("pruned_text", "raw_text")
+            if isinstance(text := body.get(key), str | LongText)
+        )
         reply = await safe_reply(body, size, False)
         trace.advance(Trigger.WRITTEN, mode="raw")
         return reply

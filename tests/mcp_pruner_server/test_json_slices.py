@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import mmap
 
 import pytest
 from hypothesis import given
@@ -70,3 +71,64 @@ def test_a_deeply_nested_body_with_a_long_string_is_read_as_json_loads_reads_it(
 
     body = "[" * depth + json.dumps("x" * (2 * json_slices.SLICE_CHARS)) + "]" * depth
     assert strict_loads(body.encode()) == json.loads(body)
+
+
+def _in_mmap(body: bytes) -> mmap.mmap:
+    buffer = mmap.mmap(-1, len(body) + 7)  # longer than the body: only `size` bytes are read
+    buffer.write(body)
+    return buffer
+
+
+@given(JSON_VALUES, st.booleans())
+def test_utf8_bytes_parsed_in_slices_are_what_json_loads_reads(value: object, ascii_only: bool) -> None:
+    body = json.dumps(value, ensure_ascii=ascii_only).encode()
+    parsed = json_slices.loads_utf8_in_slices(_in_mmap(body), len(body), _refuse)
+    assert parsed == json.loads(body)  # a LongText equals the str it holds
+    # ... and is written back as json.dumps writes that str
+    expected = json.dumps(json.loads(body), ensure_ascii=False, allow_nan=False).encode()
+    assert b"".join(json_slices.dumps_chunks(parsed)) == expected
+
+
+def test_a_long_string_of_utf8_bytes_stays_in_slices() -> None:
+    text = 'é😀\\"' * 40
+    body = json.dumps({"k": [text]}, ensure_ascii=False).encode()
+    parsed = json_slices.loads_utf8_in_slices(body, len(body), _refuse)
+    assert isinstance(parsed, dict)
+    long_text = parsed["k"][0]
+    assert isinstance(long_text, json_slices.LongText)
+    assert len(long_text.slices) > 10
+    assert all(len(piece) <= 5 for piece in long_text.slices)
+    assert long_text == text
+    assert text == long_text
+    assert str(long_text) == text
+    assert len(long_text) == len(text)
+    assert long_text[3:77] == text[3:77]
+    assert long_text[-9:] == text[-9:]
+    assert not long_text.isascii()
+    resliced = json_slices.LongText([text[:13], text[13:]])
+    assert resliced == long_text
+    assert hash(resliced) == hash(long_text)
+    assert long_text != text[:-1] + "x"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"a": "abcdefghijkl',  # never closed
+        b'{"a": "abc\\qdefghijkl"}',  # a bad escape
+        b'{"a": "abcdefgh\x01ijkl"}',  # a raw control character
+        b'{"a": "abcdefghijkl" "b"}',  # a bad skeleton
+        b'{"a": "abcdefghijkl", "b": NaN}',  # not JSON
+        b'{"a": "abcdefg\xff\xfehijkl"}',  # not UTF-8
+    ],
+)
+def test_utf8_bytes_that_are_not_json_are_refused(body: bytes) -> None:
+    with pytest.raises(ValueError, match=r"Unterminated|Invalid|Expecting|not JSON|can't decode"):
+        json_slices.loads_utf8_in_slices(body, len(body), _refuse)
+
+
+def test_separators_are_counted_outside_strings_a_slice_at_a_time() -> None:
+    body = b'[{"a,b[c{": "x,y,,z\\",[{"}, 1, [2, "never closed, [{'
+    separators = (b",", b"[", b"{")
+    assert json_slices.count_in_slices(body, 0, len(body), separators) == sum(map(body.count, separators))
+    assert json_slices.count_outside_strings(body, len(body), separators) == 6  # [ { , , [ ,

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mcp_pruner_server import jsonsafe
 from mcp_pruner_server.http.responses import SafeJSONResponse
 from mcp_pruner_server.jsonsafe import (
     MAX_SAFE_INTEGER,
@@ -103,3 +104,41 @@ def test_a_json_rpc_answer_echoes_an_integer_id_exactly_and_sanitizes_the_rest()
 def test_strict_loads_answers_json_nested_past_the_recursion_limit_as_not_json() -> None:
     with pytest.raises(ValueError, match="nests too deeply"):
         strict_loads(b"[" * 100_000)
+
+
+WEIRD_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()
+    | st.text(alphabet=st.sampled_from(["a", "\ud800", "é", "\udfff"])),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=3) | st.integers() | st.none() | st.booleans(), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@given(WEIRD_VALUES)
+def test_the_walk_for_deep_values_gives_what_the_recursive_walk_gives(value: object) -> None:
+    expected = jsonsafe._sanitize(value)
+    assert jsonsafe._sanitize_deep(value) == expected
+    assert json.dumps(jsonsafe._sanitize_deep(value)) == json.dumps(expected)  # same key order too
+
+
+@pytest.mark.parametrize("depth", [600, 900, 5_000])
+def test_a_value_nested_past_the_recursive_walk_is_made_safe_whole(depth: int) -> None:
+    # json.loads reads ~1000 levels; the walk stopped at ~500 with a RecursionError (a 500)
+    value: object = [math.nan, 2**60, "\ud800", (1,), {3: None}]
+    expected: object = ["NaN", str(2**60), "\ufffd", [1], {"3": None}]
+    for level in range(depth):
+        value = {"k": value} if level % 2 else [value]
+        expected = {"k": expected} if level % 2 else [expected]
+    safe = sanitize(value)
+    for level in reversed(range(depth)):  # compared level by level: `==` itself recurses
+        assert isinstance(safe, dict) if level % 2 else isinstance(safe, list)
+        assert isinstance(expected, dict) if level % 2 else isinstance(expected, list)
+        safe, expected = (safe["k"], expected["k"]) if level % 2 else (safe[0], expected[0])  # type: ignore[index, call-overload]
+    assert safe == expected

@@ -64,7 +64,9 @@ def reconstruct(service: PrunerService, result: PruneResult) -> str:
         found = MARKER.match(line)
         if found and line in {a.marker for a in result.annotations}:
             start, end = int(found[2]), int(found[3])
-            out.append(service.recover(result.prune_id, [(start, end)], include_line_numbers=False).raw_text)
+            out.append(
+                str(service.recover(result.prune_id, [(start, end)], include_line_numbers=False).raw_text)
+            )
         else:
             out.append(line)
     return "\n".join(out)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from mcp_pruner_server.gateway.masking import (
     MaskOptions,
     StringMasker,
+    Text,
     mask_response,
     middle_utf8_bytes,
     render_masked,
@@ -31,7 +32,7 @@ MARKER = re.compile(
 def masker(prune_id: str = "prn_TEST") -> tuple[list[str], StringMasker]:
     middles: list[str] = []
 
-    def mask(text: str) -> str:
+    def mask(text: Text) -> str:
         parts = split_long_string(text, OPTIONS)
         middles.append(parts.middle)
         return render_masked(parts, prune_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import tracemalloc
@@ -13,6 +14,9 @@ from typing import Any
 
 import pytest
 
+from mcp_pruner_server import json_slices
+from mcp_pruner_server.gateway import forward as forward_module
+from mcp_pruner_server.gateway import replies as replies_module
 from mcp_pruner_server.gateway import service as service_module
 from mcp_pruner_server.gateway.config import GatewayConfig
 from mcp_pruner_server.gateway.forward import UpstreamClient
@@ -274,3 +278,100 @@ async def test_a_file_the_tools_call_names_is_pruned_with_its_path(monkeypatch: 
     assert answer.body is not None
     assert b"def step_7(x):" in answer.body
     assert seen == [("code", "src/steps.py")]
+
+
+# -- big replies: parsed in slices (`forward.ReceivedBody`), answered as a small reply is ------------
+
+BIG_REPLY_BYTES = 3 * forward_module.SLICED_REPLY_BYTES
+
+
+def big_reply(kind: str) -> bytes:
+    """A reply past `SLICED_REPLY_BYTES` whose long strings cut hard: escapes, pairs, multi-byte
+    characters, lone surrogates, equal long strings, a long key, structured data sent twice."""
+    line = 'say "hi"\\ é\t😀 €\u2028 x\n'
+    long_text = line * (BIG_REPLY_BYTES // len(line.encode()) // 3)
+    structured = {"tool": "read", "content": long_text, "n": 2**60}
+    result: dict[str, object] = {
+        "content": [{"type": "text", "text": json.dumps(structured)}],
+        "structuredContent": structured,
+        "again": long_text,  # equal to `content`'s: one stored middle, one id
+        "mid": "m" * 5000,  # masked, shorter than a slice
+        "k" * 300_000: "a long key",
+    }
+    if kind != "utf8":
+        result["lone"] = "\ud800" + "s" * 300_000
+    if kind == "escaped":
+        return json.dumps({"jsonrpc": "2.0", "id": 1, "result": result, "x": math.nan}).encode()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}, ensure_ascii=False)
+    if kind == "not_utf8":
+        return body.encode("utf-8", "surrogatepass").replace(b"say", b"s\xffy", 1)
+    return body.encode("utf-8", "surrogatepass")  # "surrogate_bytes": JSON, not strict UTF-8
+
+
+def numbered_ids(body: bytes) -> bytes:
+    """`body` with each distinct recovery id replaced by its rank of first appearance, and the
+    upstream's port (each call has its own upstream) by PORT."""
+    ranks: dict[bytes, bytes] = {}
+    body = re.sub(rb"127\.0\.0\.1:\d+", b"127.0.0.1:PORT", body)
+    return re.sub(rb"prn_\w+", lambda m: ranks.setdefault(m.group(), b"ID%d" % len(ranks)), body)
+
+
+async def answer_of(reply: bytes) -> bytes:
+    async with up.serve(up.raw(200, reply)) as upstream:
+        config = GatewayConfig(servers={"fs": upstream.url})
+        service = PrunerService(PruningConfig(), RecoveryStore(60, 4096, 64 << 20))
+        gateway = GatewayService(config, service, UpstreamClient(config))
+        try:
+            answer = await gateway.handle("fs", b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}', {})
+        finally:
+            await gateway.aclose()
+            await service.aclose()
+    assert answer.status == 200
+    assert answer.body is not None
+    return numbered_ids(answer.body)
+
+
+@pytest.mark.parametrize("kind", ["utf8", "escaped", "surrogate_bytes", "not_utf8"])
+async def test_a_big_reply_is_answered_byte_for_byte_as_the_same_reply_read_whole(
+    monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    reply = big_reply(kind)
+    sliced = await answer_of(reply)
+    monkeypatch.setattr(forward_module, "SLICED_REPLY_BYTES", 1 << 40)  # every reply read whole
+    whole = await answer_of(reply)
+    assert sliced == whole
+    if kind == "not_utf8":
+        assert b'"code": -32015' in whole  # not JSON: the same error, the same excerpt
+    else:
+        assert b"KIMI_PROXY_OBSERVATION_MASKED" in whole
+        assert b"ID1" in whole
+
+
+async def test_a_big_reply_is_decoded_without_ever_holding_its_long_string_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 60 MB joined into one string held the GIL ~200 ms (issue 29) and took one more copy of the
+    # reply: its long strings now stay in slices, so no block is more than a few slices big
+    text = "2026-11-28 12:00:00 INFO worker ok\n" * (24_000_000 // 35)
+    result = {"content": [{"type": "text", "text": text}]}
+    reply = json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}).encode()
+    marker = f"original_chars={len(text)} ".encode()
+    del text
+    largest: list[int] = []
+    real = replies_module.decode_reply
+
+    def measured(*args: Any) -> object:  # a spy: the real function runs
+        message = real(*args)
+        traces = tracemalloc.take_snapshot().traces
+        largest.append(max(trace.size for trace in traces))
+        return message
+
+    monkeypatch.setattr(service_module, "decode_reply", measured)
+    tracemalloc.start()
+    try:
+        answer = await answer_of(reply)  # only what the gateway allocates is traced
+    finally:
+        tracemalloc.stop()
+    assert marker in answer
+    assert largest
+    assert largest[0] < 4 * json_slices.SLICE_CHARS + (1 << 20)

@@ -2,11 +2,14 @@
 envelope rules."""
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import httpx
 import pytest
 
+from mcp_pruner_server import json_slices, jsonsafe
+from mcp_pruner_server.http import rpc as rpc_module
 from tests import rpc_examples
 from tests.mcp_pruner_server.server_fixtures import JSON_HEADERS, call_tool, in_process, rpc
 
@@ -233,3 +236,73 @@ async def test_a_parse_error_ends_its_trace_with_tool_request_parse_failed(
     assert len(failed) == 1
     assert failed[0]["request_id"].startswith("req_")
     assert "Expecting property name" in failed[0]["data"]["error"]
+
+
+OPTIONS = {
+    "max_prune_ratio": 0.75,
+    "min_keep_lines": 1,
+    "timeout_ms": 1500,
+    "annotate_lines": True,
+    "include_markers": True,
+}
+
+
+@pytest.mark.parametrize("numbered", [False, True])
+async def test_a_big_recover_answer_is_the_json_of_its_lines_and_is_never_joined_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, numbered: bool
+) -> None:
+    # 500 ranges of a whole text made answers of 33 MB joined twice (the text, its JSON) while
+    # the event loop waited for the GIL (issue 29): the answer now stays in slices to the socket
+    lines = [f'line {n}: "quoted" \\ é😀 \u2028 tab\tend' for n in range(6000)]
+    text = "\n".join(lines)
+    ranges = [(1, 10**6), (7, 2000), (5999, 6000), *[(1, 10**6)] * 6]
+    # the ledger keeps a copy of every answer until its writer takes it: measured without it
+    async with in_process(tmp_path, env={"JEEVES_LEDGER": "0"}) as client:
+        pruned = await call_tool(
+            client,
+            "prune_text",
+            {"text": text, "goal_hint": "q", "source_type": "logs", "options": OPTIONS},
+        )
+        prune_id = pruned["result"]["structuredContent"]["prune_id"]
+        largest: list[int] = []
+        real = jsonsafe.rpc_dumps_chunks
+
+        def measured(payload: object) -> list[bytes]:  # a spy: the real encoder runs
+            largest.append(max(trace.size for trace in tracemalloc.take_snapshot().traces))
+            return real(payload)
+
+        monkeypatch.setattr(rpc_module, "rpc_dumps_chunks", measured)
+        arguments = {
+            "prune_id": prune_id,
+            "ranges": [{"start_line": a, "end_line": b} for a, b in ranges],
+            "include_line_numbers": numbered,
+        }
+        params = {"name": "recover_text", "arguments": arguments}
+        body = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}
+        tracemalloc.start()
+        try:
+            answer = await client.post("/rpc", content=json.dumps(body), headers=JSON_HEADERS)
+        finally:
+            tracemalloc.stop()
+    served = [(a, min(b, len(lines))) for a, b in ranges]
+    prefix = "{}│ " if numbered else ""
+    raw_text = "\n".join(prefix.format(n) + lines[n - 1] for a, b in served for n in range(a, b + 1))
+    structured = {
+        "raw_text": raw_text,
+        "metadata": {
+            "prune_id": prune_id,
+            "ranges": [{"start_line": a, "end_line": b} for a, b in served],
+            "line_numbering": "original",
+            "total_lines": len(lines),
+        },
+    }
+    result = {
+        "content": [{"type": "text", "text": json.dumps(structured, ensure_ascii=False)}],
+        "structuredContent": structured,
+        "isError": False,
+    }
+    expected = json.dumps({"jsonrpc": "2.0", "id": body["id"], "result": result}, ensure_ascii=False)
+    assert answer.content == expected.encode()
+    assert len(raw_text) > 5 * json_slices.SLICE_CHARS  # 4 bytes a character (emoji): 6 MB
+    assert largest
+    assert largest[0] < 8 * json_slices.SLICE_CHARS  # two slices at most
