@@ -9,9 +9,12 @@ with the code at `--before TREE` when given (a checkout of the old code: `git wo
 with this checkout's code, each into a fresh state directory: `--servers` stdio servers
 (`python -m mcp_pruner_server --stdio`, real processes) each answer `--calls` `tools/call`s back
 to back (or `--pause-ms` apart: an agent's turn between calls, so the load leaves the cores
-some idle time), all servers at once. The calls alternate a `read` of a 200-line file and a
-`bash` printing it (same file: every other call a re-read), so every row has a few thousand
-tokens for the writer process to count. The client is a bare newline-delimited JSON-RPC writer
+some idle time), all servers at once. The calls alternate a `read` of a 200-line file (the same
+file each time: a re-read) and a `bash` printing that file with a word replaced by the server's
+and the call's number (`sed`: every line new, never seen by any writer), so every row has a few
+thousand tokens for the writer process to count, half of them on lines it counted before (the
+writer remembers blocks of lines: `runner.bench.tokens.BlockCounts`). The client is a bare
+newline-delimited JSON-RPC writer
 over the pipes (the stdio transport's framing), so the client's own cost stays out of the
 latencies.
 
@@ -28,8 +31,11 @@ trips that were not the ledger's. Every server's writer is its own process
 the two cores, which the round trips off/on show.
 
 Printed: the request-path cost; per-call round-trip latency p50/p99 of the stdio servers off
-and on and their differences; whether every row is in the ledger (rows per session); any
-`ledger.unavailable` / "database is locked" line or error answer.
+and on and their differences; the writer processes' CPU per row (their `ledger.writer_stopped`
+events: from their first row to their exit, start-up apart) and the CPU a call's path spends
+(the probe's p50), whose sum is the ledger's CPU per call — what the calls of busy cores wait
+for, whatever the noise of a shared machine does to the round trips; whether every row is in
+the ledger (rows per session); any `ledger.unavailable` / "database is locked" line or error answer.
 Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
 alone and under the load. The round trips' on - off difference is printed next to it, not a
 pass/fail figure: when the servers' calls alone keep both cores busy, any CPU the ledger's
@@ -76,10 +82,11 @@ def make_project(base: Path) -> Path:
     return root
 
 
-def call_arguments(i: int) -> tuple[str, dict[str, object]]:
+def call_arguments(i: int, caller: str) -> tuple[str, dict[str, object]]:
+    """The `i`th call of `caller`: a re-read of the same file, or the file's lines made new."""
     if i % 2 == 0:
         return "read", {"path": "module.py"}
-    return "bash", {"cmd": "cat module.py"}
+    return "bash", {"cmd": f"sed s/value/value_{caller}_{i}/g module.py"}
 
 
 class Server:
@@ -130,16 +137,18 @@ async def start_server(root: Path, env: dict[str, str], stderr_path: Path) -> Se
     return server
 
 
-async def drive(server: Server, calls: int, start: asyncio.Event, pause_s: float) -> tuple[list[float], int]:
+async def drive(
+    server: Server, caller: str, calls: int, start: asyncio.Event, pause_s: float
+) -> tuple[list[float], int]:
     """`calls` tool calls, `pause_s` apart; (latencies in ms, error answers)."""
-    for i in range(WARMUP_CALLS):
-        name, arguments = call_arguments(i)
+    for i in range(-WARMUP_CALLS, 0):
+        name, arguments = call_arguments(i, caller)
         await server.request("tools/call", {"name": name, "arguments": arguments})
     await start.wait()
     latencies: list[float] = []
     errors = 0
     for i in range(calls):
-        name, arguments = call_arguments(i)
+        name, arguments = call_arguments(i, caller)
         began = time.perf_counter()
         answer = await server.request("tools/call", {"name": name, "arguments": arguments})
         latencies.append((time.perf_counter() - began) * 1000)
@@ -177,14 +186,14 @@ async def request_path_probe(root: Path, calls: int) -> None:
         times.control.append((time.perf_counter() - began) * 1000)
 
     def arguments_of(i: int) -> tuple[str, dict[str, object]]:
-        name, arguments = call_arguments(i)
+        name, arguments = call_arguments(i, "probe")
         if name == "read":
             arguments = {**arguments, "context_focus_question": "Which function multiplies by 7?"}
         return name, arguments
 
     # As the stdio servers: warm-up calls first, and their rows written (the writer process's first
     # batch imports the tokenizer, ~0.5 s of a core, once per process).
-    for i in range(WARMUP_CALLS):
+    for i in range(-WARMUP_CALLS, 0):
         await dispatcher.call(*arguments_of(i))
     if parts.ledger is not None:
         parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
@@ -253,6 +262,30 @@ class PathTimes:
         print(f"      {control:<25} {percentiles(self.control)}")
 
 
+@dataclass(frozen=True)
+class WriterCpu:
+    """The stdio servers' writer processes, from their `ledger.writer_stopped` events."""
+
+    processes: int
+    rows: int
+    rows_cpu_s: float  # from their first row to their exit
+    cpu_s: float  # start-up included
+
+    def show(self, path: PathTimes) -> None:
+        if not self.processes:
+            print("    writer processes: no `ledger.writer_stopped` event (older code)")
+            return
+        per_row = self.rows_cpu_s / self.rows * 1e6 if self.rows else 0.0
+        start = (self.cpu_s - self.rows_cpu_s) / self.processes if self.processes else 0.0
+        on_path = statistics.median(path.cpu) * 1000
+        total = on_path + per_row
+        print(
+            f"    writer processes: {self.processes}, CPU per row {per_row:.0f} us "
+            f"(start-up {start:.2f} s per process); the ledger's CPU per call: "
+            f"{on_path:.0f} us on the call's path + {per_row:.0f} us in the writer = {total:.0f} us"
+        )
+
+
 def spin(cpu_s: float) -> None:
     """Burn `cpu_s` of this thread's CPU time."""
     end = time.thread_time() + cpu_s
@@ -296,7 +329,7 @@ async def run_phase(
 
     started = await asyncio.gather(*(start(i) for i in range(servers)))
     go = asyncio.Event()
-    tasks = [asyncio.create_task(drive(s, calls, go, pause_s)) for s in started]
+    tasks = [asyncio.create_task(drive(s, str(n), calls, go, pause_s)) for n, s in enumerate(started)]
     probe = await Probe.start(root, calls, env)
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
     wall = time.perf_counter()
@@ -310,12 +343,17 @@ async def run_phase(
         server.process.stdin.close()
     codes = await asyncio.gather(*(s.process.wait() for s in started))
     latencies = sorted(x for lat, _ in results for x in lat)
-    warnings = sum(
-        1
+    lines = [
+        line
         for path in logs.glob("*.err")
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+    ]
+    warnings = sum(
+        1
+        for line in lines
         if "ledger.unavailable" in line or "database is locked" in line or "ledger.internal_error" in line
     )
+    stopped = [json.loads(line).get("data", {}) for line in lines if "ledger.writer_stopped" in line]
     return {
         "p50": statistics.median(latencies),
         "p99": latencies[int(len(latencies) * 0.99) - 1],
@@ -325,6 +363,12 @@ async def run_phase(
         "warnings": warnings,
         "wall_s": wall,
         "path": times,
+        "writers": WriterCpu(
+            len(stopped),
+            sum(int(d.get("written", 0)) for d in stopped),
+            sum(float(d.get("rows_cpu_s", 0.0)) for d in stopped),
+            sum(float(d.get("cpu_s", 0.0)) for d in stopped),
+        ),
     }
 
 
@@ -405,6 +449,9 @@ def main() -> int:
                     assert isinstance(path, PathTimes)
                     print(f"    the ledger's cost on a call's path under this load ({len(path.wall)} calls):")
                     path.show()
+                    writers = phase["writers"]
+                    assert isinstance(writers, WriterCpu)
+                    writers.show(path)
                     if code is None:
                         ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
                         ok = ok and path.within_bound

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import signal
 import sqlite3
 import sys
@@ -35,7 +36,7 @@ from typing import Final
 
 from mcp_pruner_server.ledger import store
 from mcp_pruner_server.ledger.config import LedgerConfig
-from mcp_pruner_server.ledger.counter import count_model_tokens
+from mcp_pruner_server.ledger.counter import count_model_tokens, load_counter
 from mcp_pruner_server.ledger.record import CallRecord, JsonObject
 from mcp_pruner_server.ledger.wire import EndOfStream, FlushRequest, FrameReader, WriterSetup
 from mcp_pruner_server.logs import configure_logging, log_event, log_exception
@@ -264,6 +265,8 @@ def serve(fd: int) -> LedgerWriter | None:
     _yield_to_others()
     for signum in (signal.SIGINT, signal.SIGTERM):  # bound by its pipe: see the module's docstring
         signal.signal(signum, signal.SIG_IGN)
+    load_counter()
+    started_cpu = time.process_time()  # what the rows cost from here: reading, counting, SQLite
     ended = False
     while not ended:
         batch: list[CallRecord] = []
@@ -290,6 +293,14 @@ def serve(fd: int) -> LedgerWriter | None:
         for request in flushes:
             _acknowledge(request)
     writer.close()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    log_event(
+        "ledger.writer_stopped",
+        written=writer.written,
+        dropped=writer.dropped,
+        rows_cpu_s=round(time.process_time() - started_cpu, 4),
+        cpu_s=round(usage.ru_utime + usage.ru_stime, 4),  # start-up (imports, tokenizer) included
+    )
     return writer
 
 

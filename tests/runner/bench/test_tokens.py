@@ -10,7 +10,7 @@ from pathlib import Path
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions
 from runner.bench.quality import ENGINE_TIMEOUT_MS, model_view_tokens
-from runner.bench.tokens import LineCounts, count_tokens, tokenizer
+from runner.bench.tokens import BlockCounts, count_tokens, tokenizer
 
 
 def test_the_offline_encoding_is_used_and_counts_bpe_tokens() -> None:
@@ -73,8 +73,8 @@ def _sample_texts() -> list[str]:
     return [*ODD_TEXTS, *(p.read_text(encoding="utf-8") for p in sources)]
 
 
-def test_line_counts_are_the_whole_texts_counts() -> None:
-    counts = LineCounts()
+def test_block_counts_are_the_whole_texts_counts() -> None:
+    counts = BlockCounts()
     texts = _sample_texts()
 
     assert [counts.count(t) for t in texts] == [count_tokens(t) for t in texts]
@@ -84,9 +84,9 @@ def test_line_counts_are_the_whole_texts_counts() -> None:
     assert counts.count(joined) == count_tokens(joined)
 
 
-def test_line_counts_remember_at_most_their_limit_of_lines() -> None:
-    counts = LineCounts(limit=10)
-    text = "".join(f"line {n}\n" for n in range(100))
+def test_block_counts_remember_at_most_their_limit_of_lines() -> None:
+    counts = BlockCounts(limit=10)
+    text = "".join(f"line {n}\n" for n in range(1000))
 
     assert counts.count(text) == count_tokens(text)
     assert counts.remembered == 10
