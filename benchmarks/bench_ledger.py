@@ -33,9 +33,11 @@ the two cores, which the round trips off/on show.
 Printed: the request-path cost; per-call round-trip latency p50/p99 of the stdio servers off
 and on and their differences; the writer processes' CPU per row (their `ledger.writer_stopped`
 events: from their first row to their exit, start-up apart) and the CPU a call's path spends
-(the probe's p50), whose sum is the ledger's CPU per call — what the calls of busy cores wait
-for, whatever the noise of a shared machine does to the round trips; whether every row is in
-the ledger (rows per session); any `ledger.unavailable` / "database is locked" line or error answer.
+(the probe's p50), whose sum is the ledger's CPU per call; and how much of the writers' CPU
+was used while the calls ran (what calls on busy cores wait for, whatever the noise of a
+shared machine does to the round trips: the rest waited for the load to end); whether every row
+is in the ledger (rows per session); any `ledger.unavailable` / "database is locked" line or
+error answer.
 Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
 alone and under the load. The round trips' on - off difference is printed next to it, not a
 pass/fail figure: when the servers' calls alone keep both cores busy, any CPU the ledger's
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -57,6 +60,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 SPAWN_TIMEOUT_S = 120.0  # twenty servers importing at once on a shared two-core machine
 CALL_TIMEOUT_S = 60.0
@@ -332,11 +337,13 @@ async def run_phase(
     tasks = [asyncio.create_task(drive(s, str(n), calls, go, pause_s)) for n, s in enumerate(started)]
     probe = await Probe.start(root, calls, env)
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
+    writers_cpu = writer_cpu_s(started)
     wall = time.perf_counter()
     go.set()
     probe.go()
     results = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall
+    writers_cpu = writer_cpu_s(started) - writers_cpu
     times = await probe.times()
     for server in started:  # EOF: the way an agent stops a stdio server; it writes its queue first
         assert server.process.stdin is not None
@@ -363,6 +370,7 @@ async def run_phase(
         "warnings": warnings,
         "wall_s": wall,
         "path": times,
+        "writers_cpu_during_calls_s": writers_cpu,
         "writers": WriterCpu(
             len(stopped),
             sum(int(d.get("written", 0)) for d in stopped),
@@ -370,6 +378,18 @@ async def run_phase(
             sum(float(d.get("cpu_s", 0.0)) for d in stopped),
         ),
     }
+
+
+def writer_cpu_s(servers: list[Server]) -> float:
+    """The CPU time the stdio servers' writer processes (their children) have used so far."""
+    total = 0.0
+    for server in servers:
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process(server.process.pid).children():
+                with contextlib.suppress(psutil.Error):
+                    times = child.cpu_times()
+                    total += times.user + times.system
+    return total
 
 
 def ledger_rows(state: Path) -> dict[str, int]:
@@ -452,6 +472,13 @@ def main() -> int:
                     writers = phase["writers"]
                     assert isinstance(writers, WriterCpu)
                     writers.show(path)
+                    during = float(str(phase["writers_cpu_during_calls_s"]))
+                    per_call = during / int(str(phase["calls"])) * 1e6
+                    print(
+                        f"    the writers' CPU while the calls ran: {during:.2f} s, "
+                        f"{per_call:.0f} us per call "
+                        f"(the rest after the load: {writers.rows_cpu_s - during:.2f} s)"
+                    )
                     if code is None:
                         ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
                         ok = ok and path.within_bound
