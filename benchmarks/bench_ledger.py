@@ -5,7 +5,8 @@
 
 Each round runs the same load with the ledger off (`JEEVES_LEDGER=0`, the baseline), then on
 with the code at `--before TREE` when given (a checkout of the old code: `git worktree add
---detach /tmp/ledger-before main`; its servers and probe import it through PYTHONPATH), then on
+--detach /tmp/ledger-before main`; its servers and probe import it through PYTHONPATH, and run
+in the project's directory: run from this checkout, `-m` would import this code), then on
 with this checkout's code, each into a fresh state directory: `--servers` stdio servers
 (`python -m mcp_pruner_server --stdio`, real processes) each answer `--calls` `tools/call`s back
 to back (or `--pause-ms` apart: an agent's turn between calls, so the load leaves the cores
@@ -129,6 +130,7 @@ async def start_server(root: Path, env: dict[str, str], stderr_path: Path) -> Se
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "mcp_pruner_server", "--stdio", "--root", str(root),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr, env=env,
+        cwd=root,  # not this checkout: `-m` puts the working directory first on the import path
     )  # fmt: skip
     stderr.close()
     server = Server(process)
@@ -224,7 +226,7 @@ class Probe:
     async def start(cls, root: Path, calls: int, env: dict[str, str]) -> Probe:
         process = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--probe", str(root), "--calls", str(calls),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=root,
         )  # fmt: skip
         assert process.stdout is not None
         line = await asyncio.wait_for(process.stdout.readline(), SPAWN_TIMEOUT_S + PROBE_FLUSH_TIMEOUT_S)
