@@ -5,13 +5,17 @@
 
 Each round runs the same load with the ledger off (`JEEVES_LEDGER=0`, the baseline), then on
 with the code at `--before TREE` when given (a checkout of the old code: `git worktree add
---detach /tmp/ledger-before main`; its servers and probe import it through PYTHONPATH), then on
+--detach /tmp/ledger-before main`; its servers and probe import it through PYTHONPATH, and run
+in the project's directory: run from this checkout, `-m` would import this code), then on
 with this checkout's code, each into a fresh state directory: `--servers` stdio servers
 (`python -m mcp_pruner_server --stdio`, real processes) each answer `--calls` `tools/call`s back
 to back (or `--pause-ms` apart: an agent's turn between calls, so the load leaves the cores
-some idle time), all servers at once. The calls alternate a `read` of a 200-line file and a
-`bash` printing it (same file: every other call a re-read), so every row has a few thousand
-tokens for the writer process to count. The client is a bare newline-delimited JSON-RPC writer
+some idle time), all servers at once. The calls alternate a `read` of a 200-line file (the same
+file each time: a re-read) and a `bash` printing that file with a word replaced by the server's
+and the call's number (`sed`: every line new, never seen by any writer), so every row has a few
+thousand tokens for the writer process to count, half of them on lines it counted before (the
+writer remembers blocks of lines: `runner.bench.tokens.BlockCounts`). The client is a bare
+newline-delimited JSON-RPC writer
 over the pipes (the stdio transport's framing), so the client's own cost stays out of the
 latencies.
 
@@ -28,8 +32,13 @@ trips that were not the ledger's. Every server's writer is its own process
 the two cores, which the round trips off/on show.
 
 Printed: the request-path cost; per-call round-trip latency p50/p99 of the stdio servers off
-and on and their differences; whether every row is in the ledger (rows per session); any
-`ledger.unavailable` / "database is locked" line or error answer.
+and on and their differences; the writer processes' CPU per row (their `ledger.writer_stopped`
+events: from their first row to their exit, start-up apart) and the CPU a call's path spends
+(the probe's p50), whose sum is the ledger's CPU per call; and how much of the writers' CPU
+was used while the calls ran (what calls on busy cores wait for, whatever the noise of a
+shared machine does to the round trips: the rest waited for the load to end); whether every row
+is in the ledger (rows per session); any `ledger.unavailable` / "database is locked" line or
+error answer.
 Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
 alone and under the load. The round trips' on - off difference is printed next to it, not a
 pass/fail figure: when the servers' calls alone keep both cores busy, any CPU the ledger's
@@ -41,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -51,6 +61,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 SPAWN_TIMEOUT_S = 120.0  # twenty servers importing at once on a shared two-core machine
 CALL_TIMEOUT_S = 60.0
@@ -76,10 +88,11 @@ def make_project(base: Path) -> Path:
     return root
 
 
-def call_arguments(i: int) -> tuple[str, dict[str, object]]:
+def call_arguments(i: int, caller: str) -> tuple[str, dict[str, object]]:
+    """The `i`th call of `caller`: a re-read of the same file, or the file's lines made new."""
     if i % 2 == 0:
         return "read", {"path": "module.py"}
-    return "bash", {"cmd": "cat module.py"}
+    return "bash", {"cmd": f"sed s/value/value_{caller}_{i}/g module.py"}
 
 
 class Server:
@@ -117,6 +130,7 @@ async def start_server(root: Path, env: dict[str, str], stderr_path: Path) -> Se
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "mcp_pruner_server", "--stdio", "--root", str(root),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=stderr, env=env,
+        cwd=root,  # not this checkout: `-m` puts the working directory first on the import path
     )  # fmt: skip
     stderr.close()
     server = Server(process)
@@ -130,16 +144,18 @@ async def start_server(root: Path, env: dict[str, str], stderr_path: Path) -> Se
     return server
 
 
-async def drive(server: Server, calls: int, start: asyncio.Event, pause_s: float) -> tuple[list[float], int]:
+async def drive(
+    server: Server, caller: str, calls: int, start: asyncio.Event, pause_s: float
+) -> tuple[list[float], int]:
     """`calls` tool calls, `pause_s` apart; (latencies in ms, error answers)."""
-    for i in range(WARMUP_CALLS):
-        name, arguments = call_arguments(i)
+    for i in range(-WARMUP_CALLS, 0):
+        name, arguments = call_arguments(i, caller)
         await server.request("tools/call", {"name": name, "arguments": arguments})
     await start.wait()
     latencies: list[float] = []
     errors = 0
     for i in range(calls):
-        name, arguments = call_arguments(i)
+        name, arguments = call_arguments(i, caller)
         began = time.perf_counter()
         answer = await server.request("tools/call", {"name": name, "arguments": arguments})
         latencies.append((time.perf_counter() - began) * 1000)
@@ -177,14 +193,14 @@ async def request_path_probe(root: Path, calls: int) -> None:
         times.control.append((time.perf_counter() - began) * 1000)
 
     def arguments_of(i: int) -> tuple[str, dict[str, object]]:
-        name, arguments = call_arguments(i)
+        name, arguments = call_arguments(i, "probe")
         if name == "read":
             arguments = {**arguments, "context_focus_question": "Which function multiplies by 7?"}
         return name, arguments
 
     # As the stdio servers: warm-up calls first, and their rows written (the writer process's first
     # batch imports the tokenizer, ~0.5 s of a core, once per process).
-    for i in range(WARMUP_CALLS):
+    for i in range(-WARMUP_CALLS, 0):
         await dispatcher.call(*arguments_of(i))
     if parts.ledger is not None:
         parts.ledger.flush(PROBE_FLUSH_TIMEOUT_S)
@@ -210,7 +226,7 @@ class Probe:
     async def start(cls, root: Path, calls: int, env: dict[str, str]) -> Probe:
         process = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--probe", str(root), "--calls", str(calls),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env, cwd=root,
         )  # fmt: skip
         assert process.stdout is not None
         line = await asyncio.wait_for(process.stdout.readline(), SPAWN_TIMEOUT_S + PROBE_FLUSH_TIMEOUT_S)
@@ -251,6 +267,30 @@ class PathTimes:
         print(f"      {'CPU of the calling thread':<25} {percentiles(self.cpu)}")
         control = "control (same CPU, no ledger)"
         print(f"      {control:<25} {percentiles(self.control)}")
+
+
+@dataclass(frozen=True)
+class WriterCpu:
+    """The stdio servers' writer processes, from their `ledger.writer_stopped` events."""
+
+    processes: int
+    rows: int
+    rows_cpu_s: float  # from their first row to their exit
+    cpu_s: float  # start-up included
+
+    def show(self, path: PathTimes) -> None:
+        if not self.processes:
+            print("    writer processes: no `ledger.writer_stopped` event (older code)")
+            return
+        per_row = self.rows_cpu_s / self.rows * 1e6 if self.rows else 0.0
+        start = (self.cpu_s - self.rows_cpu_s) / self.processes if self.processes else 0.0
+        on_path = statistics.median(path.cpu) * 1000
+        total = on_path + per_row
+        print(
+            f"    writer processes: {self.processes}, CPU per row {per_row:.0f} us "
+            f"(start-up {start:.2f} s per process); the ledger's CPU per call: "
+            f"{on_path:.0f} us on the call's path + {per_row:.0f} us in the writer = {total:.0f} us"
+        )
 
 
 def spin(cpu_s: float) -> None:
@@ -296,26 +336,33 @@ async def run_phase(
 
     started = await asyncio.gather(*(start(i) for i in range(servers)))
     go = asyncio.Event()
-    tasks = [asyncio.create_task(drive(s, calls, go, pause_s)) for s in started]
+    tasks = [asyncio.create_task(drive(s, str(n), calls, go, pause_s)) for n, s in enumerate(started)]
     probe = await Probe.start(root, calls, env)
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
+    writers_cpu = writer_cpu_s(started)
     wall = time.perf_counter()
     go.set()
     probe.go()
     results = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall
+    writers_cpu = writer_cpu_s(started) - writers_cpu
     times = await probe.times()
     for server in started:  # EOF: the way an agent stops a stdio server; it writes its queue first
         assert server.process.stdin is not None
         server.process.stdin.close()
     codes = await asyncio.gather(*(s.process.wait() for s in started))
     latencies = sorted(x for lat, _ in results for x in lat)
-    warnings = sum(
-        1
+    lines = [
+        line
         for path in logs.glob("*.err")
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+    ]
+    warnings = sum(
+        1
+        for line in lines
         if "ledger.unavailable" in line or "database is locked" in line or "ledger.internal_error" in line
     )
+    stopped = [json.loads(line).get("data", {}) for line in lines if "ledger.writer_stopped" in line]
     return {
         "p50": statistics.median(latencies),
         "p99": latencies[int(len(latencies) * 0.99) - 1],
@@ -325,7 +372,26 @@ async def run_phase(
         "warnings": warnings,
         "wall_s": wall,
         "path": times,
+        "writers_cpu_during_calls_s": writers_cpu,
+        "writers": WriterCpu(
+            len(stopped),
+            sum(int(d.get("written", 0)) for d in stopped),
+            sum(float(d.get("rows_cpu_s", 0.0)) for d in stopped),
+            sum(float(d.get("cpu_s", 0.0)) for d in stopped),
+        ),
     }
+
+
+def writer_cpu_s(servers: list[Server]) -> float:
+    """The CPU time the stdio servers' writer processes (their children) have used so far."""
+    total = 0.0
+    for server in servers:
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process(server.process.pid).children():
+                with contextlib.suppress(psutil.Error):
+                    times = child.cpu_times()
+                    total += times.user + times.system
+    return total
 
 
 def ledger_rows(state: Path) -> dict[str, int]:
@@ -405,6 +471,16 @@ def main() -> int:
                     assert isinstance(path, PathTimes)
                     print(f"    the ledger's cost on a call's path under this load ({len(path.wall)} calls):")
                     path.show()
+                    writers = phase["writers"]
+                    assert isinstance(writers, WriterCpu)
+                    writers.show(path)
+                    during = float(str(phase["writers_cpu_during_calls_s"]))
+                    per_call = during / int(str(phase["calls"])) * 1e6
+                    print(
+                        f"    the writers' CPU while the calls ran: {during:.2f} s, "
+                        f"{per_call:.0f} us per call "
+                        f"(the rest after the load: {writers.rows_cpu_s - during:.2f} s)"
+                    )
                     if code is None:
                         ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
                         ok = ok and path.within_bound

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import signal
 import sqlite3
 import sys
@@ -35,7 +36,7 @@ from typing import Final
 
 from mcp_pruner_server.ledger import store
 from mcp_pruner_server.ledger.config import LedgerConfig
-from mcp_pruner_server.ledger.counter import count_model_tokens
+from mcp_pruner_server.ledger.counter import count_model_tokens, load_counter
 from mcp_pruner_server.ledger.record import CallRecord, JsonObject
 from mcp_pruner_server.ledger.wire import EndOfStream, FlushRequest, FrameReader, WriterSetup
 from mcp_pruner_server.logs import configure_logging, log_event, log_exception
@@ -57,6 +58,8 @@ SWEEP_CHUNK_ROWS: Final = 2000
 # prune_id -> row id of this server's pruned calls, for linking `recover_text` (the ids live
 # in the server's recovery store, so older ones can no longer be recovered anyway).
 PRUNE_ROWS_KEPT: Final = 4096
+# The writer's niceness: the lowest priority, a few percent of a core against busy tool calls.
+WRITER_NICENESS: Final = 19
 RECOVER_TOOLS: Final = ("recover_text", "recover_range")
 RECOVERS_COLUMN: Final = store.COLUMNS.index("recovers")
 
@@ -234,13 +237,16 @@ def unpruned_result(result: JsonObject, raw_texts: Mapping[str, str]) -> JsonObj
 
 
 def _yield_to_others() -> None:
-    """Never take the core from a process this one shares it with when a frame wakes it
-    (`SCHED_BATCH`: the same share of CPU, no wake-up preemption): the server that just wrote
-    the frame is in a tool call. Not `SCHED_IDLE`: measured no better under twenty saturating
-    servers (`benchmarks/bench_ledger.py`), and a writer starved by any other load would not
-    write its last rows within its server's shutdown (an unprivileged process cannot leave
-    `SCHED_IDLE` again)."""
+    """Take only the CPU the tool calls leave: the lowest priority (`WRITER_NICENESS`), and
+    `SCHED_BATCH` (no wake-up preemption: the server that just wrote a frame is in a tool call).
+    At the default priority the writer had a server's share of the cores, and when twenty
+    servers kept both cores busy that share was the calls' (`benchmarks/bench_ledger.py`); at
+    niceness 19 its rows wait for a quiet moment (an agent's turn, the end of a burst) in the
+    pipe and the server's backlog. Not `SCHED_IDLE`: an unprivileged process cannot leave it,
+    and a writer starved by other load would lose its last rows at its server's shutdown."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or refused: still correct
+        os.setpriority(os.PRIO_PROCESS, 0, WRITER_NICENESS)
+    with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
@@ -264,6 +270,8 @@ def serve(fd: int) -> LedgerWriter | None:
     _yield_to_others()
     for signum in (signal.SIGINT, signal.SIGTERM):  # bound by its pipe: see the module's docstring
         signal.signal(signum, signal.SIG_IGN)
+    load_counter()
+    started_cpu = time.process_time()  # what the rows cost from here: reading, counting, SQLite
     ended = False
     while not ended:
         batch: list[CallRecord] = []
@@ -290,6 +298,14 @@ def serve(fd: int) -> LedgerWriter | None:
         for request in flushes:
             _acknowledge(request)
     writer.close()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    log_event(
+        "ledger.writer_stopped",
+        written=writer.written,
+        dropped=writer.dropped,
+        rows_cpu_s=round(time.process_time() - started_cpu, 4),
+        cpu_s=round(usage.ru_utime + usage.ru_stime, 4),  # start-up (imports, tokenizer) included
+    )
     return writer
 
 

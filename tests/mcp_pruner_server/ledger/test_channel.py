@@ -17,6 +17,7 @@ import psutil
 import pytest
 
 from mcp_pruner_server.ledger import channel as channel_module
+from mcp_pruner_server.ledger import writer as writer_module
 from mcp_pruner_server.ledger.channel import WriterChannel
 from mcp_pruner_server.ledger.config import LedgerConfig
 from mcp_pruner_server.ledger.record import RAW, CallRecord
@@ -195,3 +196,22 @@ def test_a_slow_drain_at_close_leaves_the_writer_its_share_to_write_and_exit(
     assert channel.process.returncode == 0  # before: killed at once, the drain had used all the time
     assert "ledger.writer_killed" not in capfd.readouterr().err
     assert questions(ledger)[:2] == ["0", "1"]  # what reached the pipe is written
+
+
+def test_the_writer_runs_at_the_lowest_priority_and_reports_its_rows_and_cpu_at_exit(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    channel = WriterChannel(WriterSetup(LedgerConfig(path=tmp_path / "ledger.sqlite3"), "s", str(tmp_path)))
+    for number in range(3):
+        channel.send(record(number))
+    assert channel.flush(WAIT_TIMEOUT_S)
+    assert channel.process is not None
+
+    assert os.getpriority(os.PRIO_PROCESS, channel.process.pid) == writer_module.WRITER_NICENESS == 19
+    channel.close()
+    events = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
+    stopped = [e["data"] for e in events if e["event"] == "ledger.writer_stopped"]
+    assert len(stopped) == 1
+    assert stopped[0]["written"] == 3
+    assert stopped[0]["dropped"] == 0
+    assert 0 < stopped[0]["rows_cpu_s"] <= stopped[0]["cpu_s"]
