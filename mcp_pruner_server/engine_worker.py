@@ -54,11 +54,11 @@ WORKER_NICENESS = 10
 WORKER_GC_THRESHOLD = 10_000
 # How long no request must come, after `READY` or an answer, before the worker runs its first
 # preparation step (the next ones follow at once): longer than the server's start-up, so the steps
-# take no CPU from it. A caller that waited for `READY` (the server's warm-up prune, a stdio first
-# call) sends within milliseconds of it; over HTTP the first read waits for the SDK's load, ~1.1 s
-# after the spawn at rest: with 0.1 s here, the workers prepared during that load and the first
-# read took 2.6 -> 3.2 s at load 16-33 (stdio's 1.6 s unchanged).
-QUIET_BEFORE_STEP_S = 1.0
+# take no CPU from it. Over HTTP the first read waits for the SDK's load, ~1.1 s after the spawn at
+# rest, 2.6-3.6 s at load 5-33 (stdio's first read 0.8 s, 1.6-2.4 s): with 0.1 s here the workers
+# prepared during that load (HTTP's first read 2.6 -> 3.2 s at load 16-33), with 1 s still under
+# load (2.7 -> 3.1 s at load 5-12). The preparations only wait: an agent's turns take seconds.
+QUIET_BEFORE_STEP_S = 2.0
 
 
 def in_worker(call: Callable[..., T], *args: object) -> T:
@@ -97,14 +97,20 @@ def _request_within(requests: BinaryIO, timeout_s: float) -> bool:
     return bool(readable)
 
 
-def serve(requests: BinaryIO, answers: BinaryIO, steps: Sequence[Callable[[], None]] = ()) -> None:
+def serve(
+    requests: BinaryIO,
+    answers: BinaryIO,
+    steps: Sequence[Callable[[], None]] = (),
+    *,
+    quiet_before_step_s: float = QUIET_BEFORE_STEP_S,
+) -> None:
     """Answer requests until `requests` ends (the worker's main loop), running `steps` one by one
-    while none waits: the first once none came for `QUIET_BEFORE_STEP_S` after `READY` or after an
+    while none waits: the first once none came for `quiet_before_step_s` after `READY` or after an
     answer, the next ones at once."""
     answers.write(READY)
     answers.flush()
     pending = list(reversed(steps))
-    quiet_s = QUIET_BEFORE_STEP_S
+    quiet_s = quiet_before_step_s
     while True:
         if pending and not _request_within(requests, quiet_s):
             step = pending.pop()
@@ -114,7 +120,7 @@ def serve(requests: BinaryIO, answers: BinaryIO, steps: Sequence[Callable[[], No
                 step()
             quiet_s = 0.0
             continue
-        quiet_s = QUIET_BEFORE_STEP_S
+        quiet_s = quiet_before_step_s
         header = _read_exactly(requests, HEADER.size)
         if header is None:
             return

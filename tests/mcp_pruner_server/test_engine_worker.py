@@ -13,6 +13,8 @@ from mcp_pruner_server.engine_worker import HEADER, READY, serve
 
 # Bounds every wait on the thread: a hang fails the test instead of holding the suite.
 WAIT_S = 5.0
+# The worker's quiet before a step, shortened: the tests wait for it.
+QUIET_S = 0.05
 
 _happened: list[str] = []
 
@@ -34,7 +36,12 @@ def _serving(steps: list[Callable[[], None]]) -> Iterator[tuple[BinaryIO, Binary
         open(answers_in, "rb") as from_worker,
         open(answers_out, "wb") as answers,
     ):
-        thread = threading.Thread(target=serve, args=(requests, answers, steps), daemon=True)
+        thread = threading.Thread(
+            target=serve,
+            args=(requests, answers, steps),
+            kwargs={"quiet_before_step_s": QUIET_S},
+            daemon=True,
+        )
         thread.start()
         assert from_worker.read(len(READY)) == READY
         try:
