@@ -21,6 +21,7 @@ slice. A long text is joined only where a whole `str` is needed (`str(long_text)
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import mmap
 import os
@@ -304,7 +305,6 @@ def dumps_in_slices(value: object) -> str:
     Raises:
         ValueError: `value` holds NaN or an infinity.
         TypeError: it holds a value JSON cannot represent.
-        RecursionError: it nests deeper than the interpreter's recursion limit.
     """
     return "".join(_written_parts(value))
 
@@ -314,7 +314,7 @@ def dumps_long(value: object) -> str | LongText:
     string or list (a 33 MB answer joined held the GIL ~100 ms), else the one `str`.
 
     Raises:
-        ValueError, TypeError, RecursionError: as `dumps_in_slices`.
+        ValueError, TypeError: as `dumps_in_slices`.
     """
     parts = _written_parts(value)
     return parts[0] if len(parts) == 1 else LongText(parts)
@@ -360,7 +360,7 @@ def dumps_chunks(value: object) -> list[bytes]:
     pieces of a response body, which no step joins (a 70 MB join held the GIL ~200 ms).
 
     Raises:
-        ValueError, TypeError, RecursionError: as `dumps_in_slices`.
+        ValueError, TypeError: as `dumps_in_slices`.
     """
     chunks: list[bytes] = []
     pending: list[str] = []
@@ -377,7 +377,19 @@ def dumps_chunks(value: object) -> list[bytes]:
 
 
 def _written_parts(value: object) -> list[str]:
-    """The JSON text of `value` in parts, none of them longer than about a slice."""
+    """The JSON text of `value` in parts, none of them longer than about a slice.
+
+    Any depth: a value nested deeper than `_take_out`'s frames (~500 levels) or `json`'s encoder
+    (~1000) reach is written again by `_written_deep`, with a stack of its own.
+    """
+    try:
+        return _written_whole(value)
+    except RecursionError:
+        return _written_deep(value)
+
+
+def _written_whole(value: object) -> list[str]:
+    """`_written_parts(value)`: the skeleton through `json` at once, its long parts in slices."""
     nonce = os.urandom(8).hex()
     taken: dict[str, str | LongText | list[object]] = {}
     skeleton = json.dumps(_take_out(value, taken, nonce), ensure_ascii=False, allow_nan=False)
@@ -393,6 +405,68 @@ def _written_parts(value: object) -> list[str]:
         done = at + len(written)
     parts.append(skeleton[done:])
     return parts
+
+
+# What `_written_deep` puts after a container's last child: its closing bracket and nothing more.
+_NOTHING: Final = object()
+
+
+def _written_deep(value: object) -> list[str]:
+    """`_written_parts(value)` without recursion: an iterator of (text to write, child to write
+    after it) per container still open, on a list. The same text, in more and smaller parts.
+
+    Raises:
+        ValueError: `value` holds NaN or an infinity, or contains itself (as `json.dumps` says).
+        TypeError: it holds a value JSON cannot represent.
+    """
+    parts: list[str] = []
+    stack: list[Iterator[tuple[str, object]]] = [iter((("", value),))]
+    open_ids: dict[int, None] = {}  # the containers on the stack (above the first frame), in order
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if open_ids:
+                open_ids.popitem()
+            continue
+        before, child = step
+        parts.append(before)
+        if child is _NOTHING:
+            continue
+        opened = _opened(child)
+        if opened is None:
+            parts += _written_leaf(child)
+            continue
+        if id(child) in open_ids:
+            raise ValueError("Circular reference detected")
+        open_ids[id(child)] = None
+        parts.append(opened[0])
+        stack.append(opened[1])
+    return [part for part in parts if part]
+
+
+def _opened(value: object) -> tuple[str, Iterator[tuple[str, object]]] | None:
+    """A non-empty container's opening bracket and its children, each after the text `json.dumps`
+    writes before it, then its closing bracket; None for a leaf (an empty container is one)."""
+    if isinstance(value, dict) and value:
+        pairs = enumerate(value.items())
+        members = ((f"{', ' * bool(n)}{_written_key(key)}: ", item) for n, (key, item) in pairs)
+        return "{", itertools.chain(members, (("}", _NOTHING),))
+    if isinstance(value, list | tuple) and value:
+        items = ((", " * bool(n), item) for n, item in enumerate(value))
+        return "[", itertools.chain(items, (("]", _NOTHING),))
+    return None
+
+
+def _written_key(key: object) -> str:
+    """A dict key as `json.dumps` writes it: numbers, booleans and null as strings, others refused."""
+    return json.dumps({key: None}, ensure_ascii=False, allow_nan=False)[1 : -len(": null}")]
+
+
+def _written_leaf(value: object) -> list[str]:
+    if isinstance(value, LongText) or (isinstance(value, str) and len(value) > SLICE_CHARS):
+        return _written_in_slices(value)
+    return [json.dumps(value, ensure_ascii=False, allow_nan=False)]
 
 
 def _written_in_slices(value: str | LongText | list[object]) -> list[str]:

@@ -157,56 +157,32 @@ def sanitize_object(value: Mapping[str, object]) -> dict[str, object]:
 
 
 def dumps(value: object) -> str:
-    """Strict JSON text of `value` after `sanitize()` (non-ASCII kept as is).
-
-    Raises:
-        RecursionError: the value is nested deeper than the interpreter's recursion limit.
-    """
+    """Strict JSON text of `value` after `sanitize()` (non-ASCII kept as is)."""
     return json_slices.dumps_in_slices(sanitize(value))
 
 
 def dumps_text(value: object) -> str | LongText:
-    """`dumps()`, a `LongText` never joined when `value` holds a long string (`json_slices.dumps_long`).
-
-    Raises:
-        RecursionError: the value is nested deeper than the interpreter's recursion limit.
-    """
+    """`dumps()`, a `LongText` never joined when `value` holds a long string (`json_slices.dumps_long`)."""
     return json_slices.dumps_long(sanitize(value))
 
 
 def dumps_bytes(value: object) -> bytes:
-    """`dumps()` encoded as UTF-8: a response body.
-
-    Raises:
-        RecursionError: the value is nested deeper than the interpreter's recursion limit.
-    """
+    """`dumps()` encoded as UTF-8: a response body."""
     return dumps(value).encode("utf-8")
 
 
 def rpc_dumps_bytes(payload: object) -> bytes:
-    """`dumps_bytes()` for a JSON-RPC answer or batch, integer `id`s echoed exactly (module doc).
-
-    Raises:
-        RecursionError: the value is nested deeper than the interpreter's recursion limit.
-    """
+    """`dumps_bytes()` for a JSON-RPC answer or batch, integer `id`s echoed exactly (module doc)."""
     return b"".join(rpc_dumps_chunks(payload))
 
 
 def dumps_chunks(value: object) -> list[bytes]:
-    """`dumps_bytes()` in chunks, for a big body sent without being joined (`json_slices.py`).
-
-    Raises:
-        RecursionError: the value is nested deeper than the interpreter's recursion limit.
-    """
+    """`dumps_bytes()` in chunks, for a big body sent without being joined (`json_slices.py`)."""
     return json_slices.dumps_chunks(sanitize(value))
 
 
 def rpc_dumps_chunks(payload: object) -> list[bytes]:
-    """`rpc_dumps_bytes()` in chunks, for a big body sent without being joined.
-
-    Raises:
-        RecursionError: the value is nested deeper than the interpreter's recursion limit.
-    """
+    """`rpc_dumps_bytes()` in chunks, for a big body sent without being joined."""
     safe = sanitize(payload)
     originals = payload if isinstance(payload, list) else [payload]
     answers = safe if isinstance(safe, list) else [safe]

@@ -45,6 +45,33 @@ def test_a_value_written_in_slices_is_what_json_dumps_writes(value: object) -> N
     assert b"".join(json_slices.dumps_chunks(value)) == expected.encode()
 
 
+@given(JSON_VALUES)
+def test_the_writer_for_deep_values_writes_what_json_dumps_writes(value: object) -> None:
+    assert "".join(json_slices._written_deep(value)) == json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+@pytest.mark.parametrize("depth", [600, 1_200, 5_000])
+def test_a_value_nested_past_the_recursion_limit_is_written_whole(depth: int) -> None:
+    # json.dumps stops at ~1000 levels, the placeholder walk at ~500: a RecursionError (a 500)
+    value: object = ["abcdefghijkl", {"k": [1, 2, 3]}, 1.5, None]
+    inner = '["abcdefghijkl", {"k": [1, 2, 3]}, 1.5, null]'
+    for level in range(depth):
+        value = {"k": value} if level % 2 else [value, True]
+    expected = "".join('{"k": ' if level % 2 else "[" for level in reversed(range(depth))) + inner
+    expected += "".join("}" if level % 2 else ", true]" for level in range(depth))
+    assert json_slices.dumps_in_slices(value) == expected
+    assert b"".join(json_slices.dumps_chunks(value)) == expected.encode()
+
+
+def test_a_value_that_holds_itself_is_refused_not_written_forever() -> None:
+    value: list[object] = [[1]]
+    for _ in range(2_000):
+        value = [value]
+    value.append(value)
+    with pytest.raises(ValueError, match="Circular reference"):
+        json_slices.dumps_in_slices(value)
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -142,3 +142,16 @@ def test_a_value_nested_past_the_recursive_walk_is_made_safe_whole(depth: int) -
         assert isinstance(expected, dict) if level % 2 else isinstance(expected, list)
         safe, expected = (safe["k"], expected["k"]) if level % 2 else (safe[0], expected[0])  # type: ignore[index, call-overload]
     assert safe == expected
+
+
+@pytest.mark.parametrize("depth", [600, 5_000])
+def test_a_value_nested_past_the_recursive_walk_is_written_as_strict_json(depth: int) -> None:
+    # sanitize() took any depth; the writer behind it raised RecursionError from ~500 levels
+    value: object = [math.nan, 2**60]
+    for level in range(depth):
+        value = {"k": value} if level % 2 else [value]
+    text = jsonsafe.dumps(value)
+    opening = "".join('{"k": ' if level % 2 else "[" for level in reversed(range(depth)))
+    closing = "".join("}" if level % 2 else "]" for level in range(depth))
+    assert text == f'{opening}["NaN", "{2**60}"]{closing}'
+    assert b"".join(jsonsafe.rpc_dumps_chunks(value)) == text.encode()
