@@ -294,3 +294,15 @@ def _anchors(path: Path) -> set[str]:
         if match:
             out.add(re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-"))
     return out
+
+
+def test_the_token_counts_in_the_agents_page_are_those_of_its_agent_report_table() -> None:
+    text = (DOCS / "agents.md").read_text(encoding="utf-8")
+    said = re.search(r"They add ([\d,]+) cl100k tokens to\s+each Claude request and ([\d,]+) to each", text)
+    guidance = re.search(r"`runner/providers/guidance\.md`, ([\d,]+) tokens", text)
+    table = re.findall(r"our tool definitions ([\d,]+) tokens .*, the guidance ([\d,]+) tokens", text)
+    assert said is not None
+    assert guidance is not None
+    assert len(table) == 2  # claude's table, then codex's
+    assert [said[1], said[2]] == [definitions for definitions, _ in table]
+    assert {guidance[1]} == {g for _, g in table}
