@@ -306,3 +306,15 @@ def test_the_token_counts_in_the_agents_page_are_those_of_its_agent_report_table
     assert len(table) == 2  # claude's table, then codex's
     assert [said[1], said[2]] == [definitions for definitions, _ in table]
     assert {guidance[1]} == {g for _, g in table}
+
+
+def _languages_table_extensions() -> set[str]:
+    """The file suffixes in the `files` column of docs/languages.md's table of languages."""
+    rows = _table(_section(DOCS / "languages.md", "Parsed and cut into units"), "language")
+    return {suffix for row in rows for suffix in re.findall(r"`(\.[^`]+)`", row[1])}
+
+
+def test_the_engine_page_leaves_which_files_are_which_language_to_the_languages_page() -> None:
+    engine = (DOCS / "engine.md").read_text(encoding="utf-8")
+    assert "languages.md#parsed-and-cut-into-units" in engine
+    assert sorted(s for s in _languages_table_extensions() if f"`{s}`" in engine) == []
