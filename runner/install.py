@@ -221,7 +221,8 @@ def _json_change(path: Path, entry: dict[str, object] | None, *, private: bool) 
             **{k: v for k, v in entry.items() if k not in _CLAUDE_USER_FIELDS or k not in current},
         }
         changed = _field_changes(current, merged)
-        kept = sorted(k for k in current if k not in entry or k in _CLAUDE_USER_FIELDS)
+        # the user's: what stays as it was and is not what install writes (its own `"env": {}` is not)
+        kept = sorted(k for k, v in current.items() if merged[k] == v and entry.get(k, _ABSENT) != v)
         note = f"; kept your {', '.join(kept)}" if kept and present is not None else ""
         if not changed:
             return FileChange(path, before, before, f"{name} as wanted{note}", private=private)

@@ -244,6 +244,19 @@ def test_install_keeps_the_users_own_fields_of_our_claude_entry_and_says_so(tmp_
     assert "kept your env, timeout" in said[0]
 
 
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_installing_again_claims_no_setting_of_the_user_that_install_wrote_itself(
+    tmp_path: Path, agent: str
+) -> None:
+    first = _jeeves_install(tmp_path, "install", agent)
+    again = _jeeves_install(tmp_path, "install", agent)
+
+    assert first.returncode == 0, first.stderr
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("unchanged "), again.stdout
+    assert "as wanted\n" in again.stdout  # not "as wanted; kept your env": the `"env": {}` is ours
+
+
 def test_install_keeps_the_users_keys_and_comments_in_our_codex_table(tmp_path: Path) -> None:
     t = target(tmp_path, "codex")
     t.codex_dir.mkdir()
