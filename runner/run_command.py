@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 import sys
 import tempfile
@@ -84,6 +83,7 @@ def run_command(
     # Imported here so that other `jeeves` commands start without the runner's stack.
     import anyio
 
+    from mcp_pruner_server.ledger.sink import session_id
     from mcp_pruner_server.settings import RUN_ID_ENV
     from runner.config import load_config
     from runner.errors import RunnerError
@@ -159,7 +159,7 @@ def run_command(
         adopt = become_child_subreaper()
         watchdog = _start_watchdog(log) if adopt else None
         # the run's id is also the ledger session its server writes under (`jeeves gain --session`)
-        run_id = os.environ.setdefault(RUN_ID_ENV, secrets.token_hex(8))
+        run_id = os.environ[RUN_ID_ENV] = session_id(os.environ)  # the watchdog's, else a new one
         request = RunRequest(
             chosen,
             tuple(args),

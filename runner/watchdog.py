@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 import signal
 import subprocess
@@ -97,7 +96,11 @@ def start_watchdog() -> Watchdog:
     Raises:
         OSError: the watchdog process could not be started.
     """
-    run_id = secrets.token_hex(16)
+    from mcp_pruner_server.ledger.sink import session_id
+
+    # A new id (an inherited one is another run's marker), made as a server makes its own
+    # (`ses_…`): the run's id is its server's ledger session, one form for `jeeves gain --session`.
+    run_id = session_id({})
     os.environ[RUN_ID_ENV] = run_id
     read_fd, write_fd = os.pipe()  # both non-inheritable (PEP 446); only stdin is passed on
     try:

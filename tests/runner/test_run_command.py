@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,7 @@ import anyio
 import anyio.abc
 import pytest
 
+from mcp_pruner_server.ledger.sink import session_id
 from tests.runner.runner_support import (
     JEEVES,
     event_data,
@@ -283,3 +285,18 @@ def test_a_misspelt_setting_in_jeeves_toml_is_said_before_the_run(tmp_path: Path
         f"jeeves run: {tmp_path / 'jeeves.toml'}: unknown key startup_timeout in [mcp_pruner] "
         "(did you mean startup_timeout_ms?): ignored"
     )
+
+
+def test_a_runs_id_has_the_form_of_the_session_id_a_server_gives_itself(tmp_path: Path) -> None:
+    # the run's id is its server's ledger session (`jeeves gain --session ID`): one form for both
+    marker = tmp_path / "run-id"
+
+    done = jeeves_run_now(
+        tmp_path, "-p", "command", "--no-pruner", "--", "sh", "-c", f"echo $JEEVES_RUN_ID > {marker}"
+    )
+
+    assert done.returncode == 0, done.stderr
+    run_id = marker.read_text(encoding="utf-8").strip()
+    served = session_id({})  # what `jeeves serve` writes its calls under
+    assert re.fullmatch(r"ses_[0-9a-f]{12}", served)
+    assert re.fullmatch(r"ses_[0-9a-f]{12}", run_id), run_id

@@ -143,7 +143,7 @@ def test_a_run_that_ends_by_itself_disarms_its_watchdog_and_kills_nothing(tmp_pa
         argv, env=env, capture_output=True, text=True, cwd=tmp_path, timeout=STARTED_TIMEOUT_S
     )
     assert out.returncode == 0, out.stderr
-    assert len(marker.read_text().strip()) == 32  # the agent carried the run's marker
+    assert marker.read_text().strip().startswith("ses_")  # the agent carried the run's marker
     assert "run.watchdog_unavailable" not in out.stderr
     assert "run.orphans_killed" not in out.stderr  # the sweep spares the live watchdog
     leftover = watchdogs() - before
