@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import httpx
 import pytest
 
 from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
+from tests.interop.interop_support import RunningServer, running_server
 
 JEEVES = Path(sys.executable).with_name("jeeves")
 CLI_TIMEOUT_S = 30.0
@@ -200,30 +202,42 @@ CODE = (
 )
 
 
-def test_show_takes_the_text_from_the_live_servers_recovery_store(tmp_path: Path) -> None:
-    from tests.interop.interop_support import running_server
+# The engine's budget for these reads: a first call on a loaded 2-core host (workers still
+# loading) passed the default 2 s and was sent whole, with no prune_id to show.
+PATIENT_ENGINE_MS = "30000"
 
+
+def _pruned_read(server: RunningServer, path: str, ledger: Path) -> str:
+    """The prune_id of a `read` of `path` the server pruned, once its ledger row is written."""
+    arguments = {"path": path, "context_focus_question": "How is the tax computed?"}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "read", "arguments": arguments},
+    }
+    answer = httpx.post(
+        server.base_url + "/rpc", json=body, headers={"Authorization": f"Bearer {server.token}"}, timeout=30
+    ).json()
+    prune_id: str = answer["result"]["structuredContent"]["pruning"]["prune_id"]
+    deadline = time.monotonic() + ROW_TIMEOUT_S
+    while not ledger.exists() or not _has_row(ledger, prune_id):
+        assert time.monotonic() < deadline, "the server wrote no ledger row"
+        time.sleep(POLL_S)
+    return prune_id
+
+
+def test_show_takes_the_text_from_the_live_servers_recovery_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JEEVES_PRUNER_TIMEOUT_MS", PATIENT_ENGINE_MS)
     root = tmp_path / "root"
     root.mkdir()
     (root / "billing.py").write_text(CODE, encoding="utf-8")
     ledger = Path(os.environ["XDG_STATE_HOME"]) / "jeeves" / "ledger.sqlite3"
     token = "show-test-token"
     with running_server(root, tmp_path, token) as server:
-        arguments = {"path": "billing.py", "context_focus_question": "How is the tax computed?"}
-        body = {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "tools/call",
-            "params": {"name": "read", "arguments": arguments},
-        }
-        answer = httpx.post(
-            server.base_url + "/rpc", json=body, headers={"Authorization": f"Bearer {token}"}, timeout=30
-        ).json()
-        prune_id = answer["result"]["structuredContent"]["pruning"]["prune_id"]
-        deadline = time.monotonic() + ROW_TIMEOUT_S
-        while not ledger.exists() or not _has_row(ledger, prune_id):
-            assert time.monotonic() < deadline, "the server wrote no ledger row"
-            time.sleep(POLL_S)
+        prune_id = _pruned_read(server, "billing.py", ledger)
         (root / "billing.py").write_text("changed since\n", encoding="utf-8")  # only the store has it now
         done = jeeves("show", prune_id, "--url", server.url, env=os.environ | {"JEEVES_MCP_TOKEN": token})
 
@@ -233,6 +247,30 @@ def test_show_takes_the_text_from_the_live_servers_recovery_store(tmp_path: Path
     assert [line.split("  ", 2)[-1] for line in shown[-2:]] == ["def tax(a):", "    return a * 0.2"]
     assert all(line.startswith("  ") for line in shown[-2:])  # the lines the question needed: kept
     assert any(line.startswith("- ") for line in shown)
+
+
+def test_show_counts_the_lines_of_a_file_ending_in_a_newline_as_its_reader_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JEEVES_PRUNER_TIMEOUT_MS", PATIENT_ENGINE_MS)
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "billing.py").write_text(CODE, encoding="utf-8")
+    lines = CODE.count("\n")  # 92, the last one ended by the file's final newline
+    ledger = Path(os.environ["XDG_STATE_HOME"]) / "jeeves" / "ledger.sqlite3"
+    with running_server(root, tmp_path, "show-test-token") as server:
+        prune_id = _pruned_read(server, "billing.py", ledger)
+
+    done = jeeves("show", prune_id, "--ledger", str(ledger))
+
+    assert done.returncode == 0, done.stderr
+    counted = re.search(r"content: (\d+) of (\d+) lines kept, (\d+) removed", done.stdout)
+    assert counted is not None, done.stdout
+    kept, total, removed = map(int, counted.groups())
+    assert total == lines  # it said 93: the empty "line" after the final newline
+    assert kept + removed == lines
+    shown = [line for line in done.stdout.splitlines() if re.match(r"[- ] +\d+  ", line)]
+    assert len(shown) == lines  # the file as it reads now: every line numbered, no more
 
 
 def _has_row(ledger: Path, prune_id: str) -> bool:
