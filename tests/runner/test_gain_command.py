@@ -227,13 +227,18 @@ def _pruned_read(server: RunningServer, path: str, ledger: Path) -> str:
     return prune_id
 
 
-def test_show_takes_the_text_from_the_live_servers_recovery_store(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def served_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A server root holding `billing.py` (CODE), for a server of a patient engine."""
     monkeypatch.setenv("JEEVES_PRUNER_TIMEOUT_MS", PATIENT_ENGINE_MS)
     root = tmp_path / "root"
     root.mkdir()
     (root / "billing.py").write_text(CODE, encoding="utf-8")
+    return root
+
+
+def test_show_takes_the_text_from_the_live_servers_recovery_store(tmp_path: Path, served_root: Path) -> None:
+    root = served_root
     ledger = Path(os.environ["XDG_STATE_HOME"]) / "jeeves" / "ledger.sqlite3"
     token = "show-test-token"
     with running_server(root, tmp_path, token) as server:
@@ -250,15 +255,11 @@ def test_show_takes_the_text_from_the_live_servers_recovery_store(
 
 
 def test_show_counts_the_lines_of_a_file_ending_in_a_newline_as_its_reader_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, served_root: Path
 ) -> None:
-    monkeypatch.setenv("JEEVES_PRUNER_TIMEOUT_MS", PATIENT_ENGINE_MS)
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "billing.py").write_text(CODE, encoding="utf-8")
     lines = CODE.count("\n")  # 92, the last one ended by the file's final newline
     ledger = Path(os.environ["XDG_STATE_HOME"]) / "jeeves" / "ledger.sqlite3"
-    with running_server(root, tmp_path, "show-test-token") as server:
+    with running_server(served_root, tmp_path, "show-test-token") as server:
         prune_id = _pruned_read(server, "billing.py", ledger)
 
     done = jeeves("show", prune_id, "--ledger", str(ledger))
