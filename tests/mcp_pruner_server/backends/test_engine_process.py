@@ -2,9 +2,11 @@
 
 import os
 import signal
+from collections.abc import Iterator
 from typing import NoReturn
 
 import anyio
+import psutil
 import pytest
 
 from mcp_pruner_server.backends.engine_process import RETRY_COOLDOWN_S, ProcessHeuristicBackend
@@ -14,6 +16,17 @@ from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
 pytestmark = pytest.mark.anyio
 TEXT = "\n".join([f"INFO step {n} ok" for n in range(400)] + ["ERROR disk full on /var"])
 OPTIONS = PruneOptions(max_prune_ratio=0.9, min_keep_lines=5, annotate_lines=True)
+
+
+@pytest.fixture(autouse=True)
+def no_worker_left_running() -> Iterator[None]:
+    """Each test ends the workers it started (`aclose`): a worker left running outlives the
+    test's event loop, and its process object, never waited for, warned "subprocess … is still
+    running" at the end of the suite once the worker died."""
+    before = {child.pid for child in psutil.Process().children()}
+    yield
+    left = [child for child in psutil.Process().children() if child.pid not in before]
+    assert not [child.cmdline() for child in left if child.status() != psutil.STATUS_ZOMBIE]
 
 
 async def test_a_worker_process_returns_exactly_the_engine_result() -> None:
@@ -95,7 +108,10 @@ async def test_after_a_worker_failure_processes_are_tried_again_after_the_cooldo
     assert not in_processes(backend)
     clock.now += 1
     assert in_processes(backend)
-    again = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_2")
+    try:
+        again = await backend.prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_2")
+    finally:
+        await backend.aclose()
     assert again.pruned_text == prune(TEXT, "why is the disk full?", "logs", OPTIONS, "prn_2").pruned_text
     assert in_processes(backend)
     assert backend.failures == 0
