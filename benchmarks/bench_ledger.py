@@ -1,13 +1,16 @@
 """The ledger under load (issue 31): many stdio servers writing one ledger at once. Not a test.
 
     nice -n 10 .venv/bin/python benchmarks/bench_ledger.py [--servers 20] [--calls 500] [--rounds 1]
-        [--pause-ms 0] [--before TREE]
+        [--pause-ms 0] [--before TREE]...
 
 Each round runs the same load with the ledger off (`JEEVES_LEDGER=0`, the baseline), then on
-with the code at `--before TREE` when given (a checkout of the old code: `git worktree add
---detach /tmp/ledger-before main`; its servers and probe import it through PYTHONPATH, and run
-in the project's directory: run from this checkout, `-m` would import this code), then on
-with this checkout's code, each into a fresh state directory: `--servers` stdio servers
+with the code at each `--before TREE` (a checkout of other code, labelled by its directory's
+name: `git worktree add --detach /tmp/ledger-before main`), then on with the code of the
+checkout this file is in ("this"; a copy of the checkout, made before a run, measures a
+snapshot while its source is edited), each into a fresh state directory: each code's servers
+and probe import it through PYTHONPATH and run in the project's directory (from a checkout,
+`-m` would import that checkout's code). The machine's load average is printed with each phase.
+In each phase: `--servers` stdio servers
 (`python -m mcp_pruner_server --stdio`, real processes) each answer `--calls` `tools/call`s back
 to back (or `--pause-ms` apart: an agent's turn between calls, so the load leaves the cores
 some idle time), all servers at once. The calls alternate a `read` of a 200-line file (the same
@@ -75,6 +78,7 @@ FILE_LINES = 200
 # they are in the ledger too.
 WARMUP_CALLS = 10
 WARMUP_SETTLE_S = 15.0
+THIS_TREE = Path(__file__).resolve().parents[1]
 
 
 def make_project(base: Path) -> Path:
@@ -293,6 +297,11 @@ class WriterCpu:
         )
 
 
+def load_average() -> str:
+    """The machine's 1, 5 and 15 minute load averages (others share it: noise to read the figures by)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def spin(cpu_s: float) -> None:
     """Burn `cpu_s` of this thread's CPU time."""
     end = time.thread_time() + cpu_s
@@ -412,7 +421,10 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--pause-ms", type=float, default=0.0, help="between a server's calls")
-    parser.add_argument("--before", type=Path, help="a checkout of the old code, measured too")
+    parser.add_argument(
+        "--before", type=Path, action="append", default=[],
+        help="a checkout of other code, measured too (repeatable; labelled by its directory's name)",
+    )  # fmt: skip
     parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # the probe process's root
     args = parser.parse_args()
     from mcp_pruner_server.logs import configure_logging
@@ -422,15 +434,16 @@ def main() -> int:
     if args.probe is not None:
         asyncio.run(request_path_probe(args.probe, args.calls))
         return 0
-    codes: dict[str, Path | None] = {"this": None}
-    if args.before is not None:
-        codes = {"before": args.before.resolve(), **codes}
+    # "this": the checkout this file is in (so that a copy of it, elsewhere, measures its own tree)
+    codes: dict[str, Path | None] = {tree.resolve().name: tree.resolve() for tree in args.before}
+    codes["this"] = THIS_TREE
     with tempfile.TemporaryDirectory(prefix="bench-ledger-") as tmp:
         base = Path(tmp)
         root = make_project(base)
         pause = f", {args.pause_ms:g} ms apart" if args.pause_ms else " back to back"
         rounds = f"{args.rounds} round(s); ms per call"
         print(f"{args.servers} stdio servers x {args.calls} calls each{pause}, {rounds}")
+        print(f"  load average before: {load_average()} ({os.cpu_count()} cores)")
         ok = True
         for name, code in codes.items():
             quiet = asyncio.run(quiet_probe(root, base / f"state-quiet-{name}", args.calls, code))
@@ -439,7 +452,7 @@ def main() -> int:
             print("  the writer process counting and writing at the same time):")
             quiet.show()
             # the bound is on the wall time a call waits (the GIL included), not only on our CPU
-            ok = ok and quiet.within_bound if code is None else ok
+            ok = ok and quiet.within_bound if name == "this" else ok
         for round_no in range(args.rounds):
             phases: dict[str, dict[str, object]] = {}
             for name, ledger_on, code in [("off", False, None)] + [(n, True, c) for n, c in codes.items()]:
@@ -453,7 +466,8 @@ def main() -> int:
                 print(
                     f"  round {round_no + 1} {label}: p50 {phase['p50']:.2f}  p99 {phase['p99']:.2f}  "
                     f"calls {phase['calls']}  error answers {phase['errors']}  warnings {phase['warnings']}  "
-                    f"exit codes {phase['exit_codes']}  wall {phase['wall_s']:.1f} s"
+                    f"exit codes {phase['exit_codes']}  wall {phase['wall_s']:.1f} s  "
+                    f"load average {load_average()}"
                 )
                 if ledger_on:
                     expected = args.calls + WARMUP_CALLS
@@ -481,7 +495,7 @@ def main() -> int:
                         f"{per_call:.0f} us per call "
                         f"(the rest after the load: {writers.rows_cpu_s - during:.2f} s)"
                     )
-                    if code is None:
+                    if name == "this":
                         ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
                         ok = ok and path.within_bound
             off = phases["off"]
