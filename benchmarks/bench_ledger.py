@@ -40,8 +40,11 @@ events: from their first row to their exit, start-up apart) and the CPU a call's
 (the probe's p50), whose sum is the ledger's CPU per call; and how much of the writers' CPU
 was used while the calls ran (what calls on busy cores wait for, whatever the noise of a
 shared machine does to the round trips: the rest waited for the load to end); whether every row
-is in the ledger (rows per session); any `ledger.unavailable` / "database is locked" line or
-error answer.
+is in the ledger (rows per session), counted once every writer exited (a writer may outlive
+its server, writing what it was handed at its shutdown: how long after the servers' EOF the
+servers and the writers exited is printed); any `ledger.unavailable` / "database is locked"
+line or error answer. The phases run in this order in odd rounds and backwards in even ones
+(the machine's load drifts).
 Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
 alone and under the load. The round trips' on - off difference is printed next to it, not a
 pass/fail figure: when the servers' calls alone keep both cores busy, any CPU the ledger's
@@ -78,6 +81,9 @@ FILE_LINES = 200
 # they are in the ledger too.
 WARMUP_CALLS = 10
 WARMUP_SETTLE_S = 15.0
+# The writers may outlive their servers (on busy cores), writing what they were handed.
+WRITERS_EXIT_TIMEOUT_S = 300.0
+WRITER_MODULE = "mcp_pruner_server.ledger.writer"  # the writer processes' command line, any version
 THIS_TREE = Path(__file__).resolve().parents[1]
 
 
@@ -348,18 +354,24 @@ async def run_phase(
     tasks = [asyncio.create_task(drive(s, str(n), calls, go, pause_s)) for n, s in enumerate(started)]
     probe = await Probe.start(root, calls, env)
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
-    writers_cpu = writer_cpu_s(started)
+    writers = writer_processes(started)
+    writers_cpu = cpu_s(writers)
     wall = time.perf_counter()
     go.set()
     probe.go()
     results = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall
-    writers_cpu = writer_cpu_s(started) - writers_cpu
+    writers_cpu = cpu_s(writers) - writers_cpu
     times = await probe.times()
+    ended = time.perf_counter()
     for server in started:  # EOF: the way an agent stops a stdio server; it writes its queue first
         assert server.process.stdin is not None
         server.process.stdin.close()
     codes = await asyncio.gather(*(s.process.wait() for s in started))
+    servers_exited_s = time.perf_counter() - ended
+    # a writer may outlive its server, writing what it was handed: the rows are counted after it
+    await asyncio.to_thread(psutil.wait_procs, writers, WRITERS_EXIT_TIMEOUT_S)
+    writers_exited_s = time.perf_counter() - ended
     latencies = sorted(x for lat, _ in results for x in lat)
     lines = [
         line
@@ -382,6 +394,8 @@ async def run_phase(
         "wall_s": wall,
         "path": times,
         "writers_cpu_during_calls_s": writers_cpu,
+        "servers_exited_s": servers_exited_s,
+        "writers_exited_s": writers_exited_s,
         "writers": WriterCpu(
             len(stopped),
             sum(int(d.get("written", 0)) for d in stopped),
@@ -391,15 +405,26 @@ async def run_phase(
     }
 
 
-def writer_cpu_s(servers: list[Server]) -> float:
-    """The CPU time the stdio servers' writer processes (their children) have used so far."""
-    total = 0.0
+def writer_processes(servers: list[Server]) -> list[psutil.Process]:
+    """The stdio servers' ledger writer processes (their other children, the engine's workers
+    and the process-group watchdog, are not the ledger's)."""
+    writers = []
     for server in servers:
         with contextlib.suppress(psutil.Error):
             for child in psutil.Process(server.process.pid).children():
                 with contextlib.suppress(psutil.Error):
-                    times = child.cpu_times()
-                    total += times.user + times.system
+                    if WRITER_MODULE in child.cmdline():
+                        writers.append(child)
+    return writers
+
+
+def cpu_s(processes: list[psutil.Process]) -> float:
+    """The CPU time `processes` have used so far (those that exited: none)."""
+    total = 0.0
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            times = process.cpu_times()
+            total += times.user + times.system
     return total
 
 
@@ -455,7 +480,10 @@ def main() -> int:
             ok = ok and quiet.within_bound if name == "this" else ok
         for round_no in range(args.rounds):
             phases: dict[str, dict[str, object]] = {}
-            for name, ledger_on, code in [("off", False, None)] + [(n, True, c) for n, c in codes.items()]:
+            order = [("off", False, None)] + [(n, True, c) for n, c in codes.items()]
+            if round_no % 2:  # the machine's load drifts: every other round runs the phases backwards
+                order.reverse()
+            for name, ledger_on, code in order:
                 state = base / f"state-{round_no}-{name}"
                 phase = asyncio.run(
                     run_phase(root, state, args.servers, args.calls, ledger_on, args.pause_ms / 1000, code)
@@ -493,7 +521,9 @@ def main() -> int:
                     print(
                         f"    the writers' CPU while the calls ran: {during:.2f} s, "
                         f"{per_call:.0f} us per call "
-                        f"(the rest after the load: {writers.rows_cpu_s - during:.2f} s)"
+                        f"(the rest after the load: {writers.rows_cpu_s - during:.2f} s); after the "
+                        f"load the servers exited in {float(str(phase['servers_exited_s'])):.1f} s, "
+                        f"the writers in {float(str(phase['writers_exited_s'])):.1f} s"
                     )
                     if name == "this":
                         ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0

@@ -12,12 +12,15 @@ alone, with one `ledger.internal_error`. Rows past the retention are deleted aft
 committed, `SWEEP_CHUNK_ROWS` a transaction, so that the other servers' writers never wait
 behind a long delete.
 
-It exits at EOF on its stdin, after writing what it has read: when the server closes it, exits
-or dies (a frame it cannot read ends it too, after writing the batch read before it). SIGINT
-and SIGTERM do not end it: a Ctrl-C in the terminal reaches the whole process group, and the
-writer must outlive its server's graceful stop by what is left to write; the pipe's EOF always
-comes. It gets no secret (`channel.py` passes it a minimal environment) and writes its log lines
-to the server's stderr.
+It runs as `SCHED_IDLE` (`_yield_to_others`): it takes only CPU no tool call wants, so on busy
+cores its rows wait, and it may still be writing after its server exited. At EOF on its stdin
+(the server closed it, exited or died; a frame it cannot read ends it too, after writing the
+batch read before it) it writes what it read, then the frames its server could not get into the
+pipe at shutdown (the handover file, `WriterSetup.handover_fd`: a memory file the server
+writes its backlog into before closing the pipe), and exits. SIGINT and SIGTERM do not end it:
+a Ctrl-C in the terminal reaches the whole process group, and the writer must outlive its
+server's stop by what is left to write; the pipe's EOF always comes. It gets no secret
+(`channel.py` passes it a minimal environment) and writes its log lines to the server's stderr.
 """
 
 from __future__ import annotations
@@ -58,8 +61,11 @@ SWEEP_CHUNK_ROWS: Final = 2000
 # prune_id -> row id of this server's pruned calls, for linking `recover_text` (the ids live
 # in the server's recovery store, so older ones can no longer be recovered anyway).
 PRUNE_ROWS_KEPT: Final = 4096
-# The writer's niceness: the lowest priority, a few percent of a core against busy tool calls.
+# The writer's niceness: the lowest priority, where its scheduling policy is refused.
 WRITER_NICENESS: Final = 19
+# Its scheduling policy: the CPU no other task wants (`_yield_to_others`). 5 is SCHED_IDLE's
+# number on Linux, for the type checker on other systems.
+WRITER_POLICY: Final[int] = getattr(os, "SCHED_IDLE", 5)
 RECOVER_TOOLS: Final = ("recover_text", "recover_range")
 RECOVERS_COLUMN: Final = store.COLUMNS.index("recovers")
 
@@ -237,22 +243,73 @@ def unpruned_result(result: JsonObject, raw_texts: Mapping[str, str]) -> JsonObj
 
 
 def _yield_to_others() -> None:
-    """Take only the CPU the tool calls leave: the lowest priority (`WRITER_NICENESS`), and
-    `SCHED_BATCH` (no wake-up preemption: the server that just wrote a frame is in a tool call).
-    At the default priority the writer had a server's share of the cores, and when twenty
-    servers kept both cores busy that share was the calls' (`benchmarks/bench_ledger.py`); at
-    niceness 19 its rows wait for a quiet moment (an agent's turn, the end of a burst) in the
-    pipe and the server's backlog. Not `SCHED_IDLE`: an unprivileged process cannot leave it,
-    and a writer starved by other load would lose its last rows at its server's shutdown."""
+    """Take only the CPU no tool call wants: `SCHED_IDLE` (`WRITER_POLICY`), after the lowest
+    niceness (`WRITER_NICENESS`, what is left where that policy is refused). At the default
+    priority the writer had a server's share of the cores, and at niceness 19 it still took
+    0.54 ms of CPU per call from twenty servers keeping two cores busy: a call waits for the
+    cores' other tasks, so that was ~5 ms added per call (`benchmarks/bench_ledger.py`).
+    `SCHED_IDLE` runs only when a core has nothing else to run, and any woken task takes the
+    core from it at once. An unprivileged process cannot leave it (RLIMIT_NICE is 0 by
+    default), and on busy cores it may write its last rows long after its server exited; so
+    nothing waits for it: the server hands its backlog over at shutdown (the handover file)
+    instead of waiting for the writer to read it, and leaves the writer running, never kills
+    it, when it is not done in `channel.CLOSE_TIMEOUT_S`."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or refused: still correct
         os.setpriority(os.PRIO_PROCESS, 0, WRITER_NICENESS)
     with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+        os.sched_setscheduler(0, WRITER_POLICY, os.sched_param(0))
 
 
 def _acknowledge(request: FlushRequest) -> None:
     with contextlib.suppress(OSError):  # the server stopped waiting (or exited): nobody to tell
         os.write(sys.stdout.fileno(), f"{request.number}\n".encode())
+
+
+def write_frames(writer: LedgerWriter, frames: FrameReader) -> bool:
+    """Write the records of `frames` in batches until its end (or a frame it cannot read),
+    answering flush requests once the records before them are written; False when a frame
+    could not be read (nothing after it can be framed)."""
+    ended = readable = False
+    while not ended:
+        batch: list[CallRecord] = []
+        flushes: list[FlushRequest] = []
+        try:
+            item = frames.next(0.0)
+            if item is None:  # idle: wait for a frame, then let the next ones gather
+                item = frames.next(None)
+                time.sleep(BATCH_WINDOW_S)
+            while item is not None:
+                if isinstance(item, CallRecord):
+                    batch.append(item)
+                elif isinstance(item, FlushRequest):
+                    flushes.append(item)
+                if len(batch) >= BATCH_MAX_RECORDS:
+                    break
+                item = frames.next(0.0)
+        except EndOfStream:
+            ended = readable = True
+        except Exception:  # a frame it cannot read (a bug): what follows it cannot be framed
+            log_exception("ledger.internal_error", path=str(writer.config.path))
+            ended = True
+        writer.write_batch(batch)
+        for request in flushes:
+            _acknowledge(request)
+    return readable
+
+
+def write_handover(writer: LedgerWriter, frames: FrameReader, fd: int) -> None:
+    """Write the frames the server put in the handover file `fd` at its shutdown, before it
+    closed the pipe `frames` read to its end: the rest of the same stream (the pipe may end
+    inside a frame). Empty when the server had no backlog; a frame cut short (the server died
+    writing it) ends it."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)  # the server's writes moved the offset both share
+    except OSError:  # not a file we can read: nothing was handed over that we could write
+        return
+    frames.follow(fd)
+    write_frames(writer, frames)
+    with contextlib.suppress(OSError):
+        os.close(fd)
 
 
 def serve(fd: int) -> LedgerWriter | None:
@@ -272,31 +329,8 @@ def serve(fd: int) -> LedgerWriter | None:
         signal.signal(signum, signal.SIG_IGN)
     load_counter()
     started_cpu = time.process_time()  # what the rows cost from here: reading, counting, SQLite
-    ended = False
-    while not ended:
-        batch: list[CallRecord] = []
-        flushes: list[FlushRequest] = []
-        try:
-            item = frames.next(0.0)
-            if item is None:  # idle: wait for a frame, then let the next ones gather
-                item = frames.next(None)
-                time.sleep(BATCH_WINDOW_S)
-            while item is not None:
-                if isinstance(item, CallRecord):
-                    batch.append(item)
-                elif isinstance(item, FlushRequest):
-                    flushes.append(item)
-                if len(batch) >= BATCH_MAX_RECORDS:
-                    break
-                item = frames.next(0.0)
-        except EndOfStream:
-            ended = True
-        except Exception:  # a frame it cannot read (a bug): what follows it cannot be framed
-            log_exception("ledger.internal_error", path=str(writer.config.path))
-            ended = True
-        writer.write_batch(batch)
-        for request in flushes:
-            _acknowledge(request)
+    if write_frames(writer, frames) and setup.handover_fd is not None:
+        write_handover(writer, frames, setup.handover_fd)
     writer.close()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     log_event(

@@ -37,8 +37,10 @@ SMALL_BACKLOG_BYTES = 2 << 20
 RECORDS = 120
 # A flush answered late fails in this long (the writer answers two at once within milliseconds).
 FLUSH_AT_ONCE_TIMEOUT_S = 20.0
-# The close of the slow-drain test: half of it for the drain (it cannot end), half for the writer.
-SLOW_DRAIN_CLOSE_TIMEOUT_S = 20.0
+# Records of the starved-writer test: sixteen fill the pipe, the rest wait in the backlog.
+BACKLOGGED_RECORDS = 24
+# Its close: the writer is stopped, so close() gives up waiting (the test's time, not a bound).
+STARVED_CLOSE_TIMEOUT_S = 1.0
 CODE = "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(40))
 
 
@@ -169,7 +171,7 @@ def test_two_flushes_at_once_each_return_once_their_records_are_written(tmp_path
     assert results == [True, True]  # before: one read both answers, the other waited for nothing
 
 
-def test_a_slow_drain_at_close_leaves_the_writer_its_share_to_write_and_exit(
+def test_a_backlog_the_writer_could_not_read_before_close_is_written_after_it_in_order(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     ledger = tmp_path / "ledger.sqlite3"
@@ -177,28 +179,25 @@ def test_a_slow_drain_at_close_leaves_the_writer_its_share_to_write_and_exit(
     channel.send(record(0))
     assert channel.flush(WAIT_TIMEOUT_S)
     assert channel.process is not None
-    assert channel.process.stdin is not None
     writer = psutil.Process(channel.process.pid)
-    writer.suspend()  # the pipe fills, the rest waits in the backlog: the drain cannot end
-    for number in range(1, 24):
-        channel.send(record(number))
-    closing = threading.Thread(target=channel.close, args=(SLOW_DRAIN_CLOSE_TIMEOUT_S,))
+    writer.suspend()  # as on busy cores: it reads nothing, the pipe fills, the rest waits in memory
     try:
-        closing.start()
-        deadline = time.monotonic() + WAIT_TIMEOUT_S
-        while not channel.process.stdin.closed:  # the drain's share ran out, the pipe is closed
-            assert time.monotonic() < deadline
-            time.sleep(WAIT_STEP_S)
+        for number in range(1, BACKLOGGED_RECORDS):
+            channel.send(record(number))
+        assert channel._backlog  # what the pipe could not take
+        channel.close(timeout=STARVED_CLOSE_TIMEOUT_S)  # returns, the writer still stopped
+        assert writer.status() == psutil.STATUS_STOPPED  # before: killed, the backlog dropped
     finally:
         writer.resume()
-    closing.join()
+    until_dead(writer)
 
-    assert channel.process.returncode == 0  # before: killed at once, the drain had used all the time
-    assert "ledger.writer_killed" not in capfd.readouterr().err
-    assert questions(ledger)[:2] == ["0", "1"]  # what reached the pipe is written
+    assert questions(ledger) == [str(n) for n in range(BACKLOGGED_RECORDS)]  # every one, in order
+    err = capfd.readouterr().err
+    assert "ledger.writer_left_running" in err
+    assert "ledger.unavailable" not in err
 
 
-def test_the_writer_runs_at_the_lowest_priority_and_reports_its_rows_and_cpu_at_exit(
+def test_the_writer_runs_only_on_idle_cores_and_reports_its_rows_and_cpu_at_exit(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     channel = WriterChannel(WriterSetup(LedgerConfig(path=tmp_path / "ledger.sqlite3"), "s", str(tmp_path)))
@@ -208,6 +207,7 @@ def test_the_writer_runs_at_the_lowest_priority_and_reports_its_rows_and_cpu_at_
     assert channel.process is not None
 
     assert os.getpriority(os.PRIO_PROCESS, channel.process.pid) == writer_module.WRITER_NICENESS == 19
+    assert os.sched_getscheduler(channel.process.pid) == os.SCHED_IDLE  # the CPU nothing else wants
     channel.close()
     events = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
     stopped = [e["data"] for e in events if e["event"] == "ledger.writer_stopped"]
