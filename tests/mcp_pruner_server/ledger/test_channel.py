@@ -41,6 +41,8 @@ FLUSH_AT_ONCE_TIMEOUT_S = 20.0
 BACKLOGGED_RECORDS = 24
 # Its close: the writer is stopped, so close() gives up waiting (the test's time, not a bound).
 STARVED_CLOSE_TIMEOUT_S = 1.0
+# Calls a stdio server answers while its writer is stopped: their results (~150 KB) overflow the pipe.
+STARVED_SERVER_CALLS = 12
 CODE = "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(40))
 
 
@@ -215,3 +217,42 @@ def test_the_writer_runs_only_on_idle_cores_and_reports_its_rows_and_cpu_at_exit
     assert stopped[0]["written"] == 3
     assert stopped[0]["dropped"] == 0
     assert 0 < stopped[0]["rows_cpu_s"] <= stopped[0]["cpu_s"]
+
+
+def test_a_sessions_last_rows_are_written_after_its_server_exited_while_its_writer_waited_for_a_core(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "big.py").write_text(CODE * 60, encoding="utf-8")  # ~150 KB: a few fill the pipe
+    ledger = tmp_path / "ledger.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")} | {
+        "JEEVES_LEDGER_PATH": str(ledger)
+    }
+    calls = [read_call(request_id) for request_id in range(2, 3 + STARVED_SERVER_CALLS)]
+    for call in calls:
+        call["params"]["arguments"] = {"path": "big.py"}  # type: ignore[index]
+    with stdio_server(root, env=env) as server:
+        server.handshake()
+        server.send(calls[0])
+        assert "result" in server.answer_to(2)
+        writer = writer_of(server)
+        deadline = time.monotonic() + WAIT_TIMEOUT_S
+        while not rows_written(ledger):  # the writer runs
+            assert time.monotonic() < deadline, server.stderr()[-2000:]
+            time.sleep(WAIT_STEP_S)
+        writer.suspend()  # as on cores kept busy by other work: it gets none of them
+        try:
+            for call in calls[1:]:
+                server.send(call)
+                assert "result" in server.answer_to(call["id"])
+            server.stdin.close()  # the agent ends the session
+            assert server.process.wait(WAIT_TIMEOUT_S) == 0
+            assert writer.status() == psutil.STATUS_STOPPED  # before: killed at the server's exit
+        finally:
+            writer.resume()
+        until_dead(writer)
+        stderr = server.stderr()
+
+    assert rows_written(ledger) == len(calls), stderr[-2000:]
+    assert "ledger.writer_left_running" in stderr
