@@ -19,10 +19,10 @@ room, so a call never waits for the GIL behind the ledger's work. The rest are e
 writes what the pipe takes, puts the rest of the backlog into the handover file (a file in
 memory with no name, created with the writer and inherited by it; the writer reads it after the
 pipe's EOF, as the rest of the same stream), closes the pipe and waits up to `CLOSE_TIMEOUT_S`
-for the writer to write and exit. Past it the writer is left running, never killed: it runs
-only on idle cores (`writer._yield_to_others`), so on busy ones it may need longer, and what it
-was handed is written when it gets them. A server that dies closes the pipe too: the writer
-writes what reached it and exits.
+for the writer to write and exit. Past it the writer is left running, never killed: it runs at
+the lowest priority (`writer._yield_to_others`), so on cores kept busy by other work it may
+need longer, and what it was handed is written when it gets them. A server that dies closes
+the pipe too: the writer writes what reached it and exits.
 """
 
 from __future__ import annotations
@@ -378,7 +378,7 @@ class WriterChannel:
         try:
             process.wait(max(started + timeout - time.monotonic(), exit_share))
         except subprocess.TimeoutExpired:
-            # Busy cores (it runs on idle ones only) or a slow disk: what it was handed is
+            # Busy cores (it has the lowest priority) or a slow disk: what it was handed is
             # written when it gets them; killing it would lose those rows.
             log_event("ledger.writer_left_running", pid=process.pid, timeout_s=timeout)
             threading.Thread(target=process.wait, name="jeeves-ledger-reap", daemon=True).start()

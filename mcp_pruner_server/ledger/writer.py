@@ -12,8 +12,10 @@ alone, with one `ledger.internal_error`. Rows past the retention are deleted aft
 committed, `SWEEP_CHUNK_ROWS` a transaction, so that the other servers' writers never wait
 behind a long delete.
 
-It runs as `SCHED_IDLE` (`_yield_to_others`): it takes only CPU no tool call wants, so on busy
-cores its rows wait, and it may still be writing after its server exited. At EOF on its stdin
+It holds the records it reads until its server is quiet (`write_frames`: no frame for
+`QUIET_S`, between an agent's calls), and runs at the lowest priority (`_yield_to_others`), so
+that its work does not take the cores from a burst of calls; it may still be writing after its
+server exited. At EOF on its stdin
 (the server closed it, exited or died; a frame it cannot read ends it too, after writing the
 batch read before it) it writes what it read, then the frames its server could not get into the
 pipe at shutdown (the handover file, `WriterSetup.handover_fd`: a memory file the server
@@ -46,10 +48,17 @@ from mcp_pruner_server.logs import configure_logging, log_event, log_exception
 
 # One transaction per this many records at most: a burst is a few transactions, not hundreds.
 BATCH_MAX_RECORDS: Final = 256
-# How long the writer sleeps after the first record of a batch arrived, letting the next ones
-# gather in the pipe: the server's writes meanwhile wake nobody (a woken process may take the
-# core from the very call that woke it, on a busy machine).
+# While it holds records the writer looks at its pipe this often, letting the next ones gather
+# there: the server's writes meanwhile wake nobody.
 BATCH_WINDOW_S: Final = 0.05
+# The records it holds are written once no frame came for this long: the server is between
+# calls (an agent's turn takes seconds; the parallel calls of one turn come milliseconds
+# apart), so the writer's work does not compete with a burst of calls.
+QUIET_S: Final = 0.25
+# ... or once the oldest is this old (a server that is never quiet: rows a minute late at most),
+HOLD_MAX_S: Final = 60.0
+# ... or once they hold this many characters of results (the writer's memory stays bounded).
+HOLD_MAX_CHARS: Final = 16 << 20
 # After a failed write, records are dropped for this long before the file is tried again
 # (a full disk does not empty itself in milliseconds; retrying each batch would spin).
 RETRY_AFTER_S: Final = 30.0
@@ -61,11 +70,8 @@ SWEEP_CHUNK_ROWS: Final = 2000
 # prune_id -> row id of this server's pruned calls, for linking `recover_text` (the ids live
 # in the server's recovery store, so older ones can no longer be recovered anyway).
 PRUNE_ROWS_KEPT: Final = 4096
-# The writer's niceness: the lowest priority, where its scheduling policy is refused.
+# The writer's niceness: the lowest priority, a few percent of a core against busy tool calls.
 WRITER_NICENESS: Final = 19
-# Its scheduling policy: the CPU no other task wants (`_yield_to_others`). 5 is SCHED_IDLE's
-# number on Linux, for the type checker on other systems.
-WRITER_POLICY: Final[int] = getattr(os, "SCHED_IDLE", 5)
 RECOVER_TOOLS: Final = ("recover_text", "recover_range")
 RECOVERS_COLUMN: Final = store.COLUMNS.index("recovers")
 
@@ -243,21 +249,20 @@ def unpruned_result(result: JsonObject, raw_texts: Mapping[str, str]) -> JsonObj
 
 
 def _yield_to_others() -> None:
-    """Take only the CPU no tool call wants: `SCHED_IDLE` (`WRITER_POLICY`), after the lowest
-    niceness (`WRITER_NICENESS`, what is left where that policy is refused). At the default
-    priority the writer had a server's share of the cores, and at niceness 19 it still took
-    0.54 ms of CPU per call from twenty servers keeping two cores busy: a call waits for the
-    cores' other tasks, so that was ~5 ms added per call (`benchmarks/bench_ledger.py`).
-    `SCHED_IDLE` runs only when a core has nothing else to run, and any woken task takes the
-    core from it at once. An unprivileged process cannot leave it (RLIMIT_NICE is 0 by
-    default), and on busy cores it may write its last rows long after its server exited; so
-    nothing waits for it: the server hands its backlog over at shutdown (the handover file)
-    instead of waiting for the writer to read it, and leaves the writer running, never kills
-    it, when it is not done in `channel.CLOSE_TIMEOUT_S`."""
+    """Take little of the CPU the tool calls want: the lowest priority (`WRITER_NICENESS`), and
+    `SCHED_BATCH` (no wake-up preemption: the server that just wrote a frame is in a tool call).
+    At the default priority the writer had a server's share of the cores, and when twenty
+    servers kept both cores busy that share was the calls' (`benchmarks/bench_ledger.py`).
+    Not `SCHED_IDLE` (measured: it halved the writers' CPU during such a load), because an
+    unprivileged process cannot leave it (RLIMIT_NICE is 0 by default) and it gets no CPU while
+    other work keeps the cores busy: on a machine at a load average of ~37, writers did not
+    even create the ledger's table within the 10 s their servers' shutdown waited, and a
+    reader right after a server's exit (`jeeves run`'s session line, a test) found no rows.
+    Their rows were not lost (the handover; the writer is not killed), only late."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or refused: still correct
         os.setpriority(os.PRIO_PROCESS, 0, WRITER_NICENESS)
     with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, WRITER_POLICY, os.sched_param(0))
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 
 
 def _acknowledge(request: FlushRequest) -> None:
@@ -266,35 +271,52 @@ def _acknowledge(request: FlushRequest) -> None:
 
 
 def write_frames(writer: LedgerWriter, frames: FrameReader) -> bool:
-    """Write the records of `frames` in batches until its end (or a frame it cannot read),
-    answering flush requests once the records before them are written; False when a frame
-    could not be read (nothing after it can be framed)."""
-    ended = readable = False
-    while not ended:
-        batch: list[CallRecord] = []
+    """Write the records of `frames` until its end (or a frame it cannot read): held until the
+    server is quiet (`QUIET_S`), a flush request asks for them, or `HOLD_MAX_S` /
+    `HOLD_MAX_CHARS` say they have waited enough; then in batches. Answers each flush request
+    once the records before it are written. False when a frame could not be read (nothing after
+    it can be framed)."""
+    held: list[CallRecord] = []
+    held_chars = 0
+    held_since = last_frame_at = 0.0
+    while True:
         flushes: list[FlushRequest] = []
+        ended = readable = False
         try:
-            item = frames.next(0.0)
-            if item is None:  # idle: wait for a frame, then let the next ones gather
-                item = frames.next(None)
-                time.sleep(BATCH_WINDOW_S)
+            item = frames.next(0.0 if held else None)  # holding nothing: sleep until a frame
             while item is not None:
+                last_frame_at = time.monotonic()
                 if isinstance(item, CallRecord):
-                    batch.append(item)
+                    if not held:
+                        held_since = last_frame_at
+                    held.append(item)
+                    held_chars += _text_chars(item)
                 elif isinstance(item, FlushRequest):
                     flushes.append(item)
-                if len(batch) >= BATCH_MAX_RECORDS:
-                    break
                 item = frames.next(0.0)
         except EndOfStream:
             ended = readable = True
         except Exception:  # a frame it cannot read (a bug): what follows it cannot be framed
             log_exception("ledger.internal_error", path=str(writer.config.path))
             ended = True
-        writer.write_batch(batch)
+        now = time.monotonic()
+        due = ended or bool(flushes) or now - last_frame_at >= QUIET_S
+        if held and (due or now - held_since >= HOLD_MAX_S or held_chars >= HOLD_MAX_CHARS):
+            for start in range(0, len(held), BATCH_MAX_RECORDS):
+                writer.write_batch(held[start : start + BATCH_MAX_RECORDS])
+            held, held_chars = [], 0
         for request in flushes:
             _acknowledge(request)
-    return readable
+        if ended:
+            return readable
+        if held:
+            time.sleep(BATCH_WINDOW_S)
+
+
+def _text_chars(record: CallRecord) -> int:
+    """The characters of results a held record keeps in memory."""
+    raw = sum(len(text) for text in record.raw_texts.values()) if record.raw_texts else 0
+    return len(record.result_text) + raw
 
 
 def write_handover(writer: LedgerWriter, frames: FrameReader, fd: int) -> None:

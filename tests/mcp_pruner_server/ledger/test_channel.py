@@ -199,7 +199,7 @@ def test_a_backlog_the_writer_could_not_read_before_close_is_written_after_it_in
     assert "ledger.unavailable" not in err
 
 
-def test_the_writer_runs_only_on_idle_cores_and_reports_its_rows_and_cpu_at_exit(
+def test_the_writer_runs_at_the_lowest_priority_and_reports_its_rows_and_cpu_at_exit(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     channel = WriterChannel(WriterSetup(LedgerConfig(path=tmp_path / "ledger.sqlite3"), "s", str(tmp_path)))
@@ -209,7 +209,6 @@ def test_the_writer_runs_only_on_idle_cores_and_reports_its_rows_and_cpu_at_exit
     assert channel.process is not None
 
     assert os.getpriority(os.PRIO_PROCESS, channel.process.pid) == writer_module.WRITER_NICENESS == 19
-    assert os.sched_getscheduler(channel.process.pid) == os.SCHED_IDLE  # the CPU nothing else wants
     channel.close()
     events = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
     stopped = [e["data"] for e in events if e["event"] == "ledger.writer_stopped"]

@@ -4,7 +4,9 @@ writer its own process)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -17,6 +19,7 @@ from mcp_pruner_server.ledger import writer as writer_module
 from mcp_pruner_server.ledger.config import LedgerConfig
 from mcp_pruner_server.ledger.record import RAW, CallRecord
 from mcp_pruner_server.ledger.store import INSERT_SQL, open_for_writing
+from mcp_pruner_server.ledger.wire import FrameReader, encode
 from mcp_pruner_server.ledger.writer import LedgerWriter
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
 from mcp_pruner_server.server_parts import build_parts
@@ -29,6 +32,12 @@ pytestmark = pytest.mark.anyio
 QUESTION = "Where is the tax computed?"
 # The first batch loads the tokenizer: seconds on two shared cores, never a minute.
 LEDGER_FLUSH_TIMEOUT_S = 60.0
+# The streaming tests: a record every 20 ms for 0.6 s, the writer's quiet time raised to 2 s so
+# that a stall of the test's thread on a loaded machine does not read as the server being quiet.
+STREAMED_RECORDS = 30
+STREAM_PACE_S = 0.02
+STREAM_QUIET_S = 2.0
+WRITTEN_TIMEOUT_S = 30.0
 CODE = "\n".join(
     [f"def helper_{n}(x):\n    return x + {n}\n" for n in range(40)]
     + ["def compute_tax(amount):\n    return amount * 0.2\n"]
@@ -253,3 +262,65 @@ def test_the_retention_sweep_deletes_a_chunk_of_old_rows_after_each_batch_until_
     # one transaction never holds the file for all of them: the other writers wait a chunk at most
     assert old_left == [15, 5, 0, 0]
     assert writer.written == 4
+
+
+class BatchLog(LedgerWriter):
+    """A writer that keeps the sizes of the batches it is given instead of writing them."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        super().__init__(LedgerConfig(path=tmp_path / "unused.sqlite3"), session="s", project="p")
+        self.batches: list[int] = []
+        self.written_all = threading.Event()
+
+    def write_batch(self, batch: list[CallRecord]) -> None:
+        self.batches.append(len(batch))
+        if sum(self.batches) == STREAMED_RECORDS:
+            self.written_all.set()
+
+
+def stream_records(pipe: int, frames: int, pace_s: float) -> None:
+    for _ in range(frames):
+        os.write(pipe, encode(_health_record()))
+        time.sleep(pace_s)  # the calls' pace (load shaping, not synchronization)
+
+
+def test_records_are_held_while_the_server_sends_them_and_written_together_once_it_is_quiet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer_module, "QUIET_S", STREAM_QUIET_S)
+    read_end, write_end = os.pipe()
+    writer = BatchLog(tmp_path)
+    loop = threading.Thread(target=writer_module.write_frames, args=(writer, FrameReader(read_end)))
+    loop.start()
+    try:
+        stream_records(write_end, STREAMED_RECORDS, STREAM_PACE_S)
+        held_while_sending = list(writer.batches)
+        assert writer.written_all.wait(WRITTEN_TIMEOUT_S)
+    finally:
+        os.close(write_end)  # EOF: the loop ends
+        loop.join()
+        os.close(read_end)
+
+    assert held_while_sending == []  # before: a batch every 50 ms, within the burst
+    assert writer.batches == [STREAMED_RECORDS]
+
+
+def test_records_held_past_the_memory_bound_are_written_while_the_server_still_sends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer_module, "QUIET_S", STREAM_QUIET_S)
+    monkeypatch.setattr(writer_module, "HOLD_MAX_CHARS", len(_health_record().result_text) * 10)
+    read_end, write_end = os.pipe()
+    writer = BatchLog(tmp_path)
+    loop = threading.Thread(target=writer_module.write_frames, args=(writer, FrameReader(read_end)))
+    loop.start()
+    try:
+        stream_records(write_end, STREAMED_RECORDS, STREAM_PACE_S)
+        written_while_sending = sum(writer.batches)
+    finally:
+        os.close(write_end)
+        loop.join()
+        os.close(read_end)
+
+    assert written_while_sending >= STREAMED_RECORDS - 10  # in batches of about ten records
+    assert sum(writer.batches) == STREAMED_RECORDS
