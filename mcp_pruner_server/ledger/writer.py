@@ -48,13 +48,14 @@ from mcp_pruner_server.logs import configure_logging, log_event, log_exception
 
 # One transaction per this many records at most: a burst is a few transactions, not hundreds.
 BATCH_MAX_RECORDS: Final = 256
-# While it holds records the writer looks at its pipe this often, letting the next ones gather
-# there: the server's writes meanwhile wake nobody.
-BATCH_WINDOW_S: Final = 0.05
-# The records it holds are written once no frame came for this long: the server is between
-# calls (an agent's turn takes seconds; the parallel calls of one turn come milliseconds
-# apart), so the writer's work does not compete with a burst of calls.
-QUIET_S: Final = 0.25
+# The records the writer holds are written once no frame came for this long: the server is
+# between calls (an agent's turn, the model answering, takes seconds; the calls of one turn
+# come milliseconds apart, and the next call of a script within a second even on two loaded
+# cores), so the writer's work does not compete with a burst of calls. While it holds records
+# it looks at its pipe this often, letting the next ones gather there: the server's writes
+# meanwhile wake nobody, and a look costs a loaded machine ~0.1 ms (at 20 a second, the
+# writers of twenty servers took more CPU looking than writing).
+QUIET_S: Final = 1.0
 # ... or once the oldest is this old (a server that is never quiet: rows a minute late at most),
 HOLD_MAX_S: Final = 60.0
 # ... or once they hold this many characters of results (the writer's memory stays bounded).
@@ -272,25 +273,20 @@ def _acknowledge(request: FlushRequest) -> None:
 
 def write_frames(writer: LedgerWriter, frames: FrameReader) -> bool:
     """Write the records of `frames` until its end (or a frame it cannot read): held until the
-    server is quiet (`QUIET_S`), a flush request asks for them, or `HOLD_MAX_S` /
+    server is quiet (no frame for `QUIET_S`), a flush request asks for them, or `HOLD_MAX_S` /
     `HOLD_MAX_CHARS` say they have waited enough; then in batches. Answers each flush request
     once the records before it are written. False when a frame could not be read (nothing after
     it can be framed)."""
-    held: list[CallRecord] = []
-    held_chars = 0
-    held_since = last_frame_at = 0.0
+    held = _Held(writer)
     while True:
         flushes: list[FlushRequest] = []
-        ended = readable = False
+        ended = readable = arrived = False
         try:
-            item = frames.next(0.0 if held else None)  # holding nothing: sleep until a frame
+            item = frames.next(0.0 if held.records else None)  # holding none: sleep until a frame
             while item is not None:
-                last_frame_at = time.monotonic()
+                arrived = True
                 if isinstance(item, CallRecord):
-                    if not held:
-                        held_since = last_frame_at
-                    held.append(item)
-                    held_chars += _text_chars(item)
+                    held.add(item)
                 elif isinstance(item, FlushRequest):
                     flushes.append(item)
                 item = frames.next(0.0)
@@ -299,24 +295,39 @@ def write_frames(writer: LedgerWriter, frames: FrameReader) -> bool:
         except Exception:  # a frame it cannot read (a bug): what follows it cannot be framed
             log_exception("ledger.internal_error", path=str(writer.config.path))
             ended = True
-        now = time.monotonic()
-        due = ended or bool(flushes) or now - last_frame_at >= QUIET_S
-        if held and (due or now - held_since >= HOLD_MAX_S or held_chars >= HOLD_MAX_CHARS):
-            for start in range(0, len(held), BATCH_MAX_RECORDS):
-                writer.write_batch(held[start : start + BATCH_MAX_RECORDS])
-            held, held_chars = [], 0
+        # not `arrived`: nothing came while it slept `QUIET_S` (below) holding records
+        if ended or flushes or not arrived or time.monotonic() - held.since >= HOLD_MAX_S:
+            held.write()
         for request in flushes:
             _acknowledge(request)
         if ended:
             return readable
-        if held:
-            time.sleep(BATCH_WINDOW_S)
+        if held.records:
+            time.sleep(QUIET_S)
 
 
-def _text_chars(record: CallRecord) -> int:
-    """The characters of results a held record keeps in memory."""
-    raw = sum(len(text) for text in record.raw_texts.values()) if record.raw_texts else 0
-    return len(record.result_text) + raw
+class _Held:
+    """The records a writer holds until its server is quiet, bounded by `HOLD_MAX_CHARS`."""
+
+    def __init__(self, writer: LedgerWriter) -> None:
+        self.writer = writer
+        self.records: list[CallRecord] = []
+        self.chars = 0
+        self.since = 0.0  # when the oldest came
+
+    def add(self, record: CallRecord) -> None:
+        if not self.records:
+            self.since = time.monotonic()
+        self.records.append(record)
+        raw = sum(len(text) for text in record.raw_texts.values()) if record.raw_texts else 0
+        self.chars += len(record.result_text) + raw
+        if self.chars >= HOLD_MAX_CHARS:
+            self.write()
+
+    def write(self) -> None:
+        for start in range(0, len(self.records), BATCH_MAX_RECORDS):
+            self.writer.write_batch(self.records[start : start + BATCH_MAX_RECORDS])
+        self.records, self.chars = [], 0
 
 
 def write_handover(writer: LedgerWriter, frames: FrameReader, fd: int) -> None:
