@@ -8,8 +8,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -278,28 +278,35 @@ class BatchLog(LedgerWriter):
             self.written_all.set()
 
 
-def stream_records(pipe: int, frames: int, pace_s: float) -> None:
-    for _ in range(frames):
+@contextmanager
+def write_loop(writer: LedgerWriter) -> Iterator[int]:
+    """`write_frames` over a pipe, in a thread; the pipe's write end (closed at the end: EOF)."""
+    read_end, write_end = os.pipe()
+    loop = threading.Thread(target=writer_module.write_frames, args=(writer, FrameReader(read_end)))
+    loop.start()
+    try:
+        yield write_end
+    finally:
+        os.close(write_end)
+        loop.join()
+        os.close(read_end)
+
+
+def stream_records(pipe: int) -> None:
+    for _ in range(STREAMED_RECORDS):
         os.write(pipe, encode(_health_record()))
-        time.sleep(pace_s)  # the calls' pace (load shaping, not synchronization)
+        time.sleep(STREAM_PACE_S)  # the calls' pace (load shaping, not synchronization)
 
 
 def test_records_are_held_while_the_server_sends_them_and_written_together_once_it_is_quiet(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(writer_module, "QUIET_S", STREAM_QUIET_S)
-    read_end, write_end = os.pipe()
     writer = BatchLog(tmp_path)
-    loop = threading.Thread(target=writer_module.write_frames, args=(writer, FrameReader(read_end)))
-    loop.start()
-    try:
-        stream_records(write_end, STREAMED_RECORDS, STREAM_PACE_S)
+    with write_loop(writer) as pipe:
+        stream_records(pipe)
         held_while_sending = list(writer.batches)
         assert writer.written_all.wait(WRITTEN_TIMEOUT_S)
-    finally:
-        os.close(write_end)  # EOF: the loop ends
-        loop.join()
-        os.close(read_end)
 
     assert held_while_sending == []  # before: a batch every 50 ms, within the burst
     assert writer.batches == [STREAMED_RECORDS]
@@ -310,16 +317,9 @@ def test_the_records_a_writer_holds_never_exceed_the_memory_bound(
 ) -> None:
     monkeypatch.setattr(writer_module, "QUIET_S", STREAM_QUIET_S)
     monkeypatch.setattr(writer_module, "HOLD_MAX_CHARS", len(_health_record().result_text) * 10)
-    read_end, write_end = os.pipe()
     writer = BatchLog(tmp_path)
-    loop = threading.Thread(target=writer_module.write_frames, args=(writer, FrameReader(read_end)))
-    loop.start()
-    try:
-        stream_records(write_end, STREAMED_RECORDS, STREAM_PACE_S)
-    finally:
-        os.close(write_end)
-        loop.join()
-        os.close(read_end)
+    with write_loop(writer) as pipe:
+        stream_records(pipe)
 
     assert max(writer.batches) == 10  # written as the tenth came, not held until the quiet
     assert sum(writer.batches) == STREAMED_RECORDS
