@@ -15,11 +15,11 @@ behind a long delete.
 It holds the records it reads until its server is quiet (`write_frames`: no frame for
 `QUIET_S`, between an agent's calls), and runs at the lowest priority (`_yield_to_others`), so
 that its work does not take the cores from a burst of calls; it may still be writing after its
-server exited. At EOF on its stdin
-(the server closed it, exited or died; a frame it cannot read ends it too, after writing the
-batch read before it) it writes what it read, then the frames its server could not get into the
-pipe at shutdown (the handover file, `WriterSetup.handover_fd`: a memory file the server
-writes its backlog into before closing the pipe), and exits. SIGINT and SIGTERM do not end it:
+server exited. At EOF on its stdin (the server closed it, exited or died; a frame it cannot
+read ends it too, after writing the records read before it) it writes what it read, then the
+frames its server could not get into the pipe at shutdown (the handover file,
+`WriterSetup.handover_fd`: a memory file the server writes its backlog into before closing the
+pipe), and exits. SIGINT and SIGTERM do not end it:
 a Ctrl-C in the terminal reaches the whole process group, and the writer must outlive its
 server's stop by what is left to write; the pipe's EOF always comes. It gets no secret
 (`channel.py` passes it a minimal environment) and writes its log lines to the server's stderr.
