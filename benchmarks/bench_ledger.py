@@ -1,13 +1,16 @@
 """The ledger under load (issue 31): many stdio servers writing one ledger at once. Not a test.
 
     nice -n 10 .venv/bin/python benchmarks/bench_ledger.py [--servers 20] [--calls 500] [--rounds 1]
-        [--pause-ms 0] [--before TREE]
+        [--pause-ms 0] [--before TREE]...
 
 Each round runs the same load with the ledger off (`JEEVES_LEDGER=0`, the baseline), then on
-with the code at `--before TREE` when given (a checkout of the old code: `git worktree add
---detach /tmp/ledger-before main`; its servers and probe import it through PYTHONPATH, and run
-in the project's directory: run from this checkout, `-m` would import this code), then on
-with this checkout's code, each into a fresh state directory: `--servers` stdio servers
+with the code at each `--before TREE` (a checkout of other code, labelled by its directory's
+name: `git worktree add --detach /tmp/ledger-before main`), then on with the code of the
+checkout this file is in ("this"; a copy of the checkout, made before a run, measures a
+snapshot while its source is edited), each into a fresh state directory: each code's servers
+and probe import it through PYTHONPATH and run in the project's directory (from a checkout,
+`-m` would import that checkout's code). The machine's load average is printed with each phase.
+In each phase: `--servers` stdio servers
 (`python -m mcp_pruner_server --stdio`, real processes) each answer `--calls` `tools/call`s back
 to back (or `--pause-ms` apart: an agent's turn between calls, so the load leaves the cores
 some idle time), all servers at once. The calls alternate a `read` of a 200-line file (the same
@@ -37,8 +40,11 @@ events: from their first row to their exit, start-up apart) and the CPU a call's
 (the probe's p50), whose sum is the ledger's CPU per call; and how much of the writers' CPU
 was used while the calls ran (what calls on busy cores wait for, whatever the noise of a
 shared machine does to the round trips: the rest waited for the load to end); whether every row
-is in the ledger (rows per session); any `ledger.unavailable` / "database is locked" line or
-error answer.
+is in the ledger (rows per session), counted once every writer exited (a writer may outlive
+its server, writing what it was handed at its shutdown: how long after the servers' EOF the
+servers and the writers exited is printed); any `ledger.unavailable` / "database is locked"
+line or error answer. The phases run in this order in odd rounds and backwards in even ones
+(the machine's load drifts).
 Target: every row present, no error, p50 and p99 wall time added on the call's path <= 1 ms,
 alone and under the load. The round trips' on - off difference is printed next to it, not a
 pass/fail figure: when the servers' calls alone keep both cores busy, any CPU the ledger's
@@ -75,6 +81,10 @@ FILE_LINES = 200
 # they are in the ledger too.
 WARMUP_CALLS = 10
 WARMUP_SETTLE_S = 15.0
+# The writers may outlive their servers (on busy cores), writing what they were handed.
+WRITERS_EXIT_TIMEOUT_S = 300.0
+WRITER_MODULE = "mcp_pruner_server.ledger.writer"  # the writer processes' command line, any version
+THIS_TREE = Path(__file__).resolve().parents[1]
 
 
 def make_project(base: Path) -> Path:
@@ -293,6 +303,11 @@ class WriterCpu:
         )
 
 
+def load_average() -> str:
+    """The machine's 1, 5 and 15 minute load averages (others share it: noise to read the figures by)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def spin(cpu_s: float) -> None:
     """Burn `cpu_s` of this thread's CPU time."""
     end = time.thread_time() + cpu_s
@@ -339,18 +354,24 @@ async def run_phase(
     tasks = [asyncio.create_task(drive(s, str(n), calls, go, pause_s)) for n, s in enumerate(started)]
     probe = await Probe.start(root, calls, env)
     await asyncio.sleep(WARMUP_SETTLE_S)  # the warm-up calls, and their rows, are written first
-    writers_cpu = writer_cpu_s(started)
+    writers = writer_processes(started)
+    writers_cpu = cpu_s(writers)
     wall = time.perf_counter()
     go.set()
     probe.go()
     results = await asyncio.gather(*tasks)
     wall = time.perf_counter() - wall
-    writers_cpu = writer_cpu_s(started) - writers_cpu
+    writers_cpu = cpu_s(writers) - writers_cpu
     times = await probe.times()
+    ended = time.perf_counter()
     for server in started:  # EOF: the way an agent stops a stdio server; it writes its queue first
         assert server.process.stdin is not None
         server.process.stdin.close()
     codes = await asyncio.gather(*(s.process.wait() for s in started))
+    servers_exited_s = time.perf_counter() - ended
+    # a writer may outlive its server, writing what it was handed: the rows are counted after it
+    await asyncio.to_thread(psutil.wait_procs, writers, WRITERS_EXIT_TIMEOUT_S)
+    writers_exited_s = time.perf_counter() - ended
     latencies = sorted(x for lat, _ in results for x in lat)
     lines = [
         line
@@ -373,6 +394,8 @@ async def run_phase(
         "wall_s": wall,
         "path": times,
         "writers_cpu_during_calls_s": writers_cpu,
+        "servers_exited_s": servers_exited_s,
+        "writers_exited_s": writers_exited_s,
         "writers": WriterCpu(
             len(stopped),
             sum(int(d.get("written", 0)) for d in stopped),
@@ -382,15 +405,26 @@ async def run_phase(
     }
 
 
-def writer_cpu_s(servers: list[Server]) -> float:
-    """The CPU time the stdio servers' writer processes (their children) have used so far."""
-    total = 0.0
+def writer_processes(servers: list[Server]) -> list[psutil.Process]:
+    """The stdio servers' ledger writer processes (their other children, the engine's workers
+    and the process-group watchdog, are not the ledger's)."""
+    writers = []
     for server in servers:
         with contextlib.suppress(psutil.Error):
             for child in psutil.Process(server.process.pid).children():
                 with contextlib.suppress(psutil.Error):
-                    times = child.cpu_times()
-                    total += times.user + times.system
+                    if WRITER_MODULE in child.cmdline():
+                        writers.append(child)
+    return writers
+
+
+def cpu_s(processes: list[psutil.Process]) -> float:
+    """The CPU time `processes` have used so far (those that exited: none)."""
+    total = 0.0
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            times = process.cpu_times()
+            total += times.user + times.system
     return total
 
 
@@ -412,7 +446,10 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--pause-ms", type=float, default=0.0, help="between a server's calls")
-    parser.add_argument("--before", type=Path, help="a checkout of the old code, measured too")
+    parser.add_argument(
+        "--before", type=Path, action="append", default=[],
+        help="a checkout of other code, measured too (repeatable; labelled by its directory's name)",
+    )  # fmt: skip
     parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # the probe process's root
     args = parser.parse_args()
     from mcp_pruner_server.logs import configure_logging
@@ -422,15 +459,16 @@ def main() -> int:
     if args.probe is not None:
         asyncio.run(request_path_probe(args.probe, args.calls))
         return 0
-    codes: dict[str, Path | None] = {"this": None}
-    if args.before is not None:
-        codes = {"before": args.before.resolve(), **codes}
+    # "this": the checkout this file is in (so that a copy of it, elsewhere, measures its own tree)
+    codes: dict[str, Path | None] = {tree.resolve().name: tree.resolve() for tree in args.before}
+    codes["this"] = THIS_TREE
     with tempfile.TemporaryDirectory(prefix="bench-ledger-") as tmp:
         base = Path(tmp)
         root = make_project(base)
         pause = f", {args.pause_ms:g} ms apart" if args.pause_ms else " back to back"
         rounds = f"{args.rounds} round(s); ms per call"
         print(f"{args.servers} stdio servers x {args.calls} calls each{pause}, {rounds}")
+        print(f"  load average before: {load_average()} ({os.cpu_count()} cores)")
         ok = True
         for name, code in codes.items():
             quiet = asyncio.run(quiet_probe(root, base / f"state-quiet-{name}", args.calls, code))
@@ -439,10 +477,13 @@ def main() -> int:
             print("  the writer process counting and writing at the same time):")
             quiet.show()
             # the bound is on the wall time a call waits (the GIL included), not only on our CPU
-            ok = ok and quiet.within_bound if code is None else ok
+            ok = ok and quiet.within_bound if name == "this" else ok
         for round_no in range(args.rounds):
             phases: dict[str, dict[str, object]] = {}
-            for name, ledger_on, code in [("off", False, None)] + [(n, True, c) for n, c in codes.items()]:
+            order = [("off", False, None)] + [(n, True, c) for n, c in codes.items()]
+            if round_no % 2:  # the machine's load drifts: every other round runs the phases backwards
+                order.reverse()
+            for name, ledger_on, code in order:
                 state = base / f"state-{round_no}-{name}"
                 phase = asyncio.run(
                     run_phase(root, state, args.servers, args.calls, ledger_on, args.pause_ms / 1000, code)
@@ -453,7 +494,8 @@ def main() -> int:
                 print(
                     f"  round {round_no + 1} {label}: p50 {phase['p50']:.2f}  p99 {phase['p99']:.2f}  "
                     f"calls {phase['calls']}  error answers {phase['errors']}  warnings {phase['warnings']}  "
-                    f"exit codes {phase['exit_codes']}  wall {phase['wall_s']:.1f} s"
+                    f"exit codes {phase['exit_codes']}  wall {phase['wall_s']:.1f} s  "
+                    f"load average {load_average()}"
                 )
                 if ledger_on:
                     expected = args.calls + WARMUP_CALLS
@@ -479,9 +521,11 @@ def main() -> int:
                     print(
                         f"    the writers' CPU while the calls ran: {during:.2f} s, "
                         f"{per_call:.0f} us per call "
-                        f"(the rest after the load: {writers.rows_cpu_s - during:.2f} s)"
+                        f"(the rest after the load: {writers.rows_cpu_s - during:.2f} s); after the "
+                        f"load the servers exited in {float(str(phase['servers_exited_s'])):.1f} s, "
+                        f"the writers in {float(str(phase['writers_exited_s'])):.1f} s"
                     )
-                    if code is None:
+                    if name == "this":
                         ok = ok and complete and phase["errors"] == 0 and phase["warnings"] == 0
                         ok = ok and path.within_bound
             off = phases["off"]

@@ -15,10 +15,14 @@ room, so a call never waits for the GIL behind the ledger's work. The rest are e
   or could not start: the record is dropped, with one `ledger.unavailable` warning per
   process. A call is never delayed or failed for the ledger.
 
-`close()` (server shutdown; `atexit` as a backstop) writes the backlog, closes the pipe and
-waits for the writer to write what it read and exit, bounded by `CLOSE_TIMEOUT_S`; past it the
-writer is killed. A server that dies closes the pipe too: the writer writes what reached it
-and exits, so it never outlives its server by more than that.
+`close()` (server shutdown; `atexit` as a backstop) does not wait for the writer to read: it
+writes what the pipe takes, puts the rest of the backlog into the handover file (a file in
+memory with no name, created with the writer and inherited by it; the writer reads it after the
+pipe's EOF, as the rest of the same stream), closes the pipe and waits up to `CLOSE_TIMEOUT_S`
+for the writer to write and exit. Past it the writer is left running, never killed: it runs at
+the lowest priority (`writer._yield_to_others`), so on cores kept busy by other work it may
+need longer, and what it was handed is written when it gets them. A server that dies closes
+the pipe too: the writer writes what reached it and exits.
 """
 
 from __future__ import annotations
@@ -26,11 +30,13 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import dataclasses
 import fcntl
 import os
 import select
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -47,12 +53,12 @@ PIPE_BYTES: Final = 1 << 20
 # Frames waiting in memory beyond this are dropped: a writer that cannot keep up must not grow
 # the server's memory without bound. 64 MiB is thousands of results of the busiest agent.
 MAX_BACKLOG_BYTES: Final = 64 << 20
-# Shutdown waits this long for the writer to write its last batches (its first batch loads the
-# tokenizer, seconds on a loaded machine); a wedged disk must not hold the exit longer.
+# Shutdown waits this long for the writer to write its last batches and exit (its first batch
+# loads the tokenizer, seconds on a loaded machine); past it the writer is left to finish alone.
 CLOSE_TIMEOUT_S: Final = 10.0
-# The share of that time for handing the backlog to the writer (the spawn included); the rest,
-# at least, is the writer's to write what it read and exit, however long the handing took.
-CLOSE_DRAIN_SHARE: Final = 0.5
+# The share of that time for a writer still starting to run (its spawn); the rest, at least,
+# is the writer's to write and exit, however long the spawn took.
+CLOSE_SPAWN_SHARE: Final = 0.5
 # How long `close()`, in another thread, waits for the event loop to stop watching the pipe
 # before closing it (a loop that is busy or gone must not hold the shutdown).
 LOOP_HANDOFF_TIMEOUT_S: Final = 1.0
@@ -60,6 +66,19 @@ LOOP_HANDOFF_TIMEOUT_S: Final = 1.0
 # marker (the watchdog of `jeeves run` finds the run's processes by it); no secret.
 WRITER_ENV_KEYS: Final = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", RUN_ID_ENV)
 WRITER_MODULE: Final = "mcp_pruner_server.ledger.writer"
+
+
+def _handover_file() -> int | None:
+    """A file only this process and the writer it starts can reach (no name on disk): in memory
+    where the system has `memfd_create`, else an unlinked temporary file. None if neither can be
+    made (the backlog left at shutdown is then dropped, with one warning)."""
+    try:
+        if hasattr(os, "memfd_create"):
+            return os.memfd_create("jeeves-ledger-handover", os.MFD_CLOEXEC)
+        with tempfile.TemporaryFile() as unnamed:
+            return os.dup(unnamed.fileno())
+    except OSError:
+        return None
 
 
 class WriterChannel:
@@ -70,6 +89,7 @@ class WriterChannel:
         self.dropped = 0
         self.process: subprocess.Popen[bytes] | None = None
         self._fd: int | None = None  # the pipe's write end, non-blocking, once the writer runs
+        self._handover: int | None = None  # the handover file (see the module's docstring)
         # Guards the backlog and every write into the pipe: a frame is never interleaved.
         self._lock = threading.Lock()
         self._backlog: deque[memoryview] = deque()
@@ -197,6 +217,8 @@ class WriterChannel:
     def _spawn(self) -> None:
         env = {key: os.environ[key] for key in WRITER_ENV_KEYS if key in os.environ}
         env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)  # as this process imports
+        handover = _handover_file()
+        setup = dataclasses.replace(self.setup, handover_fd=handover)
         process: subprocess.Popen[bytes] | None = None
         try:
             process = subprocess.Popen(
@@ -205,14 +227,17 @@ class WriterChannel:
                 stdout=subprocess.PIPE,  # the answers to `flush`
                 stderr=None,  # its warnings go where the server's go
                 env=env,
+                pass_fds=() if handover is None else (handover,),  # the same number in the writer
             )
             assert process.stdin is not None
             fd = process.stdin.fileno()
             with contextlib.suppress(OSError):  # a smaller pipe only fills sooner
                 fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-            os.write(fd, encode(self.setup))  # a few hundred bytes: an empty pipe takes them
+            os.write(fd, encode(setup))  # a few hundred bytes: an empty pipe takes them
             os.set_blocking(fd, False)
         except OSError as exc:
+            if handover is not None:
+                os.close(handover)
             if process is not None:  # started, then its pipe broke (it died at once): of no use
                 process.kill()
                 process.wait()
@@ -224,8 +249,10 @@ class WriterChannel:
         with self._lock:
             abandoned = self._abandoned
             if not abandoned:
-                self.process, self._fd = process, fd
+                self.process, self._fd, self._handover = process, fd, handover
         if abandoned:  # nobody would ever close its pipe: it would live as long as the server
+            if handover is not None:
+                os.close(handover)
             process.kill()
             process.wait()
             for pipe in (process.stdin, process.stdout):
@@ -246,6 +273,28 @@ class WriterChannel:
         code = self.process.poll() if self.process is not None else None
         what = "could not start" if self.process is None else f"exited (status {code})"
         self._drop_locked(f"the ledger writer {what}: {type(exc).__name__}: {exc}", lost)
+
+    def _hand_over_locked(self) -> None:
+        """Put the backlog (the rest of a frame the pipe took part of first) into the handover
+        file: the writer reads it after the pipe's EOF, as the rest of the same stream."""
+        if not self._backlog:
+            return
+        try:
+            if self._handover is None:
+                raise OSError("no handover file")
+            while self._backlog:
+                frame = self._backlog[0]
+                written = os.write(self._handover, frame)  # a file: blocks for nobody
+                self._backlog_bytes -= written
+                if written < len(frame):
+                    self._backlog[0] = frame[written:]
+                else:
+                    self._backlog.popleft()
+        except OSError as exc:  # out of memory: what follows a frame cut short cannot be read
+            lost = len(self._backlog)
+            self._backlog.clear()
+            self._backlog_bytes = 0
+            self._drop_locked(f"the ledger's handover at shutdown failed: {type(exc).__name__}: {exc}", lost)
 
     def _drop_locked(self, reason: str, count: int = 1) -> None:
         self.dropped += count
@@ -307,28 +356,32 @@ class WriterChannel:
         if spawner is None:
             return
         started = time.monotonic()
-        drained_by = started + timeout * CLOSE_DRAIN_SHARE
-        spawner.join(timeout * CLOSE_DRAIN_SHARE)
-        self._wait_written(drained_by)
+        self._spawned.wait(timeout * CLOSE_SPAWN_SHARE)
         self._stop_watching()
         with self._lock:
+            self._write_backlog_locked()
+            self._hand_over_locked()
             self._fd = None
             process = self.process
             self._abandoned = process is None
+            handover, self._handover = self._handover, None
         atexit.unregister(self.close)
+        if handover is not None:
+            os.close(handover)  # the writer has its own descriptor of it
         if process is None:
             return
         with contextlib.suppress(OSError):
             if process.stdin is not None:
                 process.stdin.close()  # EOF: the writer writes what it read, then exits
         # the writer's share: the rest of `timeout`, and never less than its share of it
-        exit_share = timeout * (1 - CLOSE_DRAIN_SHARE)
+        exit_share = timeout * (1 - CLOSE_SPAWN_SHARE)
         try:
             process.wait(max(started + timeout - time.monotonic(), exit_share))
         except subprocess.TimeoutExpired:
-            log_event("ledger.writer_killed", level="warning", timeout_s=timeout)
-            process.kill()
-            process.wait()
+            # Busy cores (it has the lowest priority) or a slow disk: what it was handed is
+            # written when it gets them; killing it would lose those rows.
+            log_event("ledger.writer_left_running", pid=process.pid, timeout_s=timeout)
+            threading.Thread(target=process.wait, name="jeeves-ledger-reap", daemon=True).start()
         if process.stdout is not None:
             process.stdout.close()
 

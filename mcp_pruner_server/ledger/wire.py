@@ -2,8 +2,10 @@
 
 A frame is a 4-byte big-endian length and a pickle. The first frame is the `WriterSetup`; then
 each tool call is one `CallRecord`, and a `FlushRequest` asks the writer to answer its number
-on stdout once every frame before it is written. Pickle because the two ends are one program
-and its own child on a private pipe (no other writer can reach it), and because it copies
+on stdout once every frame before it is written. The stream is the pipe's bytes, then those of
+the handover file (the backlog its server could not write into the pipe before shutdown:
+`FrameReader.follow`). Pickle because the two ends are one program and its own child on a
+private pipe and an unnamed file (no other process can reach them), and because it copies
 strings at memcpy speed where JSON would escape every character of an output on the call's
 path. A record and its removed ranges cross as their fields' tuple (`_REDUCERS`): a
 dataclass's default pickling (its `__dict__` as state) costs twice as much on the call's path.
@@ -41,6 +43,9 @@ class WriterSetup:
     session: str
     project: str
     log_format: LogFormat = "json"
+    # The writer's descriptor of the handover file (`channel.py`): the frames its server could
+    # not get into the pipe before shutdown, read after the pipe's EOF. None: no such file.
+    handover_fd: int | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,11 @@ class FrameReader:
             if not chunk:
                 raise EndOfStream
             self._buffer += chunk
+
+    def follow(self, fd: int) -> None:
+        """Read on from `fd`, the rest of the same stream: a frame cut at the end of the first
+        file continues at the start of this one."""
+        self._fd = fd
 
     def _take(self) -> object | None:
         if len(self._buffer) < _LENGTH.size:

@@ -12,12 +12,17 @@ alone, with one `ledger.internal_error`. Rows past the retention are deleted aft
 committed, `SWEEP_CHUNK_ROWS` a transaction, so that the other servers' writers never wait
 behind a long delete.
 
-It exits at EOF on its stdin, after writing what it has read: when the server closes it, exits
-or dies (a frame it cannot read ends it too, after writing the batch read before it). SIGINT
-and SIGTERM do not end it: a Ctrl-C in the terminal reaches the whole process group, and the
-writer must outlive its server's graceful stop by what is left to write; the pipe's EOF always
-comes. It gets no secret (`channel.py` passes it a minimal environment) and writes its log lines
-to the server's stderr.
+It holds the records it reads until its server is quiet (`write_frames`: no frame for
+`QUIET_S`, between an agent's calls), and runs at the lowest priority (`_yield_to_others`), so
+that its work does not take the cores from a burst of calls; it may still be writing after its
+server exited. At EOF on its stdin (the server closed it, exited or died; a frame it cannot
+read ends it too, after writing the records read before it) it writes what it read, then the
+frames its server could not get into the pipe at shutdown (the handover file,
+`WriterSetup.handover_fd`: a memory file the server writes its backlog into before closing the
+pipe), and exits. SIGINT and SIGTERM do not end it:
+a Ctrl-C in the terminal reaches the whole process group, and the writer must outlive its
+server's stop by what is left to write; the pipe's EOF always comes. It gets no secret
+(`channel.py` passes it a minimal environment) and writes its log lines to the server's stderr.
 """
 
 from __future__ import annotations
@@ -43,10 +48,18 @@ from mcp_pruner_server.logs import configure_logging, log_event, log_exception
 
 # One transaction per this many records at most: a burst is a few transactions, not hundreds.
 BATCH_MAX_RECORDS: Final = 256
-# How long the writer sleeps after the first record of a batch arrived, letting the next ones
-# gather in the pipe: the server's writes meanwhile wake nobody (a woken process may take the
-# core from the very call that woke it, on a busy machine).
-BATCH_WINDOW_S: Final = 0.05
+# The records the writer holds are written once no frame came for this long: the server is
+# between calls (an agent's turn, the model answering, takes seconds; the calls of one turn
+# come milliseconds apart, and the next call of a script within a second even on two loaded
+# cores), so the writer's work does not compete with a burst of calls. While it holds records
+# it looks at its pipe this often, letting the next ones gather there: the server's writes
+# meanwhile wake nobody, and a look costs a loaded machine ~0.1 ms (at 20 a second, the
+# writers of twenty servers took more CPU looking than writing).
+QUIET_S: Final = 1.0
+# ... or once the oldest is this old (a server that is never quiet: rows a minute late at most),
+HOLD_MAX_S: Final = 60.0
+# ... or once they hold this many characters of results (the writer's memory stays bounded).
+HOLD_MAX_CHARS: Final = 16 << 20
 # After a failed write, records are dropped for this long before the file is tried again
 # (a full disk does not empty itself in milliseconds; retrying each batch would spin).
 RETRY_AFTER_S: Final = 30.0
@@ -237,13 +250,16 @@ def unpruned_result(result: JsonObject, raw_texts: Mapping[str, str]) -> JsonObj
 
 
 def _yield_to_others() -> None:
-    """Take only the CPU the tool calls leave: the lowest priority (`WRITER_NICENESS`), and
+    """Take little of the CPU the tool calls want: the lowest priority (`WRITER_NICENESS`), and
     `SCHED_BATCH` (no wake-up preemption: the server that just wrote a frame is in a tool call).
     At the default priority the writer had a server's share of the cores, and when twenty
-    servers kept both cores busy that share was the calls' (`benchmarks/bench_ledger.py`); at
-    niceness 19 its rows wait for a quiet moment (an agent's turn, the end of a burst) in the
-    pipe and the server's backlog. Not `SCHED_IDLE`: an unprivileged process cannot leave it,
-    and a writer starved by other load would lose its last rows at its server's shutdown."""
+    servers kept both cores busy that share was the calls' (`benchmarks/bench_ledger.py`).
+    Not `SCHED_IDLE` (measured: it halved the writers' CPU during such a load), because an
+    unprivileged process cannot leave it (RLIMIT_NICE is 0 by default) and it gets no CPU while
+    other work keeps the cores busy: on a machine at a load average of ~37, writers did not
+    even create the ledger's table within the 10 s their servers' shutdown waited, and a
+    reader right after a server's exit (`jeeves run`'s session line, a test) found no rows.
+    Their rows were not lost (the handover; the writer is not killed), only late."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or refused: still correct
         os.setpriority(os.PRIO_PROCESS, 0, WRITER_NICENESS)
     with contextlib.suppress(OSError, AttributeError):
@@ -253,6 +269,80 @@ def _yield_to_others() -> None:
 def _acknowledge(request: FlushRequest) -> None:
     with contextlib.suppress(OSError):  # the server stopped waiting (or exited): nobody to tell
         os.write(sys.stdout.fileno(), f"{request.number}\n".encode())
+
+
+def write_frames(writer: LedgerWriter, frames: FrameReader) -> bool:
+    """Write the records of `frames` until its end (or a frame it cannot read): held until the
+    server is quiet (no frame for `QUIET_S`), a flush request asks for them, or `HOLD_MAX_S` /
+    `HOLD_MAX_CHARS` say they have waited enough; then in batches. Answers each flush request
+    once the records before it are written. False when a frame could not be read (nothing after
+    it can be framed)."""
+    held = _Held(writer)
+    while True:
+        flushes: list[FlushRequest] = []
+        ended = readable = arrived = False
+        try:
+            item = frames.next(0.0 if held.records else None)  # holding none: sleep until a frame
+            while item is not None:
+                arrived = True
+                if isinstance(item, CallRecord):
+                    held.add(item)
+                elif isinstance(item, FlushRequest):
+                    flushes.append(item)
+                item = frames.next(0.0)
+        except EndOfStream:
+            ended = readable = True
+        except Exception:  # a frame it cannot read (a bug): what follows it cannot be framed
+            log_exception("ledger.internal_error", path=str(writer.config.path))
+            ended = True
+        # not `arrived`: nothing came while it slept `QUIET_S` (below) holding records
+        if ended or flushes or not arrived or time.monotonic() - held.since >= HOLD_MAX_S:
+            held.write()
+        for request in flushes:
+            _acknowledge(request)
+        if ended:
+            return readable
+        if held.records:
+            time.sleep(QUIET_S)
+
+
+class _Held:
+    """The records a writer holds until its server is quiet, bounded by `HOLD_MAX_CHARS`."""
+
+    def __init__(self, writer: LedgerWriter) -> None:
+        self.writer = writer
+        self.records: list[CallRecord] = []
+        self.chars = 0
+        self.since = 0.0  # when the oldest came
+
+    def add(self, record: CallRecord) -> None:
+        if not self.records:
+            self.since = time.monotonic()
+        self.records.append(record)
+        raw = sum(len(text) for text in record.raw_texts.values()) if record.raw_texts else 0
+        self.chars += len(record.result_text) + raw
+        if self.chars >= HOLD_MAX_CHARS:
+            self.write()
+
+    def write(self) -> None:
+        for start in range(0, len(self.records), BATCH_MAX_RECORDS):
+            self.writer.write_batch(self.records[start : start + BATCH_MAX_RECORDS])
+        self.records, self.chars = [], 0
+
+
+def write_handover(writer: LedgerWriter, frames: FrameReader, fd: int) -> None:
+    """Write the frames the server put in the handover file `fd` at its shutdown, before it
+    closed the pipe `frames` read to its end: the rest of the same stream (the pipe may end
+    inside a frame). Empty when the server had no backlog; a frame cut short (the server died
+    writing it) ends it."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)  # the server's writes moved the offset both share
+    except OSError:  # not a file we can read: nothing was handed over that we could write
+        return
+    frames.follow(fd)
+    write_frames(writer, frames)
+    with contextlib.suppress(OSError):
+        os.close(fd)
 
 
 def serve(fd: int) -> LedgerWriter | None:
@@ -272,31 +362,8 @@ def serve(fd: int) -> LedgerWriter | None:
         signal.signal(signum, signal.SIG_IGN)
     load_counter()
     started_cpu = time.process_time()  # what the rows cost from here: reading, counting, SQLite
-    ended = False
-    while not ended:
-        batch: list[CallRecord] = []
-        flushes: list[FlushRequest] = []
-        try:
-            item = frames.next(0.0)
-            if item is None:  # idle: wait for a frame, then let the next ones gather
-                item = frames.next(None)
-                time.sleep(BATCH_WINDOW_S)
-            while item is not None:
-                if isinstance(item, CallRecord):
-                    batch.append(item)
-                elif isinstance(item, FlushRequest):
-                    flushes.append(item)
-                if len(batch) >= BATCH_MAX_RECORDS:
-                    break
-                item = frames.next(0.0)
-        except EndOfStream:
-            ended = True
-        except Exception:  # a frame it cannot read (a bug): what follows it cannot be framed
-            log_exception("ledger.internal_error", path=str(writer.config.path))
-            ended = True
-        writer.write_batch(batch)
-        for request in flushes:
-            _acknowledge(request)
+    if write_frames(writer, frames) and setup.handover_fd is not None:
+        write_handover(writer, frames, setup.handover_fd)
     writer.close()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     log_event(

@@ -37,8 +37,12 @@ SMALL_BACKLOG_BYTES = 2 << 20
 RECORDS = 120
 # A flush answered late fails in this long (the writer answers two at once within milliseconds).
 FLUSH_AT_ONCE_TIMEOUT_S = 20.0
-# The close of the slow-drain test: half of it for the drain (it cannot end), half for the writer.
-SLOW_DRAIN_CLOSE_TIMEOUT_S = 20.0
+# Records of the starved-writer test: sixteen fill the pipe, the rest wait in the backlog.
+BACKLOGGED_RECORDS = 24
+# Its close: the writer is stopped, so close() gives up waiting (the test's time, not a bound).
+STARVED_CLOSE_TIMEOUT_S = 1.0
+# Calls a stdio server answers while its writer is stopped: their results (~150 KB) overflow the pipe.
+STARVED_SERVER_CALLS = 12
 CODE = "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(40))
 
 
@@ -169,7 +173,7 @@ def test_two_flushes_at_once_each_return_once_their_records_are_written(tmp_path
     assert results == [True, True]  # before: one read both answers, the other waited for nothing
 
 
-def test_a_slow_drain_at_close_leaves_the_writer_its_share_to_write_and_exit(
+def test_a_backlog_the_writer_could_not_read_before_close_is_written_after_it_in_order(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     ledger = tmp_path / "ledger.sqlite3"
@@ -177,25 +181,22 @@ def test_a_slow_drain_at_close_leaves_the_writer_its_share_to_write_and_exit(
     channel.send(record(0))
     assert channel.flush(WAIT_TIMEOUT_S)
     assert channel.process is not None
-    assert channel.process.stdin is not None
     writer = psutil.Process(channel.process.pid)
-    writer.suspend()  # the pipe fills, the rest waits in the backlog: the drain cannot end
-    for number in range(1, 24):
-        channel.send(record(number))
-    closing = threading.Thread(target=channel.close, args=(SLOW_DRAIN_CLOSE_TIMEOUT_S,))
+    writer.suspend()  # as on busy cores: it reads nothing, the pipe fills, the rest waits in memory
     try:
-        closing.start()
-        deadline = time.monotonic() + WAIT_TIMEOUT_S
-        while not channel.process.stdin.closed:  # the drain's share ran out, the pipe is closed
-            assert time.monotonic() < deadline
-            time.sleep(WAIT_STEP_S)
+        for number in range(1, BACKLOGGED_RECORDS):
+            channel.send(record(number))
+        assert channel._backlog  # what the pipe could not take
+        channel.close(timeout=STARVED_CLOSE_TIMEOUT_S)  # returns, the writer still stopped
+        assert writer.status() == psutil.STATUS_STOPPED  # before: killed, the backlog dropped
     finally:
         writer.resume()
-    closing.join()
+    until_dead(writer)
 
-    assert channel.process.returncode == 0  # before: killed at once, the drain had used all the time
-    assert "ledger.writer_killed" not in capfd.readouterr().err
-    assert questions(ledger)[:2] == ["0", "1"]  # what reached the pipe is written
+    assert questions(ledger) == [str(n) for n in range(BACKLOGGED_RECORDS)]  # every one, in order
+    err = capfd.readouterr().err
+    assert "ledger.writer_left_running" in err
+    assert "ledger.unavailable" not in err
 
 
 def test_the_writer_runs_at_the_lowest_priority_and_reports_its_rows_and_cpu_at_exit(
@@ -215,3 +216,42 @@ def test_the_writer_runs_at_the_lowest_priority_and_reports_its_rows_and_cpu_at_
     assert stopped[0]["written"] == 3
     assert stopped[0]["dropped"] == 0
     assert 0 < stopped[0]["rows_cpu_s"] <= stopped[0]["cpu_s"]
+
+
+def test_a_sessions_last_rows_are_written_after_its_server_exited_while_its_writer_waited_for_a_core(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "big.py").write_text(CODE * 60, encoding="utf-8")  # ~150 KB: a few fill the pipe
+    ledger = tmp_path / "ledger.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")} | {
+        "JEEVES_LEDGER_PATH": str(ledger)
+    }
+    calls = [read_call(request_id) for request_id in range(2, 3 + STARVED_SERVER_CALLS)]
+    for call in calls:
+        call["params"]["arguments"] = {"path": "big.py"}  # type: ignore[index]
+    with stdio_server(root, env=env) as server:
+        server.handshake()
+        server.send(calls[0])
+        assert "result" in server.answer_to(2)
+        writer = writer_of(server)
+        deadline = time.monotonic() + WAIT_TIMEOUT_S
+        while not rows_written(ledger):  # the writer runs
+            assert time.monotonic() < deadline, server.stderr()[-2000:]
+            time.sleep(WAIT_STEP_S)
+        writer.suspend()  # as on cores kept busy by other work: it gets none of them
+        try:
+            for call in calls[1:]:
+                server.send(call)
+                assert "result" in server.answer_to(call["id"])
+            server.stdin.close()  # the agent ends the session
+            assert server.process.wait(WAIT_TIMEOUT_S) == 0
+            assert writer.status() == psutil.STATUS_STOPPED  # before: killed at the server's exit
+        finally:
+            writer.resume()
+        until_dead(writer)
+        stderr = server.stderr()
+
+    assert rows_written(ledger) == len(calls), stderr[-2000:]
+    assert "ledger.writer_left_running" in stderr

@@ -4,10 +4,12 @@ writer its own process)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 import time
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from mcp_pruner_server.ledger import writer as writer_module
 from mcp_pruner_server.ledger.config import LedgerConfig
 from mcp_pruner_server.ledger.record import RAW, CallRecord
 from mcp_pruner_server.ledger.store import INSERT_SQL, open_for_writing
+from mcp_pruner_server.ledger.wire import FrameReader, encode
 from mcp_pruner_server.ledger.writer import LedgerWriter
 from mcp_pruner_server.pipeline.dispatcher import ToolDispatcher
 from mcp_pruner_server.server_parts import build_parts
@@ -29,6 +32,12 @@ pytestmark = pytest.mark.anyio
 QUESTION = "Where is the tax computed?"
 # The first batch loads the tokenizer: seconds on two shared cores, never a minute.
 LEDGER_FLUSH_TIMEOUT_S = 60.0
+# The streaming tests: a record every 20 ms for 0.6 s, the writer's quiet time raised to 2 s so
+# that a stall of the test's thread on a loaded machine does not read as the server being quiet.
+STREAMED_RECORDS = 30
+STREAM_PACE_S = 0.02
+STREAM_QUIET_S = 2.0
+WRITTEN_TIMEOUT_S = 30.0
 CODE = "\n".join(
     [f"def helper_{n}(x):\n    return x + {n}\n" for n in range(40)]
     + ["def compute_tax(amount):\n    return amount * 0.2\n"]
@@ -253,3 +262,64 @@ def test_the_retention_sweep_deletes_a_chunk_of_old_rows_after_each_batch_until_
     # one transaction never holds the file for all of them: the other writers wait a chunk at most
     assert old_left == [15, 5, 0, 0]
     assert writer.written == 4
+
+
+class BatchLog(LedgerWriter):
+    """A writer that keeps the sizes of the batches it is given instead of writing them."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        super().__init__(LedgerConfig(path=tmp_path / "unused.sqlite3"), session="s", project="p")
+        self.batches: list[int] = []
+        self.written_all = threading.Event()
+
+    def write_batch(self, batch: list[CallRecord]) -> None:
+        self.batches.append(len(batch))
+        if sum(self.batches) == STREAMED_RECORDS:
+            self.written_all.set()
+
+
+@contextmanager
+def write_loop(writer: LedgerWriter) -> Iterator[int]:
+    """`write_frames` over a pipe, in a thread; the pipe's write end (closed at the end: EOF)."""
+    read_end, write_end = os.pipe()
+    loop = threading.Thread(target=writer_module.write_frames, args=(writer, FrameReader(read_end)))
+    loop.start()
+    try:
+        yield write_end
+    finally:
+        os.close(write_end)
+        loop.join()
+        os.close(read_end)
+
+
+def stream_records(pipe: int) -> None:
+    for _ in range(STREAMED_RECORDS):
+        os.write(pipe, encode(_health_record()))
+        time.sleep(STREAM_PACE_S)  # the calls' pace (load shaping, not synchronization)
+
+
+def test_records_are_held_while_the_server_sends_them_and_written_together_once_it_is_quiet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer_module, "QUIET_S", STREAM_QUIET_S)
+    writer = BatchLog(tmp_path)
+    with write_loop(writer) as pipe:
+        stream_records(pipe)
+        held_while_sending = list(writer.batches)
+        assert writer.written_all.wait(WRITTEN_TIMEOUT_S)
+
+    assert held_while_sending == []  # before: a batch every 50 ms, within the burst
+    assert writer.batches == [STREAMED_RECORDS]
+
+
+def test_the_records_a_writer_holds_never_exceed_the_memory_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer_module, "QUIET_S", STREAM_QUIET_S)
+    monkeypatch.setattr(writer_module, "HOLD_MAX_CHARS", len(_health_record().result_text) * 10)
+    writer = BatchLog(tmp_path)
+    with write_loop(writer) as pipe:
+        stream_records(pipe)
+
+    assert max(writer.batches) == 10  # written as the tenth came, not held until the quiet
+    assert sum(writer.batches) == STREAMED_RECORDS
