@@ -26,6 +26,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.language_hooks import Ranked
+from mcp_pruner_server.pruning.structure.module_names import constants_used, module_bindings
 from mcp_pruner_server.pruning.structure.name_words import named_twins_first, question_acronyms
 from mcp_pruner_server.pruning.structure.unit_kinds import named_by_code_words
 
@@ -171,7 +172,9 @@ def code_units(
     # documentation outside definitions counts as a doc comment does (`LEAD_WEIGHT` a line)
     doc_rows = hooks.doc_rows(lines) if hooks.doc_rows is not None else set()
     measured = [True] * len(names)  # the name fields their average length is taken over
+    chunks: list[tuple[int, ...]] = []
     for chunk in _chunks(lines, owned, in_import, deadline):
+        chunks.append(chunk)
         spans.append((chunk, ()))
         signatures.append("")
         end = chunk[-1] + 1
@@ -227,6 +230,15 @@ def code_units(
     if parsed and on("class_fields"):
         deadline.check()
         with_fields(lines, blocks, sig_end, units)
+    if chunks and on("constants_used"):
+        bindings = module_bindings(lines, chunks)
+        if bindings:
+            chunk_set = set(chunks)
+            for k in sorted(range(len(units)), key=lambda k: -units[k].score)[:IMPORTING_UNITS]:
+                unit = units[k]
+                if unit.score > 0 and unit.lines not in chunk_set:
+                    extra = constants_used(bindings, words_of(lines, unit.lines))
+                    units[k] = replace(unit, uses=(*unit.uses, *extra))
     if not imports or not on("imports_used"):
         return units
     # only the units that can make the focus pay for finding the imports they use
@@ -235,7 +247,7 @@ def code_units(
         unit = units[k]
         used = words_of(lines, unit.lines)
         uses = [i for bound, rng in import_names if bound & used for i in rng]
-        units[k] = replace(unit, uses=tuple(uses))
+        units[k] = replace(unit, uses=(*unit.uses, *uses))
     return units
 
 
