@@ -230,23 +230,31 @@ def code_units(
     if parsed and on("class_fields"):
         deadline.check()
         with_fields(lines, blocks, sig_end, units)
-    if chunks and on("constants_used"):
-        bindings = module_bindings(lines, chunks)
-        if bindings:
-            chunk_set = set(chunks)
-            for k in sorted(range(len(units)), key=lambda k: -units[k].score)[:IMPORTING_UNITS]:
-                unit = units[k]
-                if unit.score > 0 and unit.lines not in chunk_set:
-                    extra = constants_used(bindings, words_of(lines, unit.lines))
-                    units[k] = replace(unit, uses=(*unit.uses, *extra))
-    if not imports or not on("imports_used"):
+    return _with_uses(lines, units, imports, chunks)
+
+
+def _with_uses(
+    lines: Sequence[str],
+    units: list[Unit],
+    imports: Sequence[tuple[int, int]],
+    chunks: Sequence[tuple[int, ...]],
+) -> list[Unit]:
+    """The best units (those that can make the focus) with what their bodies use: the imports
+    binding their words (`imports_used`) and the top-level constants and tables they read
+    (`constants_used`, lines of `chunks`)."""
+    import_names = (
+        [(_bound_names(lines, s, e), range(s, e)) for s, e in imports] if on("imports_used") else []
+    )
+    bindings = module_bindings(lines, chunks) if chunks and on("constants_used") else {}
+    if not import_names and not bindings:
         return units
-    # only the units that can make the focus pay for finding the imports they use
-    import_names = [(_bound_names(lines, s, e), range(s, e)) for s, e in imports]
+    chunk_set = set(chunks)
     for k in sorted(range(len(units)), key=lambda k: -units[k].score)[:IMPORTING_UNITS]:
         unit = units[k]
         used = words_of(lines, unit.lines)
         uses = [i for bound, rng in import_names if bound & used for i in rng]
+        if unit.score > 0 and unit.lines not in chunk_set:  # top-level code may be the constants
+            uses += constants_used(bindings, used)
         units[k] = replace(unit, uses=(*unit.uses, *uses))
     return units
 
