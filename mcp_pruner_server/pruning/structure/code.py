@@ -89,9 +89,10 @@ def code_units(
     """Each definition (and each chunk of top-level code) as a scored unit with its context.
 
     A unit's context is the signature of every enclosing definition (so a method comes with
-    its `class` line); the best units also bring the imports their body uses. With the
-    relevance of every line (`line_scores`), a definition called from a relevant line also
-    gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
+    its `class` line); the best units also bring the imports their body uses and the top-level
+    constants and tables it reads (`module_names.py`). With the relevance of every line
+    (`line_scores`), a definition called from a relevant line also gets credit for it (see
+    `called_credit`). `blocks` are the definitions a parser found
     (`syntax.py`); without them they are found by indentation and braces (or by the language's
     own `block_finder`). `lang` (a key of `languages.registry.LANGUAGES`, None if unknown) says what
     a call looks like (`calls.py`) and which rules of its own apply (its record's `hooks`).
@@ -174,7 +175,8 @@ def code_units(
     measured = [True] * len(names)  # the name fields their average length is taken over
     chunks: list[tuple[int, ...]] = []
     for chunk in _chunks(lines, owned, in_import, deadline):
-        chunks.append(chunk)
+        if chunk[0] not in doc_rows:  # documentation binds no constant
+            chunks.append(chunk)
         spans.append((chunk, ()))
         signatures.append("")
         end = chunk[-1] + 1

@@ -12,10 +12,11 @@ import re
 from collections.abc import Iterable, Sequence
 
 # A top-level statement binding a name: `NAME = …`, `const name = …`, `var x int = …`,
-# `static final int MAX = 8;`, `define('X', …)`: the name is the last word before `=` or `:`.
+# `static final Map<K, V> TABLE = …;`: the name is the last word before `=` or `:`. A type starts
+# with a letter, so a docstring's example prompt (`julia> body = …`, `>>> x = 1`) binds nothing.
 _BINDS = re.compile(
     r"^(?:export\s+)?(?:(?:const|let|var|static|final|public|private|protected|readonly|pub|"
-    r"internal|val|my|our)\s+)*(?:[\w<>\[\],.?*&]+\s+)?\$?([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)"
+    r"internal|val|my|our)\s+)*(?:[A-Za-z_][\w\[\],.?*&]*(?:<[^=]*>)?\s+)?\$?([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)"
 )
 # At most this many lines of module-level statements come with one unit: an option table is
 # worth its lines, a module's whole configuration block is not.

@@ -70,3 +70,10 @@ def test_constants_a_unit_reads_are_capped_and_an_oversized_table_is_left_out_wh
     big = tuple(range(10, 10 + MAX_CONSTANT_LINES + 1))
     bindings = {"SMALL": (1,), "BIG": big, "OTHER": (2,)}
     assert constants_used(bindings, {"SMALL", "BIG"}) == [1]
+
+
+def test_an_example_prompt_in_a_docstring_binds_no_name() -> None:
+    lines = split_lines(
+        'julia> body = Vector{UInt8}("x")\n>>> total = 1\nstatic final Map<String, Integer> TABLE = m;'
+    )
+    assert set(module_bindings(lines, [(0, 1, 2)])) == {"TABLE"}
