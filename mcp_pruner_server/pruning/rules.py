@@ -44,6 +44,7 @@ _TABLE = (
     Rule("containers_as_context", "a container with members is their context, never a unit of its own"),
     Rule("class_fields", "a method comes with the fields of its class it reads"),
     Rule("imports_used", "the best units bring the imports their bodies use"),
+    Rule("constants_used", "the best units bring the top-level constants and tables their bodies read"),
     Rule("quoted_code", "code quoted in the question (`p.new in sentinels`) keeps the lines holding it"),
     Rule(
         "windows_in_large_units",

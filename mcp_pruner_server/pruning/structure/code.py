@@ -26,6 +26,7 @@ from mcp_pruner_server.pruning.structure.code_blocks import (
     signature_end,
 )
 from mcp_pruner_server.pruning.structure.language_hooks import Ranked
+from mcp_pruner_server.pruning.structure.module_names import constants_used, module_bindings
 from mcp_pruner_server.pruning.structure.name_words import named_twins_first, question_acronyms
 from mcp_pruner_server.pruning.structure.unit_kinds import named_by_code_words
 
@@ -88,9 +89,10 @@ def code_units(
     """Each definition (and each chunk of top-level code) as a scored unit with its context.
 
     A unit's context is the signature of every enclosing definition (so a method comes with
-    its `class` line); the best units also bring the imports their body uses. With the
-    relevance of every line (`line_scores`), a definition called from a relevant line also
-    gets credit for it (see `called_credit`). `blocks` are the definitions a parser found
+    its `class` line); the best units also bring the imports their body uses and the top-level
+    constants and tables it reads (`module_names.py`). With the relevance of every line
+    (`line_scores`), a definition called from a relevant line also gets credit for it (see
+    `called_credit`). `blocks` are the definitions a parser found
     (`syntax.py`); without them they are found by indentation and braces (or by the language's
     own `block_finder`). `lang` (a key of `languages.registry.LANGUAGES`, None if unknown) says what
     a call looks like (`calls.py`) and which rules of its own apply (its record's `hooks`).
@@ -171,7 +173,10 @@ def code_units(
     # documentation outside definitions counts as a doc comment does (`LEAD_WEIGHT` a line)
     doc_rows = hooks.doc_rows(lines) if hooks.doc_rows is not None else set()
     measured = [True] * len(names)  # the name fields their average length is taken over
+    chunks: list[tuple[int, ...]] = []
     for chunk in _chunks(lines, owned, in_import, deadline):
+        if chunk[0] not in doc_rows:  # documentation binds no constant
+            chunks.append(chunk)
         spans.append((chunk, ()))
         signatures.append("")
         end = chunk[-1] + 1
@@ -227,15 +232,32 @@ def code_units(
     if parsed and on("class_fields"):
         deadline.check()
         with_fields(lines, blocks, sig_end, units)
-    if not imports or not on("imports_used"):
+    return _with_uses(lines, units, imports, chunks)
+
+
+def _with_uses(
+    lines: Sequence[str],
+    units: list[Unit],
+    imports: Sequence[tuple[int, int]],
+    chunks: Sequence[tuple[int, ...]],
+) -> list[Unit]:
+    """The best units (those that can make the focus) with what their bodies use: the imports
+    binding their words (`imports_used`) and the top-level constants and tables they read
+    (`constants_used`, lines of `chunks`)."""
+    import_names = (
+        [(_bound_names(lines, s, e), range(s, e)) for s, e in imports] if on("imports_used") else []
+    )
+    bindings = module_bindings(lines, chunks) if chunks and on("constants_used") else {}
+    if not import_names and not bindings:
         return units
-    # only the units that can make the focus pay for finding the imports they use
-    import_names = [(_bound_names(lines, s, e), range(s, e)) for s, e in imports]
+    chunk_set = set(chunks)
     for k in sorted(range(len(units)), key=lambda k: -units[k].score)[:IMPORTING_UNITS]:
         unit = units[k]
         used = words_of(lines, unit.lines)
         uses = [i for bound, rng in import_names if bound & used for i in rng]
-        units[k] = replace(unit, uses=tuple(uses))
+        if unit.score > 0 and unit.lines not in chunk_set:  # top-level code may be the constants
+            uses += constants_used(bindings, used)
+        units[k] = replace(unit, uses=(*unit.uses, *uses))
     return units
 
 
