@@ -9,9 +9,9 @@ Medians of `--runs` spawns each (issue 28), every figure next to its ratio to `p
   warm-up included);
 - HTTP (`jeeves-mcp-pruner --port 0`, what `jeeves serve` / `jeeves run` start): spawn →
   `/healthz` 200, spawn → the first `tools/list` answered over `/mcp` (by the project's own
-  core while the SDK loads), and spawn → the first pruned `read` over `/mcp` (the SDK's load and
-  the engine's warm-up included), then the same read again on that server: the warm-up is paid
-  once;
+  core while the SDK loads), and spawn → the first pruned `read` over `/mcp` (the routes' load and
+  the engine's warm-up included; answered by the core too while the SDK loads), then the same
+  read again on that server: the warm-up is paid once;
 - the real pinned `codex exec` one-shot with our server installed *optional* (`jeeves install
   codex`, no `--required`), `--codex-runs` times in a row at rest and again with a CPU hog on
   every core: how many runs had our tools in the model's first request and got the pruned

@@ -7,8 +7,12 @@ prompt listings are answered here from `protocol.py` and `tools/schemas.py` — 
 answers them (`stdio_session.py`) — with the result the SDK sends for the same request once
 loaded (`tests/mcp_pruner_server/http/test_mcp_handshake.py` compares the two).
 
+A plain `tools/call` (`tool_call_message`: a string `name`, object `arguments`, `_meta`) is
+recognised here too; `mcp_transport.py` answers it from the dispatcher once the routes have
+loaded, in the SDK's JSON, rather than wait for the SDK.
+
 Only a request the SDK would answer with a result (or a 202) is answered here. Anything
-else waits for the SDK and gets its answer, as before: a tool call, a batch, an unknown method
+else waits for the SDK and gets its answer, as before: a batch, an unknown method
 or notification, params beyond the spec's, an `Accept` without JSON, a `Content-Type` that is
 not JSON, and every request whose `MCP-Protocol-Version` header names a version outside the
 initialize-handshake ones (the SDK routes those, 2026-07-28 and later, to its modern entry).

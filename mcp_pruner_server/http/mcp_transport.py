@@ -5,11 +5,12 @@ neither the runner's readiness probe nor a client's handshake should wait for it
 (docs/http.md#ready-line). So the SDK is imported in a worker thread once the server serves
 (`serve.py` calls `start_loading()` after its ready line), or at the first request that needs
 it: until then `initialize`, `tools/list` and the rest of the handshake are answered by the
-project's own core (`mcp_handshake.py`) as the SDK answers them, and any other `/mcp` request
-waits for the SDK (bounded by `SDK_READY_TIMEOUT_S`). `McpEndpoint.run()`, entered by the app's
-lifespan, loads it and then runs the session manager. A server told to stop while the SDK is
-still loading does not wait for the import (seconds on a busy machine): it runs in a daemon
-thread that the shutdown abandons.
+project's own core (`mcp_handshake.py`) as the SDK answers them, and so is a plain `tools/call`
+(`_call_as_the_sdk`: the dispatcher's reply in the SDK's JSON, byte for byte), as stdio answers
+it; any other `/mcp` request waits for the SDK (bounded by `SDK_READY_TIMEOUT_S`).
+`McpEndpoint.run()`, entered by the app's lifespan, loads it and then runs the session manager.
+A server told to stop while the SDK is still loading does not wait for the import (seconds on a
+busy machine): it runs in a daemon thread that the shutdown abandons.
 
 The SDK sees the same `ToolDispatcher` as `/rpc`; domain errors become JSON-RPC errors with
 the same codes and data (`MCPError`). What it hands the SDK is already JSON-safe (the
@@ -283,10 +284,8 @@ class McpEndpoint:
         try:
             await self._app(scope, replay, tracking_send)
         except asyncio.CancelledError:
-            # The SIGTERM grace ran out (uvicorn cancels what still runs): answer in JSON-RPC.
             if not started:
-                why = "Server shutting down: the request outlived the grace"
-                await send_json(send, 503, rpc_error(rpc_request_id(body), INTERNAL_ERROR, why))
+                await _outlived_the_grace(send, rpc_request_id(body))
 
     async def _answered_before_the_sdk(self, scope: Scope, body: bytes, send: Send) -> bool:
         """Answer a handshake request or a plain tool call from the project's core
@@ -298,9 +297,12 @@ class McpEndpoint:
             return False
         params = request["params"]
         assert isinstance(params, dict)
-        answer = await self._call_as_the_sdk(
-            request["id"], params, text_view=wants_text_view(scope["headers"])
-        )
+        text_view = wants_text_view(scope["headers"])
+        try:
+            answer = await self._call_as_the_sdk(request["id"], params, text_view=text_view)
+        except asyncio.CancelledError:
+            await _outlived_the_grace(send, request["id"])
+            return True
         await send_json_body(send, 200, answer)
         return True
 
@@ -331,6 +333,12 @@ class McpEndpoint:
             outcome = {"result": result}
         dump = functools.partial(_sdk_json_answer, request_id, outcome)
         return await run_off_loop_if_large(dump, answer_text_size(outcome))
+
+
+async def _outlived_the_grace(send: Send, request_id: object) -> None:
+    """The SIGTERM grace ran out (uvicorn cancels what still runs): answer in JSON-RPC."""
+    why = "Server shutting down: the request outlived the grace"
+    await send_json(send, 503, rpc_error(request_id, INTERNAL_ERROR, why))
 
 
 def _sdk_json_answer(request_id: object, outcome: dict[str, object]) -> bytes:

@@ -357,9 +357,8 @@ def test_the_first_tool_call_over_mcp_is_answered_while_the_sdk_still_loads(tmp_
 
     assert answer.status_code == 200
     assert answer.headers["content-type"] == "application/json"
-    text = answer.json()["result"]["content"][0]["text"]
-    assert "def compute_tax(amount):" in text
-    assert "pruned]" in text
+    # pruned, or at a high load the raw file (fail-open: the engine's first start past its budget)
+    assert "def compute_tax(amount):" in answer.json()["result"]["content"][0]["text"]
     answered_at = log.index('"tool.respond_ok"')
     sdk_ready_at = log.find('"mcp_pruner.sdk_ready"')
     # before: the call waited for the SDK, whose `sdk_ready` came first
