@@ -9,9 +9,10 @@ Medians of `--runs` spawns each (issue 28), every figure next to its ratio to `p
   warm-up included);
 - HTTP (`jeeves-mcp-pruner --port 0`, what `jeeves serve` / `jeeves run` start): spawn →
   `/healthz` 200, spawn → the first `tools/list` answered over `/mcp` (by the project's own
-  core while the SDK loads), and spawn → the first pruned `read` over `/mcp` (the SDK's load and
-  the engine's warm-up included), then the same read again on that server: the warm-up is paid
-  once;
+  core while the SDK loads), and spawn → the first pruned `read` over `/mcp` (the routes' load and
+  the engine's warm-up included; answered by the core too while the SDK loads), then the same
+  read again on that server: the warm-up is paid once (a read answered raw, the engine past
+  its budget on a busy machine, is timed and counted);
 - the real pinned `codex exec` one-shot with our server installed *optional* (`jeeves install
   codex`, no `--required`), `--codex-runs` times in a row at rest and again with a CPU hog on
   every core: how many runs had our tools in the model's first request and got the pruned
@@ -119,12 +120,18 @@ def _listed(answer: dict[str, object]) -> None:
     assert len(result["tools"]) >= 3, answer
 
 
+# Reads answered with the raw file: on a busy machine the engine's first start can overrun its
+# budget, and the read is then answered fail-open (counted and printed, not fatal).
+RAW_READS: list[str] = []
+
+
 def _pruned(answer: dict[str, object]) -> None:
     result = answer.get("result")
     assert isinstance(result, dict), answer
     text = result["content"][0]["text"]
-    assert any(MODEL_MARKER.match(line) for line in text.split("\n")), text[:500]
     assert "def compute_tax(amount):" in text, text[:500]
+    if not any(MODEL_MARKER.match(line) for line in text.split("\n")):
+        RAW_READS.append(text.splitlines()[-1])
 
 
 @contextlib.contextmanager
@@ -222,6 +229,13 @@ def report_codex(label: str, runs: int) -> None:
         print(f"    {failure}")
 
 
+def report_raw_reads() -> None:
+    """Say how many reads of the rows above were answered raw (fail-open), then forget them."""
+    if RAW_READS:
+        print(f"    answered raw (fail-open) in {len(RAW_READS)} of those reads: {RAW_READS[0]}")
+        RAW_READS.clear()
+
+
 def row(name: str, samples: list[float], base_ms: float, target_ms: float | None = None) -> None:
     ms = median_ms(samples)
     target = f"   target ≤ {target_ms:.0f} ms: {'met' if ms <= target_ms else 'MISSED'}" if target_ms else ""
@@ -256,12 +270,14 @@ def main() -> None:
             base_ms,
             1000,
         )
+        report_raw_reads()
         row("HTTP spawn → /healthz", [http_until_healthz(root) for _ in range(n)], base_ms)
         listed = [http_until_tools_list(root) for _ in range(n)]
         row("HTTP spawn → tools/list over /mcp", listed, base_ms, 400)
         reads = [http_until_pruned_read(root) for _ in range(n)]
         row("HTTP spawn → first pruned read over /mcp", [first for first, _ in reads], base_ms, 1000)
         row("  the same read again, same server", [again for _, again in reads], base_ms)
+        report_raw_reads()
     if args.codex_runs:
         runs = args.codex_runs
         print(f"codex exec one-shot, optional stdio server (`jeeves install codex`), {runs} in a row:")

@@ -7,8 +7,12 @@ prompt listings are answered here from `protocol.py` and `tools/schemas.py` — 
 answers them (`stdio_session.py`) — with the result the SDK sends for the same request once
 loaded (`tests/mcp_pruner_server/http/test_mcp_handshake.py` compares the two).
 
+A plain `tools/call` (`tool_call_message`: a string `name`, object `arguments`, `_meta`) is
+recognised here too; `mcp_transport.py` answers it from the dispatcher once the routes have
+loaded, in the SDK's JSON, rather than wait for the SDK.
+
 Only a request the SDK would answer with a result (or a 202) is answered here. Anything
-else waits for the SDK and gets its answer, as before: a tool call, a batch, an unknown method
+else waits for the SDK and gets its answer, as before: a batch, an unknown method
 or notification, params beyond the spec's, an `Accept` without JSON, a `Content-Type` that is
 not JSON, and every request whose `MCP-Protocol-Version` header names a version outside the
 initialize-handshake ones (the SDK routes those, 2026-07-28 and later, to its modern entry).
@@ -57,6 +61,8 @@ _EMPTY_LISTINGS: Final = {
     "prompts/list": "prompts",
 }
 _MESSAGE_KEYS: Final = frozenset({"jsonrpc", "id", "method", "params"})
+# The `tools/call` params the core answers before the SDK loads (`tool_call_message`).
+_TOOL_CALL_PARAMS: Final = frozenset({"name", "arguments", "_meta"})
 # A handshake message nests 5 deep (`params.capabilities.experimental.name.field`); the SDK's
 # parser refuses past ~250 levels. Deeper than this, its answer is the SDK's.
 MAX_DEPTH: Final = 8
@@ -169,8 +175,10 @@ def _valid_params(method: str, params: object) -> bool:
     return method != "initialize" or _valid_initialize(params)
 
 
-def handshake_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonObject | None:
-    """The request or notification in `body` when it is one answered here, else None (the SDK's)."""
+def _plain_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonObject | None:
+    """The JSON-RPC message in `body` when the SDK reads it as Python's `json` does, else None."""
+    if len(body) > HANDSHAKE_MAX_BYTES:
+        return None
     if not _headers_the_sdk_accepts(headers) or _SDK_PARSE_DOUBTS.search(body):
         return None
     try:
@@ -179,7 +187,38 @@ def handshake_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonOb
         return None
     if not isinstance(message, dict) or not set(message) <= _MESSAGE_KEYS or message.get("jsonrpc") != "2.0":
         return None
-    if _depth(message) > MAX_DEPTH:
+    return message if _depth(message) <= MAX_DEPTH else None
+
+
+def tool_call_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonObject | None:
+    """The `tools/call` request in `body` when the core can answer it as the SDK does, else None:
+    `params` holds a string `name`, an object `arguments` (or none) and a valid `_meta`, nothing
+    else (`task`, a null `arguments`, … are left to the SDK)."""
+    message = _plain_message(headers, body)
+    if message is None or message.get("method") != "tools/call" or not is_valid_request_id(message.get("id")):
+        return None
+    params = message.get("params")
+    if (
+        not isinstance(params, dict)
+        or not set(params) <= _TOOL_CALL_PARAMS
+        or not isinstance(params.get("name"), str)
+    ):
+        return None
+    if not isinstance(params.get("arguments", {}), dict) or not _valid_meta(params.get("_meta", {})):
+        return None
+    return message
+
+
+def wants_text_view(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether the request carries `X-Jeeves-Result-View: text`."""
+    view = (_header(headers, RESULT_VIEW_HEADER.lower().encode()) or "").strip().lower()
+    return view == RESULT_VIEW_TEXT
+
+
+def handshake_message(headers: list[tuple[bytes, bytes]], body: bytes) -> JsonObject | None:
+    """The request or notification in `body` when it is one answered here, else None (the SDK's)."""
+    message = _plain_message(headers, body)
+    if message is None:
         return None
     method = message.get("method")
     if "id" not in message:
@@ -212,8 +251,6 @@ async def answer_handshake(
 ) -> bool:
     """Answer `body` when it is a handshake request (`handshake_message`); False when it is not,
     and the SDK must answer it. `on_initialize` gets an `initialize`'s `clientInfo.name`."""
-    if len(body) > HANDSHAKE_MAX_BYTES:
-        return False
     request = handshake_message(scope["headers"], body)
     if request is None:
         return False
@@ -226,8 +263,6 @@ async def answer_handshake(
     if method == "initialize":
         client = params.get("clientInfo")
         on_initialize(client.get("name") if isinstance(client, dict) else None)
-    headers = dict(scope["headers"])
-    view = headers.get(RESULT_VIEW_HEADER.lower().encode(), b"").strip().lower()
-    result = handshake_result(method, params, text_view=view == RESULT_VIEW_TEXT.encode())
+    result = handshake_result(method, params, text_view=wants_text_view(scope["headers"]))
     await send_json(send, 200, {"jsonrpc": "2.0", "id": request["id"], "result": result})
     return True

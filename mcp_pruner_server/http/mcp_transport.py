@@ -5,11 +5,12 @@ neither the runner's readiness probe nor a client's handshake should wait for it
 (docs/http.md#ready-line). So the SDK is imported in a worker thread once the server serves
 (`serve.py` calls `start_loading()` after its ready line), or at the first request that needs
 it: until then `initialize`, `tools/list` and the rest of the handshake are answered by the
-project's own core (`mcp_handshake.py`) as the SDK answers them, and any other `/mcp` request
-waits for the SDK (bounded by `SDK_READY_TIMEOUT_S`). `McpEndpoint.run()`, entered by the app's
-lifespan, loads it and then runs the session manager. A server told to stop while the SDK is
-still loading does not wait for the import (seconds on a busy machine): it runs in a daemon
-thread that the shutdown abandons.
+project's own core (`mcp_handshake.py`) as the SDK answers them, and so is a plain `tools/call`
+(`_call_as_the_sdk`: the dispatcher's reply in the SDK's JSON, byte for byte), as stdio answers
+it; any other `/mcp` request waits for the SDK (bounded by `SDK_READY_TIMEOUT_S`).
+`McpEndpoint.run()`, entered by the app's lifespan, loads it and then runs the session manager.
+A server told to stop while the SDK is still loading does not wait for the import (seconds on a
+busy machine): it runs in a daemon thread that the shutdown abandons.
 
 The SDK sees the same `ToolDispatcher` as `/rpc`; domain errors become JSON-RPC errors with
 the same codes and data (`MCPError`). What it hands the SDK is already JSON-safe (the
@@ -41,8 +42,14 @@ from anyio.abc import TaskStatus
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mcp_pruner_server import SERVER_NAME, __version__
-from mcp_pruner_server.http.asgi import replay_message, send_json
-from mcp_pruner_server.http.mcp_handshake import RESULT_VIEW_HEADER, RESULT_VIEW_TEXT, answer_handshake
+from mcp_pruner_server.http.asgi import replay_message, send_json, send_json_body
+from mcp_pruner_server.http.mcp_handshake import (
+    RESULT_VIEW_HEADER,
+    RESULT_VIEW_TEXT,
+    answer_handshake,
+    tool_call_message,
+    wants_text_view,
+)
 from mcp_pruner_server.http.rpc import rpc_request_id
 from mcp_pruner_server.jsonrpc import (
     INTERNAL_ERROR,
@@ -58,6 +65,7 @@ from mcp_pruner_server.protocol import (
     JEEVES_SCHEMA_VERSION,
     SERVER_INSTRUCTIONS,
     TextBlock,
+    answer_text_size,
     text_block_setting,
     tool_result_text,
 )
@@ -207,6 +215,14 @@ class McpEndpoint:
         """Whether the SDK answers `/mcp` now (False while loading, or if it failed to load)."""
         return self._app is not None
 
+    async def loaded_in_time(self) -> bool:
+        """Start loading the SDK if nothing did, wait for it (bounded by `SDK_READY_TIMEOUT_S`):
+        whether it answers `/mcp` now."""
+        self.start_loading()
+        with anyio.move_on_after(SDK_READY_TIMEOUT_S):
+            await self._ready.wait()
+        return self.loaded
+
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Once `start_loading()` is called, load the SDK off the loop, enter the session
         manager, and serve until cancelled."""
@@ -246,10 +262,7 @@ class McpEndpoint:
         replay = replay_message(message, receive)
         if not self._ready.is_set() and await self._answered_before_the_sdk(scope, body, send):
             return
-        self.start_loading()
-        with anyio.move_on_after(SDK_READY_TIMEOUT_S):
-            await self._ready.wait()
-        if self._app is None:
+        if not await self.loaded_in_time() or self._app is None:
             await send_json(
                 send, 503, rpc_error(None, INTERNAL_ERROR, "MCP transport unavailable; /rpc still serves")
             )
@@ -271,15 +284,79 @@ class McpEndpoint:
         try:
             await self._app(scope, replay, tracking_send)
         except asyncio.CancelledError:
-            # The SIGTERM grace ran out (uvicorn cancels what still runs): answer in JSON-RPC.
             if not started:
-                why = "Server shutting down: the request outlived the grace"
-                await send_json(send, 503, rpc_error(rpc_request_id(body), INTERNAL_ERROR, why))
+                await _outlived_the_grace(send, rpc_request_id(body))
 
     async def _answered_before_the_sdk(self, scope: Scope, body: bytes, send: Send) -> bool:
-        """Answer a handshake request from the project's core (`mcp_handshake.py`); False when
-        `body` is not one, and the SDK must answer it."""
-        return await answer_handshake(scope, body, send, on_initialize=self._dispatcher.client_initialized)
+        """Answer a handshake request or a plain tool call from the project's core
+        (`mcp_handshake.py`); False when `body` is neither, and the SDK must answer it."""
+        if await answer_handshake(scope, body, send, on_initialize=self._dispatcher.client_initialized):
+            return True
+        request = tool_call_message(scope["headers"], body)
+        if request is None:
+            return False
+        params = request["params"]
+        assert isinstance(params, dict)
+        text_view = wants_text_view(scope["headers"])
+        try:
+            answer = await self._call_as_the_sdk(request["id"], params, text_view=text_view)
+        except asyncio.CancelledError:
+            await _outlived_the_grace(send, request["id"])
+            return True
+        await send_json_body(send, 200, answer)
+        return True
+
+    async def _call_as_the_sdk(self, request_id: object, params: dict[str, Any], *, text_view: bool) -> bytes:
+        """The SDK's answer to a `tools/call` (`build_sdk_server.call_tool`, its legacy-era JSON
+        dump: `pydantic_core`'s, whose floats `json` writes otherwise), from the dispatcher."""
+        from mcp_pruner_server.errors import DomainRpcError
+
+        if self._dispatcher.ledger is not None and self._dispatcher.ledger.agent is None:
+            self._dispatcher.client_initialized(None)  # as the SDK's handler: no name on stateless HTTP
+        name = params["name"]
+        outcome: dict[str, object]
+        try:
+            reply = await self._dispatcher.call(name, params.get("arguments"))
+        except DomainRpcError as exc:
+            outcome = {
+                "error": {"code": exc.rpc_code, "message": exc.message, "data": sanitize_object(exc.data)}
+            }
+        else:
+            reply = await run_off_loop_if_large(reply.whole, len(reply.text))
+            text = await tool_result_text(name, reply, self._text_block)
+            result: dict[str, object] = {
+                "content": [{"text": text, "type": "text"}],
+                "isError": reply.is_error,
+            }
+            if not text_view and reply.structured is not None:
+                result["structuredContent"] = reply.structured
+            outcome = {"result": result}
+        dump = functools.partial(_sdk_json_answer, request_id, outcome)
+        return await run_off_loop_if_large(dump, answer_text_size(outcome))
+
+
+async def _outlived_the_grace(send: Send, request_id: object) -> None:
+    """The SIGTERM grace ran out (uvicorn cancels what still runs): answer in JSON-RPC."""
+    why = "Server shutting down: the request outlived the grace"
+    await send_json(send, 503, rpc_error(request_id, INTERNAL_ERROR, why))
+
+
+def _sdk_json_answer(request_id: object, outcome: dict[str, object]) -> bytes:
+    """`{"jsonrpc":"2.0","id":…,"result"|"error":…}` as the SDK writes it: through `pydantic_core`
+    (the SDK's writer: `1e-05` is its `0.00001`), an integer id echoed exactly however large."""
+    import pydantic_core
+
+    ((key, value),) = outcome.items()
+    echoed = str(request_id).encode() if isinstance(request_id, int) else pydantic_core.to_json(request_id)
+    return (
+        b'{"jsonrpc":"2.0","id":'
+        + echoed
+        + b',"'
+        + key.encode()
+        + b'":'
+        + pydantic_core.to_json(value)
+        + b"}"
+    )
 
 
 async def _not_strict_json(body: bytes) -> str | None:

@@ -299,7 +299,13 @@ def test_the_server_listens_and_lists_its_tools_on_mcp_before_the_sdk_or_the_ful
     ]
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "health", "arguments": {}}}
+    # `arguments: null` is a tool call the core leaves to the SDK: the server then waits for it
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "health", "arguments": None},
+    }
     with (
         stderr_path.open("wb") as stderr,
         subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr) as process,
@@ -325,6 +331,38 @@ def test_the_server_listens_and_lists_its_tools_on_mcp_before_the_sdk_or_the_ful
     assert sorted(imported.intersection(NOT_BEFORE_LISTENING)) == []
     assert "mcp_pruner_server.pipeline.dispatcher" in log[len(before) :]  # loaded once listening
     assert "mcp.server.streamable_http_manager" in log[len(before) :]
+
+
+def test_the_first_tool_call_over_mcp_is_answered_while_the_sdk_still_loads(tmp_path: Path) -> None:
+    (tmp_path / "billing.py").write_text(
+        "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(60))
+        + "def compute_tax(amount):\n    return amount * 0.2\n",
+        encoding="utf-8",
+    )
+    stderr_path = tmp_path.parent / f"{tmp_path.name}-events.log"
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    arguments = {"path": "billing.py", "context_focus_question": "Where is the tax computed?"}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "read", "arguments": arguments},
+    }
+    with stderr_path.open("wb") as stderr, child_server(tmp_path, stderr=stderr) as server:
+        answer = httpx.post(f"{server.base_url}/mcp", json=call, headers=headers, timeout=READY_TIMEOUT_S)
+        assert server.process.stdin is not None
+        server.process.stdin.close()  # EOF: the server exits
+        assert server.process.wait(timeout=EXIT_TIMEOUT_S) == 0
+    log = stderr_path.read_text()
+
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "application/json"
+    # pruned, or at a high load the raw file (fail-open: the engine's first start past its budget)
+    assert "def compute_tax(amount):" in answer.json()["result"]["content"][0]["text"]
+    answered_at = log.index('"tool.respond_ok"')
+    sdk_ready_at = log.find('"mcp_pruner.sdk_ready"')
+    # before: the call waited for the SDK, whose `sdk_ready` came first
+    assert sdk_ready_at == -1 or sdk_ready_at > answered_at, log
 
 
 # What a server has imported when it prints its ready line, then the SDK stack it loads after

@@ -1,18 +1,20 @@
-"""`/mcp` before the SDK has loaded: the handshake answered by the project's core as the SDK answers it,
-everything else left to the SDK."""
+"""`/mcp` before the SDK has loaded: the handshake and plain tool calls answered by the project's core
+as the SDK answers them, everything else left to the SDK."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
 from mcp_pruner_server.http.app import build_app
-from mcp_pruner_server.http.mcp_transport import McpEndpoint
+from mcp_pruner_server.http.mcp_transport import SDK_READY_TIMEOUT_S, McpEndpoint
 from mcp_pruner_server.server_parts import build_parts
 from mcp_pruner_server.settings import ServerSettings
 from tests.mcp_pruner_server.server_fixtures import BASE_URL, JSON_HEADERS
@@ -74,6 +76,12 @@ def sdk_loaded(mcp: McpEndpoint) -> bool:
     return mcp.loaded
 
 
+async def load_the_sdk(mcp: McpEndpoint) -> None:
+    """What a request only the SDK answers does (a tool call did, before the core answered those)."""
+    with anyio.fail_after(SDK_READY_TIMEOUT_S):
+        assert await mcp.loaded_in_time()
+
+
 async def post(client: httpx.AsyncClient, body: object, headers: Mapping[str, str]) -> tuple[int, str, Any]:
     response = await client.post("/mcp", json=body, headers={**JSON_HEADERS, **headers})
     return (
@@ -87,9 +95,7 @@ async def test_the_handshake_is_answered_before_the_sdk_loads_as_the_sdk_answers
     async with app_client(tmp_path) as (client, mcp):
         early = [await post(client, body, headers) for body, headers in HANDSHAKE]
         assert not sdk_loaded(mcp)  # every answer above came from the project's core
-        call = request("tools/call", {"name": "health", "arguments": {}})
-        assert (await post(client, call, {}))[0] == 200  # a tool call needs the SDK: it loads
-        assert sdk_loaded(mcp)
+        await load_the_sdk(mcp)
         by_the_sdk = [await post(client, body, headers) for body, headers in HANDSHAKE]
 
     assert early == by_the_sdk
@@ -107,7 +113,9 @@ async def test_the_handshake_is_answered_before_the_sdk_loads_as_the_sdk_answers
 @pytest.mark.parametrize(
     ("body", "headers"),
     [
-        (request("tools/call", {"name": "no_such_tool", "arguments": {}}), {}),
+        (request("tools/call", {"name": "no_such_tool", "arguments": {}, "task": {"ttl": 1}}), {}),
+        (request("tools/call", {"name": "health", "arguments": None}), {}),
+        (request("tools/call", {"name": 5, "arguments": {}}), {}),
         (request("tools/list"), {"mcp-protocol-version": "2026-07-28"}),  # the SDK's modern entry
         (request("tools/list"), {"accept": "text/event-stream"}),  # the SDK refuses it: 406
         (request("tools/list", {"cursor": 3}), {}),
@@ -160,8 +168,68 @@ async def test_an_odd_handshake_body_gets_the_answer_the_sdk_gives_it(tmp_path: 
     async with app_client(tmp_path) as (client, mcp):
         early = await client.post("/mcp", content=body, headers=JSON_HEADERS)
         if not sdk_loaded(mcp):  # the core answered: now the SDK's answer to compare with
-            call = request("tools/call", {"name": "health", "arguments": {}})
-            await client.post("/mcp", json=call, headers=JSON_HEADERS)
-        assert sdk_loaded(mcp)
+            await load_the_sdk(mcp)
         by_the_sdk = await client.post("/mcp", content=body, headers=JSON_HEADERS)
     assert (early.status_code, early.json()) == (by_the_sdk.status_code, by_the_sdk.json())
+
+
+# Tool calls, each with the headers it comes with: results, tool errors, JSON-RPC errors.
+TOOL_CALLS: list[tuple[dict[str, Any], dict[str, str]]] = [
+    (request("tools/call", {"name": "read", "arguments": {"path": "billing.py"}}), {}),
+    (request("tools/call", {"name": "read", "arguments": {"path": "billing.py"}}), TEXT_VIEW),
+    (
+        request(
+            "tools/call",
+            {"name": "read", "arguments": {"path": "billing.py", "context_focus_question": "Where is tax?"}},
+            request_id="r-1",
+        ),
+        {"mcp-protocol-version": "2025-06-18"},
+    ),
+    (request("tools/call", {"name": "read", "arguments": {"path": "no_such.py"}}), {}),
+    (request("tools/call", {"name": "read", "arguments": {}}), {}),
+    (request("tools/call", {"name": "read"}, request_id=2**70), {}),
+    (request("tools/call", {"name": "read"}, request_id="é-\u2028"), {}),
+    (request("tools/call", {"name": "no_such_tool", "arguments": {}, "_meta": {"progressToken": "t"}}), {}),
+    (request("tools/call", {"name": "bash", "arguments": {"cmd": "printf 'h\\xc3\\xa9\\x01'; exit 3"}}), {}),
+    (request("tools/call", {"name": "grep", "arguments": {"pattern": "tax", "paths": ["."]}}), TEXT_VIEW),
+]
+# What differs between two runs of the same call: how long it took, and the prune id.
+_RUN_TO_RUN = re.compile(rb'(?<=duration_ms":)[0-9.e+-]+|prn_[0-9A-Z]+')
+
+
+def _same_across_runs(body: bytes) -> bytes:
+    return _RUN_TO_RUN.sub(b"_", body)
+
+
+async def test_a_tool_call_before_the_sdk_loads_is_answered_by_the_core_byte_for_byte_as_the_sdk_answers_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "billing.py").write_text(
+        "def compute_tax(amount):\n    return amount * 0.00001  # héllo\n" * 40, encoding="utf-8"
+    )
+    async with app_client(tmp_path) as (client, mcp):
+        early = [
+            await client.post("/mcp", json=body, headers={**JSON_HEADERS, **headers})
+            for body, headers in TOOL_CALLS
+        ]
+        assert not sdk_loaded(mcp)  # every answer above came from the project's core
+        await load_the_sdk(mcp)
+        by_the_sdk = [
+            await client.post("/mcp", json=body, headers={**JSON_HEADERS, **headers})
+            for body, headers in TOOL_CALLS
+        ]
+
+    for core, sdk in zip(early, by_the_sdk, strict=True):
+        assert (core.status_code, core.headers.get("content-type")) == (
+            sdk.status_code,
+            sdk.headers.get("content-type"),
+        )
+        assert sorted(core.headers) == sorted(sdk.headers)  # no session id from either
+        assert _same_across_runs(core.content) == _same_across_runs(sdk.content)
+    assert [answer.json()["id"] for answer in early] == [body["id"] for body, _ in TOOL_CALLS]
+    assert "structuredContent" in early[0].json()["result"]
+    assert "structuredContent" not in early[1].json()["result"]
+    assert "[lines " in early[2].json()["result"]["content"][0]["text"]  # pruned
+    assert early[3].json()["result"]["isError"] is True  # a tool error: a result
+    assert early[4].json()["error"]["code"] == -32602  # a JSON-RPC error
+    assert early[8].json()["result"]["isError"] is True  # bash exited 3
