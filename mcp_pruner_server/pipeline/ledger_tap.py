@@ -80,13 +80,6 @@ def _outcome(note: CallNote) -> tuple[str, str | None]:
     return RAW, meta.reason
 
 
-def _lines(pruned: PruneResult, text: str | None) -> int:
-    """The text's lines as its reader counts them (`jeeves show`'s "N of M lines"): the engine's
-    count is `split_lines`', which holds one more, the empty "line" after a final newline."""
-    lines = pruned.stats.original_lines
-    return lines - 1 if lines > 1 and text is not None and text.endswith("\n") else lines
-
-
 def to_record(note: CallNote, root: Path, *, result_text: str, agent: str | None) -> CallRecord:
     """The ledger's record of the finished call."""
     outcome, reason = _outcome(note)
@@ -100,12 +93,11 @@ def to_record(note: CallNote, root: Path, *, result_text: str, agent: str | None
     elif meta is not None and meta.prune_id is not None:
         prune_ids = tuple(meta.prune_ids.values()) or (meta.prune_id,)
         prune_id = meta.prune_id
-    raw_texts = note.raw_texts or {}
     removed = tuple(
         RemovedRanges(
             name,
             pruned.prune_id,
-            _lines(pruned, raw_texts.get(name)),
+            pruned.stats.original_lines,  # as the text's reader counts them: `jeeves show`'s "N of M"
             tuple((a.original_start_line, a.original_end_line) for a in pruned.annotations),
         )
         for name, pruned in note.pruned.items()

@@ -42,7 +42,7 @@ from mcp_pruner_server.pruning.structure.languages import language_of
 from mcp_pruner_server.pruning.structure.logs import logs_plan
 from mcp_pruner_server.pruning.structure.scanned import scanned_blocks
 from mcp_pruner_server.pruning.structure.syntax import prepare_language, syntax_blocks
-from mcp_pruner_server.pruning.text import estimate_tokens, split_lines
+from mcp_pruner_server.pruning.text import estimate_tokens, line_count, split_lines
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult, SourceType
 
 # The engine's public surface; the other names are re-exported so backends need one import.
@@ -159,9 +159,12 @@ def _prune(
         lines = read
         text = "\n".join(lines)
     n = len(lines)
-    floor = required_keep(n, options)
+    # the constraints count the lines as the stats do, the empty piece after a final newline left
+    # out: `build_result` keeps that one for free
+    counted = line_count(given_text, given_lines)
+    floor = required_keep(counted, options)
     index = LineIndex(text, lines)
-    if floor >= n:
+    if floor >= counted:
         deadline.check()
         return build_result(
             given_text,
@@ -198,7 +201,7 @@ def _prune(
             if budget.reason is not None:
                 budget_reason = budget.reason
                 wider = replace(options, max_prune_ratio=1.0 - budget.keep_fraction)
-                floor = max(floor, required_keep(n, wider))
+                floor = max(floor, required_keep(counted, wider))
     elif source_type == "logs":
         units, must = logs_plan(lines, lh, query, goal_hint, index=index, deadline=deadline)
     else:
@@ -212,7 +215,9 @@ def _prune(
     keep = choose(
         n, units, must, floor, line_scores, _blank_lines(lines, index), last=blobs, hot_lines=hot_lines
     )
+    keep[counted:] = [False] * (n - counted)  # not a line: no budget counts it, `build_result` keeps it
     if options.max_kept_lines is not None or options.max_kept_tokens is not None:
+        chosen = sum(keep)
         trim_to_budget(
             keep,
             given_lines,  # the budget counts what is shown, numbers included
@@ -222,8 +227,10 @@ def _prune(
             max_tokens=options.max_kept_tokens,
             floor=options.min_keep_lines,
         )
-        # the budget wins over the ratio: rendering must not add back what the budget cut
-        options = replace(options, max_kept_lines=max(options.min_keep_lines, sum(keep)))
+        if sum(keep) < chosen:
+            # the budget wins over the ratio: rendering must not add back what the budget cut
+            # (a budget that cut nothing leaves the ratio's floor to be met)
+            options = replace(options, max_kept_lines=max(options.min_keep_lines, sum(keep)))
     if source_type == "docs":
         close_fences(lines, keep)
     deadline.check()

@@ -23,7 +23,7 @@ from mcp_pruner_server.pruning.model_view import (
     numbers_its_own_lines,
 )
 from mcp_pruner_server.pruning.structure.common import no_prune_lines
-from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN, estimate_tokens, split_lines
+from mcp_pruner_server.pruning.text import CHARS_PER_TOKEN, estimate_tokens, line_count, split_lines
 from mcp_pruner_server.pruning.types import (
     LINE_PREFIX_TEMPLATE,
     MARKER_TEMPLATE,
@@ -61,7 +61,8 @@ def check_options(options: PruneOptions) -> None:
 
 
 def required_keep(n: int, options: PruneOptions) -> int:
-    """The fewest lines a result may keep: both hard constraints at once.
+    """The fewest of `n` lines (`line_count`'s, as the stats count them) a result may keep: both
+    hard constraints at once.
 
     `min_keep_lines` above the line count means "keep everything", not a violation. A
     `max_kept_lines` budget caps what the ratio asks for (never `min_keep_lines`).
@@ -261,6 +262,7 @@ def build_result(
     """
     lines = split_lines(text) if lines is None else lines
     n = len(lines)
+    counted = line_count(text, lines)  # n, or n - 1: the empty piece after a final newline is no line
     if len(keep) != n:
         raise ValueError(f"keep-mask has {len(keep)} entries for {n} lines")
     try:
@@ -272,11 +274,12 @@ def build_result(
     mask = list(keep)
     for i in no_prune_lines(lines) if NO_PRUNE_BEGIN in text else ():
         mask[i] = True
-    if n > 1 and lines[-1] == "":
+    if counted < n:
         # The "line" after a final newline is the newline itself: keeping it costs nothing and
         # keeps the output newline-terminated, and no marker ever points past the last real line.
+        # The constraints count the real lines: the stats' denominator.
         mask[-1] = True
-    add_back(mask, required_keep(n, options), priority)
+    add_back(mask, required_keep(counted, options) + n - counted, priority)
     if options.model_view and options.annotate_lines and numbers_its_own_lines(lines):
         options = replace(options, annotate_lines=False)  # the lines show their numbers already
     if options.include_markers:  # without markers in the text, a pruned line always saves tokens
@@ -290,10 +293,10 @@ def build_result(
             pruned_text, annotations, runs = _render(lines, [True] * n, prune_id, options, reasons)
     pruned = sum(end - start for start, end in runs)
     stats = PruneStats(
-        original_lines=n,
-        kept_lines=n - pruned,
+        original_lines=counted,
+        kept_lines=counted - pruned,
         pruned_lines=pruned,
-        pruned_ratio=pruned / n if n else 0.0,
+        pruned_ratio=pruned / counted if counted else 0.0,
         tokens_est_before=estimate_tokens(text),
         tokens_est_after=estimate_tokens(pruned_text),
         elapsed_ms=round(elapsed_ms, 3),
@@ -308,7 +311,7 @@ def noop_result(
     text: str, prune_id: str, warnings: Sequence[str], *, backend: str, elapsed_ms: float
 ) -> PruneResult:
     """The fail-open result (docs/tools.md#fail-open): the text untouched, no annotation, `used_fallback`."""
-    n = text.count("\n") + 1  # len(split_lines(text)), without building the list
+    n = line_count(text)
     tokens = estimate_tokens(text)
     stats = PruneStats(
         original_lines=n,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 # Roughly four characters per token for code and English with common BPE vocabularies;
 # only used for stats and for deciding when a marker costs more than what it hides.
 CHARS_PER_TOKEN = 4
@@ -16,6 +18,15 @@ def split_lines(text: str) -> list[str]:
     line: this is exactly the harness's `text.split("\\n")`, and the numbering recovery uses.
     """
     return text.split("\n")
+
+
+def line_count(text: str, lines: Sequence[str] | None = None) -> int:
+    """The lines of `text` as its reader counts them: `str.splitlines()`'s count, `wc -l`'s for a
+    newline-terminated text. The empty piece `split_lines` finds after a final newline (or in an
+    empty text) is no line. With `lines` (`split_lines(text)`) given, nothing is scanned.
+    """
+    pieces = text.count("\n") + 1 if lines is None else len(lines)
+    return pieces - 1 if not text or text.endswith("\n") else pieces
 
 
 def estimate_tokens(text: str) -> int:

@@ -52,3 +52,14 @@ async def test_a_body_with_a_non_json_constant_is_a_422_as_on_the_other_routes(c
     status, payload = await answer(b'{"query": "q", "code": "a\\nb", "extra": ' + constant + b"}")
     assert status == 422
     assert payload["error_msg"] == "body is not JSON"
+
+
+async def test_kept_frags_number_the_lines_of_a_newline_terminated_file_as_its_reader_does() -> None:
+    code = "".join(f"def helper_{n}(x):\n    return x * {n}\n\n" for n in range(140))  # `wc -l`: 420
+    status, payload = await answer(json.dumps({"query": "helper_42", "code": code}).encode())
+    assert status == 200
+    kept = payload["kept_frags"]
+    assert isinstance(kept, list)
+    assert 0 < len(kept) < 420
+    assert max(kept) <= 420  # never 421: the empty "line" after the final newline
+    assert payload["score"] == round(len(kept) / 420, 4)

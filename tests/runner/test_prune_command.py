@@ -51,6 +51,16 @@ def test_json_output_is_the_prune_text_result_object_with_the_kept_lines_in_orde
     assert "⟦PRUNÉ" not in result["pruned_text"]  # markers are opt-in on the command line
 
 
+def test_json_stats_count_the_lines_of_a_newline_terminated_text_as_wc_does() -> None:
+    assert _SOURCE.endswith("\n")
+    proc = _jeeves("-", "--goal", "parse_record fields", "--json", stdin=_SOURCE.encode())
+    assert proc.returncode == 0, proc.stderr
+    stats = json.loads(proc.stdout)["stats"]
+    assert stats["original_lines"] == _SOURCE.count("\n") == 125  # `wc -l`
+    assert stats["kept_lines"] + stats["pruned_lines"] == 125
+    assert stats["pruned_ratio"] == stats["pruned_lines"] / 125
+
+
 def test_markers_and_line_numbers_on_request_use_the_canonical_forms(tmp_path: Path) -> None:
     source = tmp_path / "mod.py"
     source.write_text(_SOURCE, encoding="utf-8")

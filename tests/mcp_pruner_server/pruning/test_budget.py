@@ -45,7 +45,7 @@ def test_a_large_log_keeps_its_final_failure_within_the_budget() -> None:
     result = prune(text, QUESTION, "logs", options, "prn_t")
     assert FAILURE_LINE in result.pruned_text
     assert "Traceback (most recent call last):" in result.pruned_text
-    assert 20 <= result.stats.kept_lines <= 300 + 1  # the final newline's empty line is free
+    assert 20 <= result.stats.kept_lines <= 300
     assert len(result.pruned_text) < 8000 * 4 + 300 * 16  # tokens of kept lines, plus prefixes and markers
 
 
@@ -57,3 +57,14 @@ def test_the_token_budget_binds_before_the_line_budget_on_long_lines() -> None:
     result = prune("\n".join(lines), QUESTION, "logs", options, "prn_t")
     assert "ERROR payment failed" in result.pruned_text
     assert result.stats.kept_lines <= 2000 * 4 // 400 + 1
+
+
+def test_a_budget_that_cuts_nothing_leaves_the_ratio_to_hold() -> None:
+    helpers = "".join(f"def helper_{k}(x):\n    return x + {k}\n\n" for k in range(40))
+    text = f"import os\n\n{helpers}def parse_record(raw):\n    fields = raw.split(',')\n    return fields\n"
+    options = PruneOptions(
+        max_prune_ratio=0.9, include_markers=False, max_kept_lines=300, max_kept_tokens=8000
+    )
+    result = prune(text, "parse_record fields", "code", options, "prn_t")
+    assert result.stats.original_lines == 125
+    assert result.stats.pruned_ratio <= 0.9  # it was 113 of 125: the kept lines became the budget

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 
@@ -117,7 +118,7 @@ def test_annotations_partition_exactly_the_pruned_lines_and_respect_both_constra
     text: str, goal: str, source_type: SourceType, opts: PruneOptions
 ) -> None:
     result = prune(text, goal, source_type, opts, "prn_t")
-    n = len(split_lines(text))
+    n = len(io.StringIO(text, newline="\n").readlines())  # as a file's reader reads them
     ranges = [(a.original_start_line, a.original_end_line) for a in result.annotations]
     assert all(1 <= s <= e <= n for s, e in ranges)
     # sorted, disjoint and maximal: two blocks never touch (they would be one)
@@ -130,7 +131,7 @@ def test_annotations_partition_exactly_the_pruned_lines_and_respect_both_constra
     assert stats.original_lines == n
     assert stats.pruned_ratio <= opts.max_prune_ratio + 1e-12
     assert stats.kept_lines >= min(opts.min_keep_lines, n)
-    assert math.isclose(stats.pruned_ratio, pruned / n)
+    assert math.isclose(stats.pruned_ratio, pruned / n if n else 0.0)
 
 
 @settings(max_examples=150, deadline=None)
@@ -303,5 +304,5 @@ def test_after_the_preparations_a_languages_first_prune_compiles_no_query() -> N
 
     result = prune(_PERL_READ, "Where is the total?", "code", PruneOptions(path="lib/Cart.pm"), "prn_t")
 
-    assert result.stats.original_lines == 9
+    assert result.stats.original_lines == 8  # as `wc -l` counts them
     assert definitions_query.cache_info().misses == compiled.misses

@@ -98,7 +98,7 @@ def test_the_noop_result_keeps_the_text_and_counts_its_lines() -> None:
     assert d["pruned_text"] == "a\nb\n"
     assert d["annotations"] == []
     assert d["warnings"] == ["timeout"]
-    assert d["stats"]["original_lines"] == 3
+    assert d["stats"]["original_lines"] == 2  # as `wc -l` counts them
     assert d["stats"]["used_fallback"] is True
 
 
@@ -114,6 +114,17 @@ def test_a_final_newline_is_kept_and_no_marker_points_past_the_last_real_line() 
     )
     assert result.pruned_text == TEXT.split("\n")[0] + "\n"
     assert [(a.original_start_line, a.original_end_line) for a in result.annotations] == [(2, 20)]
+
+
+def test_a_text_ending_in_a_newline_has_its_readers_line_count_and_the_ratio_holds_on_it() -> None:
+    text = "".join(f"line number {k} with some words in it\n" for k in range(424))  # `wc -l`: 424
+    keep = [k == 0 for k in range(425)]
+    result = build_result(text, keep, "prn_r", PruneOptions(max_prune_ratio=0.8), backend="h", elapsed_ms=0)
+    stats = result.stats
+    assert (stats.original_lines, stats.kept_lines) == (424, 424 - stats.pruned_lines)
+    assert stats.pruned_ratio == stats.pruned_lines / 424 <= 0.8  # 340 of 424 would be 0.802
+    assert stats.kept_lines == 85  # the fewest: 339 pruned is 0.7995
+    assert result.pruned_text.endswith("\n")
 
 
 def test_markers_never_make_the_output_longer_than_the_text_they_replace() -> None:
