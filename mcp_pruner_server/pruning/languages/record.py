@@ -183,6 +183,10 @@ class Language:
     # the shared shapes (`#`, `//`, `--`, `(*`, `%` …), Fortran's `!`, PowerShell's `<#`.
     comment: Pattern[str] = COMMENT
     calls: Calls = NO_CALLS
+    # A top-level line starting one of its import statements, besides the shapes every language
+    # shares (`import x`, `#include`, `using X;`, `use a::b;`, `require(`; `code_blocks.import_lines`):
+    # an import is no chunk of top-level code to rank.
+    import_starts: Pattern[str] | None = None
     hooks: LanguageHooks = NO_HOOKS
     # How a line of grep output defines a name beyond the keyword shapes every language shares
     # (`structure/grep_defs.py`): "cmdlet" (PowerShell's `function Verb-Noun`, read first),

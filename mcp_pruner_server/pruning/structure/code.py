@@ -107,7 +107,7 @@ def code_units(
     elif blocks is None:
         blocks = find_blocks(lines, comment=by_name(lang).comment, deadline=deadline)
     deadline.check()
-    imports = import_lines(lines)
+    imports = import_lines(lines, by_name(lang).import_starts)
     deadline.check()
     in_import = {i for s, e in imports for i in range(s, e)}
     first_child: dict[int, int] = {}

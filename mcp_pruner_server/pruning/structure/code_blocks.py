@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from re import Pattern
 
 from mcp_pruner_server.pruning.deadline import NO_DEADLINE, Deadline
 from mcp_pruner_server.pruning.structure.common import indent_of
@@ -372,14 +373,15 @@ def signature_end(lines: Sequence[str], block: Block) -> int:
     return block.header + 1  # never balanced (a bracket in a string or unclosed): the header alone
 
 
-def import_lines(lines: Sequence[str]) -> list[tuple[int, int]]:
-    """Top-level import statements as (start, end) half-open ranges, parenthesised ones whole."""
+def import_lines(lines: Sequence[str], own: Pattern[str] | None = None) -> list[tuple[int, int]]:
+    """Top-level import statements as (start, end) half-open ranges, parenthesised ones whole:
+    the shapes every language shares, and those starting as `own` says (the language's record)."""
     out: list[tuple[int, int]] = []
     i = 0
     n = len(lines)
     while i < n:
         line = lines[i]
-        if _IMPORT.match(line):
+        if _IMPORT.match(line) or (own is not None and own.match(line)):
             j = i
             if "(" in line and ")" not in line:
                 while j + 1 < n and ")" not in lines[j]:

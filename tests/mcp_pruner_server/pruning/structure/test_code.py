@@ -198,3 +198,19 @@ def test_a_deadline_passing_in_a_ranking_pass_stops_code_units_before_the_next(
             question="what does the handler return",
             deadline=deadline,
         )
+
+
+def test_a_ruby_files_requires_are_imports_not_a_chunk_of_code_to_rank() -> None:
+    lines = [
+        "require 'json'",
+        "require_relative '../lib/rate_limiter'",
+        "",
+        "LIMIT = RateLimiter.new(json: true)",
+        "",
+        "def fetch_quota(uri)",
+        "  JSON.parse(uri.read)",
+        "end",
+    ]
+    query = query_weights("where is the rate limiter json quota?")
+    units = code_units(lines, line_hits(line_terms(lines), query), query, lang="ruby")
+    assert sorted(u.lines for u in units) == [(3,), (5, 6, 7)]  # it was [(0, 1), (3,), (5, 6, 7)]
