@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import AnyStr, Final, Generic
 
+from mcp_pruner_server.deep_json import rewritten
+
 # One slice of a long string: ~2-3 ms of `json` work on a busy host, under the 5 ms switch interval.
 SLICE_CHARS: Final = 256 * 1024
 # One slice of a long list (the line numbers of a 14 MB file): ~1 ms of `json` work.
@@ -138,12 +140,7 @@ def loads_in_slices(body: str, parse_constant: Callable[[str], object]) -> objec
         return json.loads(body, parse_constant=parse_constant)
     skeleton.append(body[done:])
     value = json.loads("".join(skeleton), parse_constant=parse_constant)
-    try:
-        return _put_back(value, long_strings)
-    except RecursionError:
-        # deeper than this walk's Python frames reach (~500), where the C parser goes to ~1000:
-        # the body parsed whole, as without a long string (the GIL held longer, once)
-        return json.loads(body, parse_constant=parse_constant)
+    return _put_back(value, long_strings)
 
 
 def loads_utf8_in_slices(
@@ -156,8 +153,7 @@ def loads_utf8_in_slices(
 
     Raises:
         ValueError: the body is not JSON; UnicodeDecodeError (a ValueError): not UTF-8.
-        RecursionError: it nests deeper than the parser's (or the walk putting the strings
-            back's) recursion limit.
+        RecursionError: it nests deeper than the parser's recursion limit.
     """
     nonce = os.urandom(8).hex()
     skeleton: list[bytes] = []
@@ -288,14 +284,14 @@ def _after_high_surrogate(syntax: _Syntax[AnyStr], body: _Body, floor: int, at: 
 
 def _put_back(value: object, long_strings: dict[str, str | LongText]) -> object:
     """`value` with each placeholder string replaced by the long string it stands for (a key by a
-    whole `str`: a dict key is a `str`)."""
-    if isinstance(value, str):
-        return long_strings.get(value, value)
-    if isinstance(value, dict):
-        return {str(long_strings.get(k, k)): _put_back(item, long_strings) for k, item in value.items()}
-    if isinstance(value, list):
-        return [_put_back(item, long_strings) for item in value]
-    return value
+    whole `str`: a dict key is a `str`), at any depth (`deep_json.rewritten`)."""
+
+    def keys_put_back(node: dict[str, object]) -> dict[str, object]:
+        if not any(key in long_strings for key in node):
+            return node
+        return {str(long_strings.get(key, key)): item for key, item in node.items()}
+
+    return rewritten(value, str, lambda text: long_strings.get(text, text), keys_put_back)
 
 
 def dumps_in_slices(value: object) -> str:
@@ -342,17 +338,9 @@ def joined_in_slices(lines: Iterable[str], separator: str = "\n") -> str | LongT
 
 
 def whole_value(value: object) -> object:
-    """`value` with every `LongText` joined into its `str`: for a reader of whole strings (the
-    MCP SDK, a renderer). `value` itself when it holds none."""
-    if isinstance(value, LongText):
-        return str(value)
-    if isinstance(value, dict):
-        changed = {k: new for k, v in value.items() if (new := whole_value(v)) is not v}
-        return {**value, **changed} if changed else value
-    if isinstance(value, list):
-        items = [whole_value(item) for item in value]
-        return items if any(new is not old for new, old in zip(items, value, strict=True)) else value
-    return value
+    """`value` with every `LongText` joined into its `str`, at any depth: for a reader of whole
+    strings (the MCP SDK, a renderer). `value` itself when it holds none."""
+    return rewritten(value, LongText, str)
 
 
 def dumps_chunks(value: object) -> list[bytes]:

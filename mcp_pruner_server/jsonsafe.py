@@ -58,6 +58,9 @@ def sanitize(value: object) -> JsonValue:
 
     Any depth: a value nested deeper than the recursive walk's frames reach (~500 levels, where
     `json.loads` reads ~1000) is walked again with a stack of its own (`_sanitize_deep`).
+
+    Raises:
+        ValueError: `value` contains itself (as `json.dumps` refuses it): no copy can be finite.
     """
     try:
         return _sanitize(value)
@@ -83,20 +86,26 @@ def _sanitize(value: object) -> JsonValue:
     return _sanitize_other(value)
 
 
-# A container being rebuilt by `_sanitize_deep`: the copy, and the (key or None, child) pairs
-# still to put in it.
-_Frame = tuple[dict[str, JsonValue] | list[JsonValue], Iterator[tuple[str | None, object]]]
+# A container being rebuilt by `_sanitize_deep`: the copy, the (key or None, child) pairs still
+# to put in it, and the original's id (a container met again inside itself is a cycle).
+_Frame = tuple[dict[str, JsonValue] | list[JsonValue], Iterator[tuple[str | None, object]], int]
 
 
 def _sanitize_deep(value: object) -> JsonValue:
-    """`_sanitize(value)` without recursion: the containers still being filled on a list."""
+    """`_sanitize(value)` without recursion: the containers still being filled on a list.
+
+    Raises:
+        ValueError: `value` contains itself (the walk would copy it forever).
+    """
     root, children = _opened(value)
-    stack: list[_Frame] = [] if children is None else [(root, children)]  # type: ignore[list-item]
+    stack: list[_Frame] = [] if children is None else [(root, children, id(value))]  # type: ignore[list-item]
+    open_ids = {id(value)}  # the originals of the containers on the stack
     while stack:
-        copy, pending = stack[-1]
+        copy, pending, original_id = stack[-1]
         nxt = next(pending, None)
         if nxt is None:
             stack.pop()
+            open_ids.discard(original_id)
             continue
         key, child = nxt
         out, grandchildren = _opened(child)
@@ -106,7 +115,10 @@ def _sanitize_deep(value: object) -> JsonValue:
         else:
             copy.append(out)
         if grandchildren is not None:
-            stack.append((out, grandchildren))  # type: ignore[arg-type]
+            if id(child) in open_ids:
+                raise ValueError("Circular reference detected")
+            open_ids.add(id(child))
+            stack.append((out, grandchildren, id(child)))  # type: ignore[arg-type]
     return root
 
 

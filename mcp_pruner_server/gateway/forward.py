@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, AnyStr, Final, Literal, TypeGuard
 
 import anyio
 
+from mcp_pruner_server.deep_json import loads_deep
 from mcp_pruner_server.gateway.config import GatewayConfig
 from mcp_pruner_server.gateway.errors import (
     UnknownServerError,
@@ -396,8 +397,11 @@ def _parse_event(server: str, url: str, data: bytearray) -> object:
     data.clear()
     check_decode_memory(server, url, text)
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
+        try:
+            return json.loads(text)
+        except RecursionError:  # deeper than the C parser goes: read with a stack of our own
+            return loads_deep(text, float)  # float() reads NaN and the infinities as json.loads does
+    except ValueError as exc:
         reason = f"an SSE event is not JSON: {exc}"
         raise UpstreamNotJsonError(server, url, reason, text[:EXCERPT_CHARS]) from exc
 

@@ -25,17 +25,19 @@ into the marker (`gateway/service.py`). This module holds:
   JSON of the masked `structuredContent` (same markers, same ids), itself cut head/tail
   when still over `max_chars`.
 
-The walk recurses once per nesting level; a value nested deeper than the interpreter's
-recursion limit raises `RecursionError`, which the gateway turns into a JSON-RPC error.
+The walk keeps its own stack (`deep_json.rewritten`): any depth the reply's parse reached is
+masked, a reply nested 5,000 levels as one nested 5.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Final
 
+from mcp_pruner_server import jsonsafe
+from mcp_pruner_server.deep_json import rewritten
 from mcp_pruner_server.json_slices import LongText
 
 # Observation masking (docs/http.md#gateway), plus the recovery id the agent passes to `recover_text`.
@@ -49,7 +51,6 @@ UNRECOVERABLE_ID: Final = "unavailable"
 # A long string of a big reply is a `LongText` (its slices, never joined: `json_slices.py`).
 Text = str | LongText
 StringMasker = Callable[[Text], Text]
-_Key = TypeVar("_Key", str, int)  # a dict's key or a list's index
 
 
 @dataclass(frozen=True)
@@ -132,28 +133,21 @@ def render_masked(parts: SplitString, prune_id: str | None, original_chars: int 
 
 
 def transform_long_strings(value: object, max_chars: int, mask: StringMasker) -> object:
-    """`value` with every string longer than `max_chars` replaced by `mask(string)`.
+    """`value` with every string longer than `max_chars` replaced by `mask(string)`, at any depth.
 
     Returns `value` itself when nothing changed; see the module doc for the copy rules.
-
-    Raises:
-        RecursionError: `value` is nested deeper than the interpreter's recursion limit.
     """
-    if isinstance(value, str | LongText):
-        return mask(value) if len(value) > max_chars else value
-    if isinstance(value, dict):
-        return _walk_dict(value, max_chars, mask)
-    if isinstance(value, list):
-        return _walk_list(value, max_chars, mask)
-    return value
+
+    def masked_keys(node: dict[str, object]) -> dict[str, object]:
+        if any(len(key) > max_chars for key in node):
+            return _mask_keys(node, max_chars, mask)
+        return node
+
+    return rewritten(value, (str, LongText), mask, masked_keys, longer_than=max_chars)  # type: ignore[arg-type]
 
 
 def mask_response(message: object, max_chars: int, mask: StringMasker) -> object:
-    """A JSON-RPC response (or batch) with `result` and `error.data` masked; see module doc.
-
-    Raises:
-        RecursionError: `result` or `error.data` is nested deeper than the recursion limit.
-    """
+    """A JSON-RPC response (or batch) with `result` and `error.data` masked; see module doc."""
     if isinstance(message, list):
         return _copy_on_write_list(message, lambda item: mask_response(item, max_chars, mask))
     if not isinstance(message, dict):
@@ -178,9 +172,6 @@ def mask_message(
 
     `mask_rendered=False` leaves a re-rendered `content[].text` whole (for a walk that only
     collects the long strings: the text is rebuilt from `structuredContent` anyway).
-
-    Raises:
-        RecursionError: `result` or `error.data` is nested deeper than the recursion limit.
     """
     if isinstance(message, list):
         return _copy_on_write_list(
@@ -210,7 +201,7 @@ def _mask_tool_result(
         if isinstance(text, str | LongText) and len(text) > max_chars and _is_json_of(text, structured):
             if rendered is None:
                 # a long string left unmasked (`max_chars` past a slice) is written whole, as a str is
-                rendered = json.dumps(masked_structured, ensure_ascii=False, default=str)
+                rendered = _rendered(masked_structured)
                 if mask_rendered and len(rendered) > max_chars:
                     rendered = mask(rendered)
             content.append({**item, "text": rendered})
@@ -233,6 +224,14 @@ def _mask_tool_result(
     return out
 
 
+def _rendered(value: object) -> str:
+    """The JSON text of a masked `structuredContent`, as the upstream wrote it (non-strict)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except RecursionError:  # `json.loads` read it from a shallower stack: the writer with its own
+        return jsonsafe.dumps(value)
+
+
 def _is_json_of(text: Text, value: object) -> bool:
     """`text` parses to `value` (checked only for texts that would otherwise be masked; a
     `LongText` that may be JSON is joined to be parsed: a reply sending its data twice)."""
@@ -253,17 +252,6 @@ def _first_visible_char(text: Text) -> str:
     return ""
 
 
-# -- the walk (hot path: scalars cost a few isinstance checks, no function call) -------------
-
-
-def _walk_dict(node: dict[str, object], max_chars: int, mask: StringMasker) -> dict[str, object]:
-    changes = _changed_children(node.items(), max_chars, mask)
-    out = {**node, **dict(changes)} if changes else node  # shallow: untouched children shared
-    if any(len(key) > max_chars for key in node):
-        return _mask_keys(out, max_chars, mask)
-    return out
-
-
 def _mask_keys(node: dict[str, object], max_chars: int, mask: StringMasker) -> dict[str, object]:
     """`node` with every key longer than `max_chars` masked, in place of the key and in order.
 
@@ -282,40 +270,6 @@ def _mask_keys(node: dict[str, object], max_chars: int, mask: StringMasker) -> d
         else:
             out[key] = value
     return out
-
-
-def _walk_list(node: list[object], max_chars: int, mask: StringMasker) -> list[object]:
-    changes = _changed_children(enumerate(node), max_chars, mask)
-    if not changes:
-        return node
-    copy = list(node)
-    for index, new in changes:
-        copy[index] = new
-    return copy
-
-
-def _changed_children(
-    children: Iterable[tuple[_Key, object]], max_chars: int, mask: StringMasker
-) -> list[tuple[_Key, object]] | None:
-    """The (key or index, new value) of each child the walk changed, in order; None if none."""
-    changes: list[tuple[_Key, object]] | None = None
-    for key, child in children:
-        new: object
-        if isinstance(child, str | LongText):
-            if len(child) <= max_chars:
-                continue
-            new = mask(child)
-        elif isinstance(child, dict):
-            new = _walk_dict(child, max_chars, mask)
-        elif isinstance(child, list):
-            new = _walk_list(child, max_chars, mask)
-        else:
-            continue
-        if new is not child:
-            if changes is None:
-                changes = []
-            changes.append((key, new))
-    return changes
 
 
 def _copy_on_write_list(node: list[object], fn: Callable[[object], object]) -> list[object]:

@@ -12,6 +12,7 @@ import json
 import math
 from dataclasses import dataclass
 
+from mcp_pruner_server.deep_json import loads_deep
 from mcp_pruner_server.errors import InvalidRequestError
 from mcp_pruner_server.gateway.errors import (
     UpstreamHttpStatusError,
@@ -120,15 +121,19 @@ def decode_reply(reply: UpstreamReply, request: GatewayRequest) -> object | None
 
 def loads_lenient(body: bytes | str) -> object:
     """`json.loads(body)` (NaN and the infinities accepted: an upstream's reply is passed on, made
-    safe later), a long text's strings parsed in slices (`json_slices.py`).
+    safe later), a long text's strings parsed in slices (`json_slices.py`), at any depth (a body
+    nested past the C parser's recursion limit is read by `deep_json.loads_deep`).
 
     Raises:
         ValueError: the body is not JSON.
-        RecursionError: it nests deeper than the parser's recursion limit.
     """
-    if isinstance(body, str) and len(body) > SLICE_CHARS:
-        return loads_in_slices(body, _JSON_CONSTANTS.__getitem__)
-    return json.loads(body)
+    try:
+        if isinstance(body, str) and len(body) > SLICE_CHARS:
+            return loads_in_slices(body, _JSON_CONSTANTS.__getitem__)
+        return json.loads(body)
+    except RecursionError:  # deeper than the C parser goes: read with a stack of our own
+        text = body if isinstance(body, str) else body.decode(json.detect_encoding(body), "surrogatepass")
+        return loads_deep(text, _JSON_CONSTANTS.__getitem__)
 
 
 _JSON_CONSTANTS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}

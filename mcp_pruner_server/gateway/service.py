@@ -38,7 +38,7 @@ import anyio.to_thread
 
 from mcp_pruner_server.errors import DomainRpcError
 from mcp_pruner_server.gateway.config import GatewayConfig
-from mcp_pruner_server.gateway.errors import GatewayError, UpstreamNotJsonRpcError
+from mcp_pruner_server.gateway.errors import GatewayError
 from mcp_pruner_server.gateway.forward import UpstreamClient, UpstreamReply
 from mcp_pruner_server.gateway.masking import (
     MaskOptions,
@@ -228,12 +228,9 @@ class GatewayService:
             return GatewayAnswer(202, None, headers), 0
         options = self._config.masking
         masker = RecoverableMasker(self._service.store, options, replacements)
-        try:
-            if reply.kind == "json" and reply.size <= options.max_chars:
-                return GatewayAnswer(200, _dumps(message), headers), 0  # no string can be long
-            body = _dumps(mask_message(message, options.max_chars, masker))
-        except RecursionError as exc:  # json.loads accepted a depth the walk or the encoder cannot
-            raise UpstreamNotJsonRpcError(reply.server, reply.url, "nested too deeply to mask") from exc
+        if reply.kind == "json" and reply.size <= options.max_chars:
+            return GatewayAnswer(200, _dumps(message), headers), 0  # no string can be long
+        body = _dumps(mask_message(message, options.max_chars, masker))  # any depth (`deep_json.py`)
         if masker.unstored:
             log_event(
                 "gateway.masked_unrecoverable", level="warning", server=reply.server, count=masker.unstored
@@ -254,10 +251,7 @@ class GatewayService:
                 candidates[text] = None
             return text
 
-        try:
-            mask_message(message, self._config.masking.max_chars, collect, mask_rendered=False)
-        except RecursionError:
-            return message, []  # the masking step reports it
+        mask_message(message, self._config.masking.max_chars, collect, mask_rendered=False)
         return message, list(candidates)
 
     async def _prune_long_strings(self, candidates: list[Text], request: GatewayRequest) -> dict[Text, str]:

@@ -100,6 +100,31 @@ def test_a_deeply_nested_body_with_a_long_string_is_read_as_json_loads_reads_it(
     assert strict_loads(body.encode()) == json.loads(body)
 
 
+@pytest.mark.parametrize("depth", [900, 5_000])
+def test_long_strings_are_put_back_and_joined_at_any_depth(depth: int) -> None:
+    # both walks recursed and raised RecursionError from ~500 levels (a gateway reply's parse, the
+    # whole strings the MCP SDK is handed)
+    long_strings: dict[str, str | json_slices.LongText] = {"p": json_slices.LongText(["ab", "cd"])}
+    value: object = "p"
+    for level in range(depth):
+        value = {"k": value, "p": 1} if level % 2 else [value]
+    put_back = json_slices._put_back(value, long_strings)
+    whole = json_slices.whole_value(put_back)
+    for level in reversed(range(depth)):
+        if level % 2:
+            assert isinstance(whole, dict)
+            assert isinstance(put_back, dict)
+            assert list(whole) == ["k", "abcd"]  # a key that stands for a long string too
+            whole, put_back = whole["k"], put_back["k"]
+        else:
+            assert isinstance(whole, list)
+            assert isinstance(put_back, list)
+            whole, put_back = whole[0], put_back[0]
+    assert isinstance(put_back, json_slices.LongText)
+    assert whole == "abcd"
+    assert type(whole) is str
+
+
 def _in_mmap(body: bytes) -> mmap.mmap:
     buffer = mmap.mmap(-1, len(body) + 7)  # longer than the body: only `size` bytes are read
     buffer.write(body)

@@ -155,3 +155,28 @@ def test_a_value_nested_past_the_recursive_walk_is_written_as_strict_json(depth:
     closing = "".join("}" if level % 2 else "]" for level in range(depth))
     assert text == f'{opening}["NaN", "{2**60}"]{closing}'
     assert b"".join(jsonsafe.rpc_dumps_chunks(value)) == text.encode()
+
+
+@pytest.mark.parametrize("shape", ["list", "dict", "deep inside"])
+def test_a_value_that_contains_itself_is_refused_not_copied_forever(shape: str) -> None:
+    # the recursive walk ran out of frames and the stack walk then copied the cycle until memory ran out
+    loop: list[object] = []
+    if shape == "list":
+        loop.append(loop)
+        value: object = loop
+    elif shape == "dict":
+        looped: dict[str, object] = {}
+        looped["self"] = looped
+        value = looped
+    else:
+        loop.append({"k": [1, loop]})
+        value = [[loop]] * 3
+    with pytest.raises(ValueError, match="Circular reference"):
+        sanitize(value)
+
+
+def test_a_value_shared_by_two_branches_is_no_cycle() -> None:
+    shared: object = [math.nan]
+    for _ in range(700):  # past the recursive walk's frames: the stack walk, which tracks cycles
+        shared = [shared]
+    assert json.loads(jsonsafe.dumps({"a": shared, "b": shared})).keys() == {"a", "b"}
