@@ -387,6 +387,18 @@ async def test_big_json_bodies_and_results_do_not_stall_healthz(tmp_path: Path, 
     assert worst < HEALTHZ_STALL_S, f"/healthz waited {worst * 1000:.0f} ms behind {case}"
 
 
+async def first_read_pruning(root: Path, budget_ms: int) -> dict[str, Any]:
+    """The `pruning` metadata of a read asked about as soon as a real server (engine budget
+    `budget_ms`) is ready: its engine workers are still starting."""
+    (root / "app.log").write_text("INFO step ok\n" * 2000 + "ERROR disk full on /var\n")
+    arguments = {"path": "app.log", "context_focus_question": "why is the disk full?"}
+    with child_server(root, env={"JEEVES_PRUNER_TIMEOUT_MS": str(budget_ms)}) as server:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+            response = await client.post("/rpc", json=tool_call("read", arguments))
+    pruning: dict[str, Any] = response.json()["result"]["structuredContent"]["pruning"]
+    return pruning
+
+
 @pytest.mark.anyio
 async def test_a_read_asked_about_while_the_engine_workers_start_is_answered_within_its_budget(
     tmp_path: Path,
@@ -395,12 +407,7 @@ async def test_a_read_asked_about_while_the_engine_workers_start_is_answered_wit
     # to-back 60 MB reads waiting for killed workers' successors took 2.8-4.2 s against 2 s (issue
     # 29.10). The first read here arrives as the server's workers start.
     budget_ms = 50
-    (tmp_path / "app.log").write_text("INFO step ok\n" * 2000 + "ERROR disk full on /var\n")
-    arguments = {"path": "app.log", "context_focus_question": "why is the disk full?"}
-    with child_server(tmp_path, env={"JEEVES_PRUNER_TIMEOUT_MS": str(budget_ms)}) as server:
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
-            response = await client.post("/rpc", json=tool_call("read", arguments))
-    pruning = response.json()["result"]["structuredContent"]["pruning"]
+    pruning = await first_read_pruning(tmp_path, budget_ms)
     assert pruning["attempted"] is True
     assert pruning["pruner_duration_ms"] <= budget_ms + 500, pruning
     if not pruning["applied"]:  # no worker ready within the budget: the text as read, said so
@@ -414,12 +421,6 @@ async def test_a_read_asked_about_while_the_engine_workers_start_is_pruned_its_b
     # A worker's start (its engine imports: 0.8 s on an idle 2-core host, more under load) is
     # longer than this budget: charged to it, the first read after the server's start came back
     # raw (fail-open `timeout`) under load ~20 with the default 2 s.
-    budget_ms = 500
-    (tmp_path / "app.log").write_text("INFO step ok\n" * 2000 + "ERROR disk full on /var\n")
-    arguments = {"path": "app.log", "context_focus_question": "why is the disk full?"}
-    with child_server(tmp_path, env={"JEEVES_PRUNER_TIMEOUT_MS": str(budget_ms)}) as server:
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
-            response = await client.post("/rpc", json=tool_call("read", arguments))
-    pruning = response.json()["result"]["structuredContent"]["pruning"]
+    pruning = await first_read_pruning(tmp_path, budget_ms=500)
     assert pruning["applied"] is True, pruning
     assert pruning["fallback"] is False, pruning
