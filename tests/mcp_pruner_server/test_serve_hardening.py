@@ -424,3 +424,32 @@ async def test_a_read_asked_about_while_the_engine_workers_start_is_pruned_its_b
     pruning = await first_read_pruning(tmp_path, budget_ms=500)
     assert pruning["applied"] is True, pruning
     assert pruning["fallback"] is False, pruning
+
+
+def deep_json_text(depth: int, *, pretty: bool) -> str:
+    """A JSON document nested `depth` objects deep around one line that answers the question."""
+    if not pretty:
+        return '{"k": ' * depth + '"the disk is full"' + "}" * depth
+    opening = [" " * (level % 40) + f'{{"level_{level}": "filler {level}", "next":' for level in range(depth)]
+    return "\n".join([*opening, '"the disk is full"', *("}" for _ in range(depth))])
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("depth", "pretty"), [(1_000, True), (5_000, True), (5_000, False)])
+async def test_prune_text_over_json_nested_thousands_of_levels_loses_no_line(
+    tmp_path: Path, depth: int, pretty: bool
+) -> None:
+    # A guard (this held before the deep-JSON fixes): the engine reads the nesting as text, and
+    # every line it cuts comes back from `recover_text`.
+    text = deep_json_text(depth, pretty=pretty)
+    arguments: dict[str, Any] = {"text": text, "goal_hint": "why is the disk full?", "source_type": "code"}
+    arguments["options"] = {**PRUNE_OPTIONS, "annotate_lines": False, "max_prune_ratio": 0.9}
+    with child_server(tmp_path) as server:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+            pruned = await client.post("/rpc", json=tool_call("prune_text", arguments))
+            result = pruned.json()["result"]["structuredContent"]
+            whole = [{"start_line": 1, "end_line": text.count("\n") + 1}]
+            recover = {"prune_id": result["prune_id"], "ranges": whole, "include_line_numbers": False}
+            recovered = await client.post("/rpc", json=tool_call("recover_text", recover))
+    assert "the disk is full" in result["pruned_text"]
+    assert recovered.json()["result"]["structuredContent"]["raw_text"] == text
