@@ -1,6 +1,6 @@
 """Start-up: how soon a freshly spawned server answers, against `python -c pass` in the same run.
 
-    nice -n 10 .venv/bin/python benchmarks/bench_startup.py [--runs 10] [--codex-runs 10]
+    nice -n 10 .venv/bin/python benchmarks/bench_startup.py [--runs 10] [--codex-runs 10] [--hogs 2]
 
 Medians of `--runs` spawns each (issue 28), every figure next to its ratio to `python -c pass`:
 - `python -c pass` and `python -c "import mcp"` (the official SDK's import alone);
@@ -12,7 +12,9 @@ Medians of `--runs` spawns each (issue 28), every figure next to its ratio to `p
   core while the SDK loads), and spawn → the first pruned `read` over `/mcp` (the routes' load and
   the engine's warm-up included; answered by the core too while the SDK loads), then the same
   read again on that server: the warm-up is paid once (a read answered raw, the engine past
-  its budget on a busy machine, is timed and counted);
+  its budget on a busy machine, is timed and counted); with `--hogs N`, those two rows again
+  with N spinning processes at the bench's own niceness (the first read waits for the engine
+  workers' start, which the hogs slow, before its budget starts);
 - the real pinned `codex exec` one-shot with our server installed *optional* (`jeeves install
   codex`, no `--required`), `--codex-runs` times in a row at rest and again with a CPU hog on
   every core: how many runs had our tools in the model's first request and got the pruned
@@ -192,9 +194,9 @@ def _hog() -> None:
 
 
 @contextlib.contextmanager
-def every_core_busy() -> Iterator[int]:
-    """One spinning process per core for the block's duration; yields how many."""
-    count = os.cpu_count() or 1
+def every_core_busy(count: int | None = None) -> Iterator[int]:
+    """`count` spinning processes (default: one per core) for the block's duration; yields how many."""
+    count = count or os.cpu_count() or 1
     hogs = [multiprocessing.Process(target=_hog, daemon=True) for _ in range(count)]
     for hog in hogs:
         hog.start()
@@ -247,6 +249,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--codex-runs", type=int, default=10)
+    parser.add_argument(
+        "--hogs", type=int, default=0, help="then the HTTP first pruned read again with this many CPU hogs"
+    )
     args = parser.parse_args()
     n = args.runs
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores; medians of {n} spawns")
@@ -278,6 +283,13 @@ def main() -> None:
         row("HTTP spawn → first pruned read over /mcp", [first for first, _ in reads], base_ms, 1000)
         row("  the same read again, same server", [again for _, again in reads], base_ms)
         report_raw_reads()
+        if args.hogs:
+            with every_core_busy(args.hogs) as hogs:
+                reads = [http_until_pruned_read(root) for _ in range(n)]
+                load = os.getloadavg()[0]
+            row(f"HTTP first pruned read, {hogs} CPU hogs (load {load:.1f})", [f for f, _ in reads], base_ms)
+            row("  the same read again, same server", [again for _, again in reads], base_ms)
+            report_raw_reads()
     if args.codex_runs:
         runs = args.codex_runs
         print(f"codex exec one-shot, optional stdio server (`jeeves install codex`), {runs} in a row:")

@@ -46,6 +46,7 @@ from mcp_pruner_server.backends import (
     is_remote,
 )
 from mcp_pruner_server.backends.base import CaptureReader
+from mcp_pruner_server.backends.engine_workers import WorkerUnavailable
 from mcp_pruner_server.errors import BackendError
 from mcp_pruner_server.logs import log_event, log_exception
 from mcp_pruner_server.pruning.render import noop_result
@@ -294,6 +295,17 @@ class PrunerService:
         except Exception:  # the first real call then pays, and logs, whatever this was
             log_exception("pruner.warm_up_failed")
         return round((time.perf_counter() - started) * 1000, 1)
+
+    async def until_engine_started(self) -> None:
+        """Wait for the local engine's worker still starting, if the selected backend is it (until
+        `WORKER_START_ALLOWANCE_S` after its spawn; at once once started), so that a caller's own
+        clock (the tool step's budget, shared by stdout and stderr) counts the pruning, not the
+        start. A start that fails is only logged: the prune that follows answers fail-open."""
+        if isinstance(self._backend, ProcessHeuristicBackend):
+            try:
+                await self._backend.until_started()
+            except WorkerUnavailable as exc:
+                log_event("pruner.worker_start_failed", level="warning", error=f"{type(exc).__name__}: {exc}")
 
     async def aclose(self) -> None:
         """Close the pooled HTTP client if this service created it, and the engine's workers."""

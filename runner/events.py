@@ -70,6 +70,8 @@ SIGNAL_RECEIVED = "run.signal_received"
 STATS_UNAVAILABLE = "mcp_pruner.stats_unavailable"
 ORPHANS_KILLED = "run.orphans_killed"
 ORPHANS_REAPED = "run.orphans_reaped"
+# The server's ledger writer still writing at the end of the run: not killed (it ends by itself).
+LEDGER_WRITER_SPARED = "run.ledger_writer_spared"
 WATCHDOG_UNAVAILABLE = "run.watchdog_unavailable"
 # Same name as the server's: a setting a project `jeeves.toml` may not make, ignored.
 CONFIG_IGNORED = "mcp_pruner.config_ignored"

@@ -328,13 +328,19 @@ class _Run:
         else:
             self.log.emit(ev.STOPPED, **data)
 
-    async def kill_orphans(self, server_pid: int | None) -> None:
-        """Kill what the run left under this (subreaper) process: orphans of a crashed server."""
+    async def kill_orphans(self, server: ServerProcess | None) -> None:
+        """Kill what the run left under this (subreaper) process: orphans of a crashed server,
+        but not its ledger writer."""
+        server_pid = server.pid if server is not None else None
         # The watchdog is our child too, and is disarmed only after the run returns.
         watchdog = self.request.watchdog
         watchdog_pid = watchdog.process.pid if watchdog is not None else None
         keep = {pid for pid in (server_pid, self._live_provider_pid(), watchdog_pid) if pid is not None}
-        sweep = await kill_orphans(keep)
+        # The server's ledger writer may still be writing its rows (it ends with its pipe): spared.
+        writers = server.ledger_writers if server is not None else frozenset()
+        if writers:
+            self.log.emit(ev.LEDGER_WRITER_SPARED, pids=sorted(writers))
+        sweep = await kill_orphans(keep | writers)
         if sweep.killed:
             killed, names = list(sweep.killed), list(sweep.killed_names)
             self.log.emit(ev.ORPHANS_KILLED, "warning", pids=killed, names=names)
@@ -381,12 +387,12 @@ async def run(request: RunRequest, log: EventLog) -> RunOutcome:
             raise
         finally:
             with anyio.CancelScope(shield=True):
-                server_pid = current.server.pid if current.server is not None else None
+                server = current.server  # `shutdown` forgets it
                 try:
                     await current.shutdown(client, failure)
                 finally:  # whatever shutdown raised, nothing the run started is left behind
                     if request.adopt_orphans:
-                        await current.kill_orphans(server_pid)
+                        await current.kill_orphans(server)
             io_tg.cancel_scope.cancel()
     if current.stop_signal is not None and current.provider_process is None:
         exit_code = shell_exit_code(-current.stop_signal)

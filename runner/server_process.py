@@ -24,6 +24,7 @@ import anyio
 import anyio.abc
 import psutil
 
+from mcp_pruner_server.ledger.channel import is_writer_command
 from mcp_pruner_server.settings import TOKEN_ENV
 from runner.config import RunnerConfig
 from runner.errors import ServerSpawnError
@@ -71,6 +72,7 @@ class ServerProcess:
         self.ready_line: ReadyLine | None = None
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._descendants: set[tuple[int, float]] = set()
+        self._ledger_writers: set[tuple[int, float]] = set()
 
     @property
     def returncode(self) -> int | None:
@@ -114,24 +116,41 @@ class ServerProcess:
         dies it is nobody's child of ours, so it must be known beforehand. The set is rebuilt
         each time: the current descendants plus those remembered earlier that still live
         (an orphan no longer shows under the server), so it never grows past what is alive.
+
+        The server's ledger writer (its direct child, started as `channel.is_writer_command` says)
+        is remembered apart and never killed: it outlives its server by what it has left to write,
+        then exits at its pipe's EOF (`mcp_pruner_server/ledger/channel.py`).
         """
         try:
             children = psutil.Process(self.pid).children(recursive=True)
         except psutil.Error:
             children = []
         current: set[tuple[int, float]] = set()
+        writers: set[tuple[int, float]] = set()
         for child in children:
             try:
-                if child.status() != psutil.STATUS_ZOMBIE:
-                    current.add((child.pid, child.create_time()))
+                if child.status() == psutil.STATUS_ZOMBIE:
+                    continue
+                entry = (child.pid, child.create_time())
+                if child.ppid() == self.pid and is_writer_command(child.cmdline()):
+                    writers.add(entry)
+                else:
+                    current.add(entry)
             except psutil.Error:
                 continue
-        self._descendants = current | {entry for entry in self._descendants if _still_alive(*entry)}
+        self._ledger_writers = writers | {entry for entry in self._ledger_writers if _still_alive(*entry)}
+        alive = {entry for entry in self._descendants if _still_alive(*entry)}
+        self._descendants = (current | alive) - self._ledger_writers
 
     @property
     def remembered_descendants(self) -> frozenset[int]:
         """The pids `stop` will kill if they outlive the server."""
         return frozenset(pid for pid, _ in self._descendants)
+
+    @property
+    def ledger_writers(self) -> frozenset[int]:
+        """The pids of the server's ledger writers still running (spared at the end of the run)."""
+        return frozenset(pid for pid, created in self._ledger_writers if _still_alive(pid, created))
 
     async def _wait_exit(self) -> None:
         # Run by `start_io` for the whole run, and awaited again at stop: not `self.exited`

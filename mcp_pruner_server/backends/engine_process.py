@@ -7,9 +7,11 @@ the OS preempts an engine thread that holds it, the event loop waits for that th
 scheduled again. Worker processes have their own GIL: the event loop only ever waits for the CPU.
 
 The workers (`engine_workers.py`) are started with the server (`warm`) or at the first prune,
-reused, limited to `ENGINE_PROCESSES`, and exit when their stdin closes, i.e. with the server. Each
-call has one budget, `timeout_ms` from the call, whatever it spends waiting for a free and ready
-worker and reading a capture back in the worker: the engine is given what remains of it (its
+reused, limited to `ENGINE_PROCESSES`, and exit when their stdin closes, i.e. with the server. A
+call first waits for a worker that is still starting (up to `WORKER_START_ALLOWANCE_S`: the first
+prunes after the server's start came back raw under load, their budget spent on the workers'
+imports); then it has one budget, `timeout_ms`, whatever it spends waiting for a free worker
+and reading a capture back in the worker: the engine is given what remains of it (its
 deadline is a point on the host's monotonic clock, which both processes read) and gives up by
 itself between two steps of its loops; a call still waiting for a worker, or a worker still running
 (inside one regex search, one C call), `KILL_GRACE_S` past the budget is answered fail-open
@@ -52,6 +54,11 @@ ENGINE_PROCESSES = max(2, min(4, (os.cpu_count() or 2) - 1))
 # worker and starting its replacement took 0.05-0.15 s on a loaded 2-core host: a killed call is
 # answered within `timeout_ms` + ~0.4 s.
 KILL_GRACE_S = 0.25
+# How long a prune waits for a worker still starting (the server's first prunes: its workers
+# import the engine, 0.8 s on an idle 2-core host, 2.4 s on a busy one) before its budget
+# (`timeout_ms`) starts: the budget counts the pruning, not the start. A start still not done by
+# then is charged to the budget, so a prune is answered within this + `timeout_ms` + `KILL_GRACE_S`.
+WORKER_START_ALLOWANCE_S = 5.0
 # After a worker could not be started: fail-open for this long, then a start is tried again. Long
 # enough that a machine out of processes is not asked again at every prune.
 RETRY_COOLDOWN_S = 30.0
@@ -113,6 +120,17 @@ class ProcessHeuristicBackend:
         except WorkerUnavailable as exc:
             self._start_failed(exc)
 
+    async def until_started(self) -> None:
+        """Wait for a worker still starting when none is ready, until `WORKER_START_ALLOWANCE_S`
+        after its spawn (at once otherwise): a prune's budget then starts, and counts the pruning,
+        not the start.
+
+        Raises:
+            WorkerUnavailable: the worker could not be started.
+        """
+        if self.uses_processes:
+            await self._pool.until_started(WORKER_START_ALLOWANCE_S)
+
     async def aclose(self) -> None:
         """Stop the idle workers."""
         await self._pool.aclose()
@@ -123,6 +141,11 @@ class ProcessHeuristicBackend:
         """`call(*args, options, prune_id)` in a worker; fail-open (`text` unchanged) when none answered."""
         started = self._clock()
         if not self.uses_processes:
+            return self._fail_open(text, prune_id, "internal_error", started)
+        try:
+            await self.until_started()
+        except WorkerUnavailable as exc:
+            self._start_failed(exc)
             return self._fail_open(text, prune_id, "internal_error", started)
         budget_s = options.timeout_ms / 1000.0
         deadline_at = time.monotonic() + budget_s  # the worker's engine is given what remains of it

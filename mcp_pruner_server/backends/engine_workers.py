@@ -15,7 +15,9 @@ an idle 2-core host, 2.4 s on a busy one) once came on top of it, and back-to-ba
 each killed, took 2.8-4.2 s against a 2 s budget. So the workers are started ahead (`warm`, at the
 server's start), a killed one replaced at once, a call takes a ready worker first, and a call
 still waiting for one at its deadline raises `WorkerNotReady` (the worker it waited for stays for
-the next call).
+the next call). A caller that wants its budget to count the work only, not a worker's start (the
+first prune after the server's start, its workers still importing), waits for it first with
+`until_started`, bounded apart.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ class EngineWorker:
 
     def __init__(self, process: Process) -> None:
         self.process = process
+        self.spawned_at = anyio.current_time()  # a start's allowance counts from here
         self._stdin = cast(ByteSendStream, process.stdin)
         self._stdout = BufferedByteReceiveStream(cast(ByteReceiveStream, process.stdout))
         self._ready = False
@@ -194,6 +197,29 @@ class EnginePool:
         while len(self._idle) + len(self._busy) < self._size and not self._closed:
             self._idle.append(await EngineWorker.start())
         for worker in list(self._idle):
+            await worker.ready()
+
+    async def until_started(self, allowance_s: float) -> None:
+        """Wait for a worker that is still starting when none is idle and ready (the pool's start,
+        a replacement; none at all: one is started), until it is ready or `allowance_s` after its
+        spawn (so calls one after the other never wait for one start longer than that): the budget
+        of the call that follows counts its own work, not a worker's imports. At once when one is
+        idle and ready, or when every worker is busy (that wait is the call's).
+
+        Raises:
+            WorkerUnavailable: the worker could not be started.
+        """
+        if self._closed or any(w.is_ready for w in self._idle):
+            return
+        starting = [w for w in self._idle if w.alive]
+        if not starting:
+            if self._busy:
+                return
+            with anyio.CancelScope(shield=True):  # a spawn is quick; never leave one unowned
+                self._idle.append(await EngineWorker.start())
+            starting = self._idle[-1:]
+        worker = starting[-1]  # the one `_take` then picks
+        with anyio.move_on_after(worker.spawned_at + allowance_s - anyio.current_time()):
             await worker.ready()
 
     async def run(self, hard_timeout_s: float, call: Callable[..., T], *args: object) -> T:

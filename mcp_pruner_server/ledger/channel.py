@@ -22,7 +22,9 @@ pipe's EOF, as the rest of the same stream), closes the pipe and waits up to `CL
 for the writer to write and exit. Past it the writer is left running, never killed: it runs at
 the lowest priority (`writer._yield_to_others`), so on cores kept busy by other work it may
 need longer, and what it was handed is written when it gets them. A server that dies closes
-the pipe too: the writer writes what reached it and exits.
+the pipe too: the writer writes what reached it and exits. The writer runs in its own session,
+so what stops its server's process group does not reach it, and `jeeves run` spares it at the
+end of the run (`runner/server_process.py`, `runner/orphans.py`): its work ends with its pipe.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import Final
 
 from mcp_pruner_server.ledger.record import CallRecord
@@ -66,6 +69,12 @@ LOOP_HANDOFF_TIMEOUT_S: Final = 1.0
 # marker (the watchdog of `jeeves run` finds the run's processes by it); no secret.
 WRITER_ENV_KEYS: Final = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", RUN_ID_ENV)
 WRITER_MODULE: Final = "mcp_pruner_server.ledger.writer"
+
+
+def is_writer_command(cmdline: Sequence[str]) -> bool:
+    """Whether a process's command line is the one `WriterChannel` starts a writer with (how
+    `jeeves run` tells its server's writer apart from the server's other children)."""
+    return list(cmdline[-2:]) == ["-m", WRITER_MODULE]
 
 
 def _handover_file() -> int | None:
@@ -228,6 +237,9 @@ class WriterChannel:
                 stderr=None,  # its warnings go where the server's go
                 env=env,
                 pass_fds=() if handover is None else (handover,),  # the same number in the writer
+                # Its own session: a signal to its server's process group (`jeeves run` stopping
+                # the server: SIGTERM, then SIGKILL past the grace) must not end it with rows unwritten.
+                start_new_session=True,
             )
             assert process.stdin is not None
             fd = process.stdin.fileno()

@@ -19,9 +19,10 @@ server exited. At EOF on its stdin (the server closed it, exited or died; a fram
 read ends it too, after writing the records read before it) it writes what it read, then the
 frames its server could not get into the pipe at shutdown (the handover file,
 `WriterSetup.handover_fd`: a memory file the server writes its backlog into before closing the
-pipe), and exits. SIGINT and SIGTERM do not end it:
-a Ctrl-C in the terminal reaches the whole process group, and the writer must outlive its
-server's stop by what is left to write; the pipe's EOF always comes. It gets no secret
+pipe), and exits. It runs in its own session, out of its server's process group, and SIGINT
+and SIGTERM do not end it either: the writer must outlive its server's stop (a Ctrl-C in the
+terminal, `jeeves run` signalling the server's group) by what is left to write; the pipe's EOF
+always comes. It gets no secret
 (`channel.py` passes it a minimal environment) and writes its log lines to the server's stderr.
 """
 

@@ -179,6 +179,7 @@ async def _decide_and_prune(
     config = service.config
     budget = (config.tool_budget_lines, config.tool_budget_tokens)
     options = replace(tool_output_options(config.timeout_ms, budget), path=raw.path)
+    await service.until_engine_started()  # the step's budget counts the pruning, not a worker's start
     started = time.perf_counter()
     attempts: dict[str, PruneOutcome] = {}
     failure: tuple[str, str] | None = None

@@ -10,11 +10,13 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import anyio
+import psutil
 import pytest
 
 from tests.json_paths import at
@@ -157,3 +159,42 @@ async def test_a_child_the_agent_left_exited_is_reported_reaped_not_killed(tmp_p
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
         await process.aclose()
+
+
+async def test_a_ledger_writer_still_writing_at_the_end_of_the_run_is_spared_and_every_row_lands(
+    tmp_path: Path,
+) -> None:
+    # The writer runs only on idle cores (SCHED_IDLE): on busy ones it may still hold the run's
+    # calls when the run ends. Stopped here for real (SIGSTOP) until after the run; before, the
+    # server's stop (SIGKILL to its group past the grace) or the orphan sweep killed it: rows lost.
+    reads = 5
+    (tmp_path / "sample.py").write_text(SAMPLE)
+    writer_file, ledger = tmp_path / "writer.pid", tmp_path / "ledger.sqlite3"
+    log_path = tmp_path / "events.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
+    env.update(RUN_LOG=str(log_path), JEEVES_LEDGER_PATH=str(ledger))
+    env.update(JEEVES_MCP_PRUNER_SHUTDOWN_TIMEOUT_MS="1000")  # the server waiting for its writer is killed
+    argv = [*JEEVES, "run", "-p", "command", "--cwd", str(tmp_path), "--log-file", str(log_path), "--"]
+    argv += provider_argv("--call-read", "sample.py", "--read-times", str(reads))
+    argv += ["--stop-ledger-writer", str(writer_file)]
+    process = await anyio.open_process(
+        argv, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    writer: psutil.Process | None = None
+    try:
+        with anyio.fail_after(REAL_RUN_BOUND_S):
+            assert await process.wait() == 0
+        writer = psutil.Process(int(writer_file.read_text()))
+        assert writer.status() == psutil.STATUS_STOPPED  # alive: neither the group kill nor the sweep
+        assert writer.pid in at(event_data(log_path, "run.ledger_writer_spared"), "pids", kind=list)
+        writer.resume()  # the cores are free again
+        assert await wait_gone(writer.pid, timeout_s=REAL_RUN_BOUND_S)  # it ends by itself
+        with contextlib.closing(sqlite3.connect(ledger)) as db:
+            assert db.execute("SELECT count(*) FROM calls").fetchone() == (reads,)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.aclose()
+        if writer is not None:  # never leave it stopped behind, even when the test fails
+            with contextlib.suppress(psutil.Error):
+                writer.kill()

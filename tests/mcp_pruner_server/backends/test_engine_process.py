@@ -2,13 +2,16 @@
 
 import os
 import signal
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import NoReturn
 
 import anyio
 import psutil
 import pytest
 
+from mcp_pruner_server.backends import engine_process, engine_workers
 from mcp_pruner_server.backends.engine_process import RETRY_COOLDOWN_S, ProcessHeuristicBackend
 from mcp_pruner_server.pruning.engine import prune
 from mcp_pruner_server.pruning.types import PruneOptions, PruneResult
@@ -62,6 +65,44 @@ async def test_a_first_prune_during_the_warm_up_waits_for_the_same_workers_start
     (result,) = results
     assert result.stats.pruned_lines > 0
     assert not result.warnings
+
+
+async def test_a_prune_while_the_workers_still_start_is_pruned_its_budget_counting_the_pruning() -> None:
+    # A worker's start (its engine imports, 0.8 s on an idle 2-core host) is longer than this
+    # budget: charged to it, the server's first prunes came back unpruned (`timeout`) under load.
+    backend = ProcessHeuristicBackend()
+    options = replace(OPTIONS, timeout_ms=500)
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(backend.warm)  # as the server does at its start
+            await anyio.wait_all_tasks_blocked()  # its workers are spawned and importing
+            result = await backend.prune(TEXT, "why is the disk full?", "logs", options, "prn_first")
+    finally:
+        await backend.aclose()
+    assert not result.warnings
+    assert result.stats.pruned_lines > 0
+
+
+async def test_a_worker_that_never_starts_costs_a_prune_its_start_allowance_then_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A real worker process that never says READY (a hung import): the prune waits for it up to
+    # the allowance, then its budget runs out waiting, and it answers the text unpruned.
+    monkeypatch.setattr(engine_workers, "_WORKER_MAIN", "import time; time.sleep(60)")
+    monkeypatch.setattr(engine_process, "WORKER_START_ALLOWANCE_S", 0.5)
+    backend = ProcessHeuristicBackend()
+    options = replace(OPTIONS, timeout_ms=300)
+    bound_s = 0.5 + 0.3 + engine_process.KILL_GRACE_S
+    try:
+        started = time.monotonic()
+        with anyio.fail_after(bound_s + 5):  # 5 s: a busy host's scheduling, far below the 30 s start timeout
+            result = await backend.prune(TEXT, "why is the disk full?", "logs", options, "prn_hung")
+        waited = time.monotonic() - started
+    finally:
+        await backend.aclose()
+    assert result.pruned_text == TEXT
+    assert result.warnings == ("timeout",)
+    assert waited >= bound_s - 0.05  # the allowance and the budget, each spent
 
 
 async def test_when_worker_processes_cannot_start_it_answers_unpruned_never_in_the_server(

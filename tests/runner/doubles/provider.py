@@ -7,6 +7,9 @@
 `--wait-log EVENT` wait until the runner's log file ($RUN_LOG) holds EVENT
 `--touch FILE`    create FILE (a "started" flag for the test)
 `--call-read PATH` call the server's `read` tool on PATH with a focus question via `/rpc` (exit 9 on error)
+`--read-times N`  make that call N times (default 1)
+`--stop-ledger-writer FILE` SIGSTOP the server's ledger writer (as on cores kept busy: it runs
+                  only on idle ones) and write its pid to FILE
 `--start-bash-sleep FILE` start a `bash` tool call running `sleep`, write the sleeping
                   process's pid to FILE once it exists (the call itself is left running)
 `--kill-server`   SIGKILL the server (its pid from the runner's ready event): a crash
@@ -99,6 +102,18 @@ def wait_log(event: str) -> None:
     sys.exit(f"provider: {event} never appeared in {path}")
 
 
+def stop_ledger_writer(pid_file: str) -> None:
+    import psutil
+
+    from mcp_pruner_server.ledger.channel import WRITER_MODULE
+
+    server = psutil.Process(ready_pid())
+    (writer,) = [child for child in server.children() if child.cmdline()[-2:] == ["-m", WRITER_MODULE]]
+    writer.suspend()
+    with open(pid_file, "w", encoding="utf-8") as f:
+        f.write(str(writer.pid))
+
+
 def leave_exited_child(pid_file: str) -> None:
     """Start a child, wait for it to exit without reaping it, and write its pid: as Codex leaves
     the `git` it ran, a zombie that re-parents to `jeeves run` when this process exits."""
@@ -118,6 +133,8 @@ def main() -> None:
     p.add_argument("--wait-log")
     p.add_argument("--touch")
     p.add_argument("--call-read")
+    p.add_argument("--read-times", type=int, default=1)
+    p.add_argument("--stop-ledger-writer")
     p.add_argument("--kill-server", action="store_true")
     p.add_argument("--start-bash-sleep")
     p.add_argument("--wait-forever", action="store_true")
@@ -140,9 +157,12 @@ def main() -> None:
     if args.call_read:
         question = "where is the answer computed?"
         call = {"name": "read", "arguments": {"path": args.call_read, "context_focus_question": question}}
-        result = rpc("tools/call", call).get("result")
-        if not isinstance(result, dict) or result.get("isError"):
-            sys.exit(9)
+        for _ in range(args.read_times):
+            result = rpc("tools/call", call).get("result")
+            if not isinstance(result, dict) or result.get("isError"):
+                sys.exit(9)
+    if args.stop_ledger_writer:
+        stop_ledger_writer(args.stop_ledger_writer)
     if args.start_bash_sleep:
         start_bash_sleep(args.start_bash_sleep)
     if args.kill_server:
