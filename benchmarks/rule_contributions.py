@@ -4,13 +4,16 @@ on, then with each rule off alone.
     python benchmarks/rule_contributions.py ../shared/eval/dev_code.jsonl /work/sets/real/dev/*.jsonl
     python benchmarks/rule_contributions.py --rules twins_together,fortran.numbers SETS...
     python benchmarks/rule_contributions.py --rules best_lines --without vague_keeps_more SETS...
+    python benchmarks/rule_contributions.py --pool --rules hot_lines /work/sets/real/{dev,train}/*.jsonl
 
 The engine runs in process with the harness's options (ratio `--ratio`, `min_keep_lines=0`); a
 task's `path`, when it has one, is passed as `read` passes it. A row is one rule; a cell is the
 set's `recall / whole (critical) @ kept` with the rule off, followed by the change it makes when
 on (`+0.012` = the rule raises recall by 1.2 points). A language's rule (`fortran.numbers`)
 is only measured on the tasks in that language (the others cannot change). The last columns
-count the tasks whose recall the rule raises and lowers.
+count the tasks whose recall the rule raises and lowers. Files of one name in several folders
+(`dev/python.jsonl`, `train/python.jsonl`) are told apart by their folder; `--pool` makes each
+folder (a split) one set.
 """
 
 from __future__ import annotations
@@ -69,19 +72,34 @@ def main() -> int:
     ap.add_argument(
         "--without", default="", help="comma-separated rules off in every run (isolates the others)"
     )
+    ap.add_argument("--pool", action="store_true", help="one set per folder (a split), not per file")
     args = ap.parse_args()
     without = [name for name in args.without.split(",") if name]
     with rules_off(*without):
-        return _run(args.tasks, args.ratio, args.rules.split(",") if args.rules else list(RULES))
+        names = args.rules.split(",") if args.rules else list(RULES)
+        return _run(args.tasks, args.ratio, names, pool=args.pool)
 
 
-def _run(paths: list[str], ratio: float, names: list[str]) -> int:
-    harness = _harness()
+def load_sets(paths: list[str], *, pool: bool) -> dict[str, list[dict[str, Any]]]:
+    """The task files' tasks by set name: a file's name (`python`), or `folder/name` where files of
+    one name lie in several folders (`dev/python`, `train/python`); with `pool`, one set a folder
+    (a split's languages together). Empty files (a small project's split) are left out."""
+    stems = [Path(path).stem for path in paths]
     sets: dict[str, list[dict[str, Any]]] = {}
-    for path in paths:
+    for path, stem in zip(paths, stems, strict=True):
         tasks = _load(path)
-        if tasks:  # a split may be empty (a small project's)
-            sets[Path(path).stem] = tasks
+        if not tasks:
+            continue
+        if pool:
+            sets.setdefault(Path(path).parent.name, []).extend(tasks)
+        else:
+            sets[f"{Path(path).parent.name}/{stem}" if stems.count(stem) > 1 else stem] = tasks
+    return sets
+
+
+def _run(paths: list[str], ratio: float, names: list[str], *, pool: bool) -> int:
+    harness = _harness()
+    sets = load_sets(paths, pool=pool)
     nonblank: dict[str, set[int]] = {}
     langs: dict[str, str | None] = {}
     base: dict[str, list[tuple[float, float, float | None, float]]] = {}
