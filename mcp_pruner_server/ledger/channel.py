@@ -56,9 +56,11 @@ PIPE_BYTES: Final = 1 << 20
 # Frames waiting in memory beyond this are dropped: a writer that cannot keep up must not grow
 # the server's memory without bound. 64 MiB is thousands of results of the busiest agent.
 MAX_BACKLOG_BYTES: Final = 64 << 20
-# Shutdown waits this long for the writer to write its last batches and exit (its first batch
-# loads the tokenizer, seconds on a loaded machine); past it the writer is left to finish alone.
-CLOSE_TIMEOUT_S: Final = 10.0
+# Shutdown waits this long for the writer to write its last batches and exit (0.3 s on an idle
+# host); past it the writer is left to finish alone, in its own session. Well within `jeeves
+# run`'s default stop grace (3 s, `runner/config.py`): at 10 s a starved writer held the server's
+# exit past it, and the run logged `kill_escalated` for a stop that lost nothing.
+CLOSE_TIMEOUT_S: Final = 2.0
 # The share of that time for a writer still starting to run (its spawn); the rest, at least,
 # is the writer's to write and exit, however long the spawn took.
 CLOSE_SPAWN_SHARE: Final = 0.5

@@ -23,6 +23,11 @@ BASE_URL = "http://127.0.0.1:8000"
 JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 # A child that has not printed its ready line by then is broken, not slow (2 shared cores).
 READY_TIMEOUT_S = 15.0
+# The engine's budget (`JEEVES_PRUNER_TIMEOUT_MS`) for a server whose test needs a call pruned:
+# the default 2 s is the time the pruning may cost an agent, and on a 2-core host at a load of
+# ~40 a first read spent it (the workers' start past its 5 s allowance, then the engine at a
+# twentieth of a core) and came back raw (fail-open), with no prune_id to recover by.
+PATIENT_ENGINE_MS = "30000"
 
 
 @contextlib.asynccontextmanager

@@ -22,6 +22,7 @@ from mcp.types import TextContent
 
 from mcp_pruner_server.pruning.model_view import MODEL_MARKER
 from mcp_pruner_server.stdio_session import LOADING_EVENT
+from tests.mcp_pruner_server.server_fixtures import PATIENT_ENGINE_MS
 from tests.mcp_pruner_server.stdio_process import StdioServer, stdio_server, wait_for_file
 from tests.rpc_examples import initialize
 
@@ -45,6 +46,15 @@ def server_argv(*extra: str) -> list[str]:
     return [sys.executable, "-m", "mcp_pruner_server", "--stdio", *extra]
 
 
+def sdk_server(root: Path, *extra: str) -> StdioServerParameters:
+    """The server as the SDK's `stdio_client` spawns it (in `root`), with a patient engine (these
+    tests assert a pruned result) and this test's private ledger: the SDK passes a server only
+    HOME, PATH and the like, plus what is given here."""
+    argv = server_argv(*extra)
+    env = {"JEEVES_PRUNER_TIMEOUT_MS": PATIENT_ENGINE_MS, "XDG_STATE_HOME": os.environ["XDG_STATE_HOME"]}
+    return StdioServerParameters(command=argv[0], args=argv[1:], cwd=root, env=env)
+
+
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     (tmp_path / "billing.py").write_text(CODE, encoding="utf-8")
@@ -53,10 +63,8 @@ def root(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_the_sdk_client_reads_pruned_over_stdio_and_recovers_the_rest(root: Path, mode: str) -> None:
-    argv = server_argv()
-    params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=root)
     with (root / "stderr.log").open("w") as errlog, anyio.fail_after(CLIENT_TIMEOUT_S):
-        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+        async with Client(stdio_client(sdk_server(root), errlog=errlog), mode=mode) as client:
             names = [tool.name for tool in (await client.list_tools()).tools]
             read = await client.call_tool("read", {"path": "billing.py", "context_focus_question": QUESTION})
             structured: dict[str, Any] = read.structured_content or {}
@@ -152,8 +160,7 @@ def test_jeeves_serve_stdio_is_the_same_server(root: Path) -> None:
 
 
 async def test_result_view_text_answers_with_the_models_plain_text_only(root: Path) -> None:
-    argv = server_argv("--result-view", "text")
-    params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=root)
+    params = sdk_server(root, "--result-view", "text")
     with (root / "stderr.log").open("w") as errlog, anyio.fail_after(CLIENT_TIMEOUT_S):
         async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
             listing = await client.list_tools()

@@ -19,6 +19,7 @@ import pytest
 
 from mcp_pruner_server.ledger.store import COLUMNS, INSERT_SQL, open_for_writing
 from tests.interop.interop_support import RunningServer, running_server
+from tests.mcp_pruner_server.server_fixtures import PATIENT_ENGINE_MS
 
 JEEVES = Path(sys.executable).with_name("jeeves")
 CLI_TIMEOUT_S = 30.0
@@ -200,11 +201,6 @@ CODE = (
     "".join(f"def helper_{n}(x):\n    return x + {n}\n\n" for n in range(30))
     + "def tax(a):\n    return a * 0.2\n"
 )
-
-
-# The engine's budget for these reads: a first call on a loaded 2-core host (workers still
-# loading) passed the default 2 s and was sent whole, with no prune_id to show.
-PATIENT_ENGINE_MS = "30000"
 
 
 def _pruned_read(server: RunningServer, path: str, ledger: Path) -> str:

@@ -13,12 +13,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
 import psutil
 import pytest
 
+from runner.events import KILL_ESCALATED, STOPPED
 from tests.json_paths import at
 from tests.runner.runner_support import (
     JEEVES,
@@ -34,8 +36,9 @@ from tests.runner.runner_support import (
 
 pytestmark = pytest.mark.anyio
 
-# The real server imports the MCP SDK and uvicorn: slower than the double, still seconds.
-REAL_RUN_BOUND_S = 30
+# The real server imports the MCP SDK and uvicorn: slower than the double, still seconds; a
+# whole run (5 reads) took more than 30 s on a 2-core host kept busy by 20 CPU hogs.
+REAL_RUN_BOUND_S = 45
 SAMPLE = "def compute_answer():\n    return 42\n\n\ndef unrelated():\n    return 'noise'\n"
 
 
@@ -161,21 +164,25 @@ async def test_a_child_the_agent_left_exited_is_reported_reaped_not_killed(tmp_p
         await process.aclose()
 
 
-async def test_a_ledger_writer_still_writing_at_the_end_of_the_run_is_spared_and_every_row_lands(
-    tmp_path: Path,
-) -> None:
-    # The writer runs only on idle cores (SCHED_IDLE): on busy ones it may still hold the run's
-    # calls when the run ends. Stopped here for real (SIGSTOP) until after the run; before, the
-    # server's stop (SIGKILL to its group past the grace) or the orphan sweep killed it: rows lost.
-    reads = 5
+# The run's calls, read while the ledger writer is stopped (SIGSTOP: starvation, for real).
+READS_WITH_A_STOPPED_WRITER = 5
+
+
+@contextlib.asynccontextmanager
+async def run_with_a_stopped_writer(
+    tmp_path: Path, shutdown_timeout_ms: int
+) -> AsyncIterator[tuple[Path, Path, psutil.Process]]:
+    """A real `jeeves run` (real server) whose agent reads `READS_WITH_A_STOPPED_WRITER` times and
+    stops the server's ledger writer before the run's end; yields once the run exited: its event
+    log, the ledger and the writer (still stopped). The writer is never left stopped behind."""
     (tmp_path / "sample.py").write_text(SAMPLE)
     writer_file, ledger = tmp_path / "writer.pid", tmp_path / "ledger.sqlite3"
     log_path = tmp_path / "events.jsonl"
     env = {k: v for k, v in os.environ.items() if not k.startswith("JEEVES_")}
     env.update(RUN_LOG=str(log_path), JEEVES_LEDGER_PATH=str(ledger))
-    env.update(JEEVES_MCP_PRUNER_SHUTDOWN_TIMEOUT_MS="1000")  # the server waiting for its writer is killed
+    env.update(JEEVES_MCP_PRUNER_SHUTDOWN_TIMEOUT_MS=str(shutdown_timeout_ms))
     argv = [*JEEVES, "run", "-p", "command", "--cwd", str(tmp_path), "--log-file", str(log_path), "--"]
-    argv += provider_argv("--call-read", "sample.py", "--read-times", str(reads))
+    argv += provider_argv("--call-read", "sample.py", "--read-times", str(READS_WITH_A_STOPPED_WRITER))
     argv += ["--stop-ledger-writer", str(writer_file)]
     process = await anyio.open_process(
         argv, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -185,12 +192,7 @@ async def test_a_ledger_writer_still_writing_at_the_end_of_the_run_is_spared_and
         with anyio.fail_after(REAL_RUN_BOUND_S):
             assert await process.wait() == 0
         writer = psutil.Process(int(writer_file.read_text()))
-        assert writer.status() == psutil.STATUS_STOPPED  # alive: neither the group kill nor the sweep
-        assert writer.pid in at(event_data(log_path, "run.ledger_writer_spared"), "pids", kind=list)
-        writer.resume()  # the cores are free again
-        assert await wait_gone(writer.pid, timeout_s=REAL_RUN_BOUND_S)  # it ends by itself
-        with contextlib.closing(sqlite3.connect(ledger)) as db:
-            assert db.execute("SELECT count(*) FROM calls").fetchone() == (reads,)
+        yield log_path, ledger, writer
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
@@ -198,3 +200,38 @@ async def test_a_ledger_writer_still_writing_at_the_end_of_the_run_is_spared_and
         if writer is not None:  # never leave it stopped behind, even when the test fails
             with contextlib.suppress(psutil.Error):
                 writer.kill()
+
+
+async def rows_once_the_writer_ends(writer: psutil.Process, ledger: Path) -> int:
+    """Resume the writer (the cores are free again); the ledger's rows once it ended by itself."""
+    writer.resume()
+    assert await wait_gone(writer.pid, timeout_s=REAL_RUN_BOUND_S)
+    with contextlib.closing(sqlite3.connect(ledger)) as db:
+        count: int = db.execute("SELECT count(*) FROM calls").fetchone()[0]
+    return count
+
+
+async def test_a_ledger_writer_still_writing_at_the_end_of_the_run_is_spared_and_every_row_lands(
+    tmp_path: Path,
+) -> None:
+    # The writer runs at the lowest priority: on busy cores it may still hold the run's calls when
+    # the run ends. Stopped here for real (SIGSTOP) until after the run; before, the server's stop
+    # (SIGKILL to its group past the grace: 1 s here, the server waiting for its writer) or the
+    # orphan sweep killed it: rows lost.
+    async with run_with_a_stopped_writer(tmp_path, shutdown_timeout_ms=1000) as (log_path, ledger, writer):
+        assert writer.status() == psutil.STATUS_STOPPED  # alive: neither the group kill nor the sweep
+        assert writer.pid in at(event_data(log_path, "run.ledger_writer_spared"), "pids", kind=list)
+        assert await rows_once_the_writer_ends(writer, ledger) == READS_WITH_A_STOPPED_WRITER
+
+
+async def test_a_starved_ledger_writer_does_not_hold_the_servers_stop_past_the_runs_grace(
+    tmp_path: Path,
+) -> None:
+    # A grace of 8 s: longer than the server now waits for its writer (CLOSE_TIMEOUT_S, 2 s) with
+    # room for a loaded host, shorter than the 10 s it waited before (then: `kill_escalated`).
+    async with run_with_a_stopped_writer(tmp_path, shutdown_timeout_ms=8000) as (log_path, ledger, writer):
+        names = [e["event"] for e in events(log_path)]
+        assert KILL_ESCALATED not in names
+        assert event_data(log_path, STOPPED)["graceful"] is True
+        assert writer.status() == psutil.STATUS_STOPPED  # left to finish alone, not killed
+        assert await rows_once_the_writer_ends(writer, ledger) == READS_WITH_A_STOPPED_WRITER

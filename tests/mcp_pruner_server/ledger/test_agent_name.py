@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,29 @@ pytestmark = pytest.mark.anyio
 
 MODERN = "2026-07-28"
 READ = {"name": "read", "arguments": {"path": "a.py"}}
+# The writer process writes the row; its server's stop waits for it only so long (`CLOSE_TIMEOUT_S`)
+# and then leaves it to finish alone, so on busy cores the row may land after the server is gone.
+ROW_TIMEOUT_S = 30.0
+POLL_S = 0.05  # how often the ledger file is looked at (a file has no event to wait on)
 
 
 def agents(ledger: Path) -> list[str | None]:
+    """The agent of each call in the ledger, once the writer has written the one call made."""
+    deadline = time.monotonic() + ROW_TIMEOUT_S
+    while not (written := _agents_written(ledger)):
+        assert time.monotonic() < deadline, f"no row in {ledger} within {ROW_TIMEOUT_S} s"
+        time.sleep(POLL_S)
+    return written
+
+
+def _agents_written(ledger: Path) -> list[str | None]:
+    if not ledger.exists():
+        return []
     with contextlib.closing(sqlite3.connect(ledger)) as conn:
-        return [r[0] for r in conn.execute("SELECT agent FROM calls ORDER BY id")]
+        try:
+            return [r[0] for r in conn.execute("SELECT agent FROM calls ORDER BY id")]
+        except sqlite3.OperationalError:  # the writer has not created its table yet
+            return []
 
 
 @pytest.fixture
