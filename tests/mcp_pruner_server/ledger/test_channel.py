@@ -26,6 +26,7 @@ from tests.mcp_pruner_server.ledger.writer_process import (
     WAIT_STEP_S,
     WAIT_TIMEOUT_S,
     read_call,
+    suspend,
     until_dead,
     writer_of,
 )
@@ -82,7 +83,7 @@ def test_a_stopped_writer_holds_no_send_and_what_overflows_is_dropped_with_one_w
     assert channel.flush(WAIT_TIMEOUT_S)
     assert channel.process is not None
     writer = psutil.Process(channel.process.pid)
-    writer.suspend()  # SIGSTOP: it reads nothing more, the pipe fills
+    suspend(writer)  # SIGSTOP: it reads nothing more, the pipe fills
     try:
         for number in range(1, RECORDS):
             channel.send(record(number))  # returns: this test would hang at the pipe otherwise
@@ -151,7 +152,7 @@ def test_two_flushes_at_once_each_return_once_their_records_are_written(tmp_path
     assert channel.flush(WAIT_TIMEOUT_S)
     assert channel.process is not None
     writer = psutil.Process(channel.process.pid)
-    writer.suspend()  # both requests wait in the pipe: the writer answers them together
+    suspend(writer)  # both requests wait in the pipe: the writer answers them together
     results: list[bool] = []
     try:
         flushes = [
@@ -182,7 +183,7 @@ def test_a_backlog_the_writer_could_not_read_before_close_is_written_after_it_in
     assert channel.flush(WAIT_TIMEOUT_S)
     assert channel.process is not None
     writer = psutil.Process(channel.process.pid)
-    writer.suspend()  # as on busy cores: it reads nothing, the pipe fills, the rest waits in memory
+    suspend(writer)  # as on busy cores: it reads nothing, the pipe fills, the rest waits in memory
     try:
         for number in range(1, BACKLOGGED_RECORDS):
             channel.send(record(number))
@@ -240,7 +241,7 @@ def test_a_sessions_last_rows_are_written_after_its_server_exited_while_its_writ
         while not rows_written(ledger):  # the writer runs
             assert time.monotonic() < deadline, server.stderr()[-2000:]
             time.sleep(WAIT_STEP_S)
-        writer.suspend()  # as on cores kept busy by other work: it gets none of them
+        suspend(writer)  # as on cores kept busy by other work: it gets none of them
         try:
             for call in calls[1:]:
                 server.send(call)

@@ -27,6 +27,17 @@ def writer_of(server: StdioServer) -> psutil.Process:
         time.sleep(WAIT_STEP_S)
 
 
+def suspend(process: psutil.Process) -> None:
+    """SIGSTOP `process` and return once it is stopped: a signal takes effect when the process next
+    runs, and one woken in `read` by it takes what the pipe holds first (on loaded cores, records
+    sent meanwhile)."""
+    process.suspend()
+    deadline = time.monotonic() + WAIT_TIMEOUT_S
+    while process.status() != psutil.STATUS_STOPPED:
+        assert time.monotonic() < deadline, f"{process} not stopped"
+        time.sleep(WAIT_STEP_S)
+
+
 def until_dead(process: psutil.Process) -> None:
     """Return once `process` has exited (a zombie until its parent reaps it: its pipes are closed)."""
     deadline = time.monotonic() + WAIT_TIMEOUT_S
