@@ -118,6 +118,9 @@ def quality(paths: list[str], with_path: bool, group: str | None) -> None:
             for t in tasks:
                 groups.setdefault(f"{Path(path).stem}:{t[group]}", []).append(t)
         for name, part in groups.items():
+            if not part:  # an empty file (a language with no held-out task): a row saying so
+                print(f"| {name} | 0 | no tasks |" + " |" * len(BASELINES))
+                continue
             res = score(part, with_path, harness)
             cells = [_cell(res["pruner"], True), *(_cell(res[b], False) for b in BASELINES)]
             print(f"| {name} | {len(part)} | " + " | ".join(cells) + " |")
