@@ -50,6 +50,16 @@ class StopResult:
     killed_descendants: int
 
 
+def is_ledger_writer(child: psutil.Process, server: psutil.Process) -> bool:
+    """Whether `child` is `server`'s ledger writer: its direct child, running the server's own
+    interpreter with the writer's command line (`channel.is_writer_command`). The command line
+    alone can be rewritten by any program (Perl's `$0`): a `bash` command doing so must not be
+    spared by the end-of-run sweep."""
+    if child.ppid() != server.pid or not is_writer_command(child.cmdline()):
+        return False
+    return bool(child.exe() == server.exe())
+
+
 def _still_alive(pid: int, created: float) -> bool:
     """Whether `pid` is still the process created at `created`, and not a zombie."""
     try:
@@ -117,12 +127,13 @@ class ServerProcess:
         each time: the current descendants plus those remembered earlier that still live
         (an orphan no longer shows under the server), so it never grows past what is alive.
 
-        The server's ledger writer (its direct child, started as `channel.is_writer_command` says)
-        is remembered apart and never killed: it outlives its server by what it has left to write,
-        then exits at its pipe's EOF (`mcp_pruner_server/ledger/channel.py`).
+        The server's ledger writer (`is_ledger_writer`) is remembered apart and never killed: it
+        outlives its server by what it has left to write, then exits at its pipe's EOF
+        (`mcp_pruner_server/ledger/channel.py`).
         """
         try:
-            children = psutil.Process(self.pid).children(recursive=True)
+            server = psutil.Process(self.pid)
+            children = server.children(recursive=True)
         except psutil.Error:
             children = []
         current: set[tuple[int, float]] = set()
@@ -132,7 +143,7 @@ class ServerProcess:
                 if child.status() == psutil.STATUS_ZOMBIE:
                     continue
                 entry = (child.pid, child.create_time())
-                if child.ppid() == self.pid and is_writer_command(child.cmdline()):
+                if is_ledger_writer(child, server):
                     writers.add(entry)
                 else:
                     current.add(entry)

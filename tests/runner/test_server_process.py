@@ -1,19 +1,24 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import anyio
 import httpx
+import psutil
 import pytest
 
+from mcp_pruner_server.ledger.channel import WRITER_MODULE, is_writer_command
 from runner.config import RunnerConfig
 from runner.errors import ServerSpawnError
 from runner.exit_status import format_returncode
 from runner.readiness import wait_until_healthy
-from runner.server_process import server_argv, server_env, spawn_server
+from runner.server_process import is_ledger_writer, server_argv, server_env, spawn_server
 from tests.runner.runner_support import started_server, wait_gone
 
 
@@ -79,3 +84,31 @@ async def test_remembered_descendants_are_only_those_still_alive(tmp_path: Path)
             assert await wait_gone(grandchild)  # a zombie the double never reaps
             server.remember_descendants()
         assert grandchild not in server.remembered_descendants
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl rewrites its own command line")
+def test_only_the_servers_own_interpreter_is_taken_for_its_ledger_writer_not_a_look_alike() -> None:
+    # This test process plays the server: both children are its direct children, both show the
+    # writer's command line; only one runs the server's interpreter.
+    server = psutil.Process()
+    writer_argv = [sys.executable, "-m", WRITER_MODULE]
+    # the real module, its stdin a pipe this test holds: it waits for records until EOF
+    writer = subprocess.Popen(writer_argv, stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    look_alike = subprocess.Popen(
+        ["perl", "-e", f'$0 = "{" ".join(writer_argv)}"; print "ready\\n"; $| = 1; sleep 60'],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert look_alike.stdout is not None
+        assert look_alike.stdout.readline() == b"ready\n"  # its command line is rewritten by now
+        assert is_writer_command(psutil.Process(look_alike.pid).cmdline())  # the shape alone: fooled
+
+        assert is_ledger_writer(psutil.Process(writer.pid), server)
+        assert not is_ledger_writer(psutil.Process(look_alike.pid), server)
+    finally:
+        look_alike.kill()
+        look_alike.wait()
+        assert writer.stdin is not None
+        writer.stdin.close()  # EOF: the writer exits by itself
+        writer.wait(timeout=60)
+        look_alike.stdout.close()  # type: ignore[union-attr]
